@@ -1,0 +1,158 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"trove/backend/core"
+)
+
+// The spec uses three error shapes, one per family of endpoints. Each route
+// group records its family in the request locals; the error handler reads it.
+type shape int
+
+const (
+	// shapeStatus: {"status": "error", "error": {"code", "message"}}
+	shapeStatus shape = iota
+	// shapeSuccess: {"success": false, "message", "code"}
+	shapeSuccess
+	// shapeBare: {"error": "message"}
+	shapeBare
+)
+
+const shapeKey = "trove.errshape"
+
+// family returns middleware that makes errors of a route group take s.
+func family(s shape) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		c.Locals(shapeKey, s)
+		return c.Next()
+	}
+}
+
+// extraKey holds fields an endpoint adds to its error body (such as job_id).
+const extraKey = "trove.errextra"
+
+func withExtra(c *fiber.Ctx, fields fiber.Map) { c.Locals(extraKey, fields) }
+
+// statusOf maps an error to its HTTP status: the core sentinels, Fiber's own
+// errors (unknown route, body too large), else 500.
+func statusOf(err error) int {
+	var fe *fiber.Error
+	switch {
+	case errors.Is(err, core.ErrInvalid):
+		return fiber.StatusBadRequest
+	case errors.Is(err, core.ErrNotFound):
+		return fiber.StatusNotFound
+	case errors.Is(err, core.ErrConflict):
+		return fiber.StatusConflict
+	case errors.As(err, &fe):
+		return fe.Code
+	}
+	return fiber.StatusInternalServerError
+}
+
+var codeOfStatus = map[int]string{
+	fiber.StatusBadRequest:            "BAD_REQUEST",
+	fiber.StatusUnauthorized:          "UNAUTHORIZED",
+	fiber.StatusForbidden:             "FORBIDDEN",
+	fiber.StatusNotFound:              "NOT_FOUND",
+	fiber.StatusMethodNotAllowed:      "METHOD_NOT_ALLOWED",
+	fiber.StatusConflict:              "CONFLICT",
+	fiber.StatusRequestEntityTooLarge: "BODY_TOO_LARGE",
+	fiber.StatusUnsupportedMediaType:  "UNSUPPORTED_MEDIA_TYPE",
+	fiber.StatusServiceUnavailable:    "UNAVAILABLE",
+	fiber.StatusInternalServerError:   "INTERNAL",
+}
+
+// errorHandler writes every error in its route family's shape. Internal
+// errors are logged with detail and reported without it.
+func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
+	status := statusOf(err)
+	code := core.CodeOf(err, codeOfStatus[status])
+	msg := err.Error()
+	switch status {
+	case fiber.StatusRequestEntityTooLarge:
+		msg = fmt.Sprintf("request body is larger than %d KiB", BodyLimit/1024)
+	case fiber.StatusInternalServerError:
+		s.log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+		msg = "internal error; see the Trove log"
+	}
+	sh, _ := c.Locals(shapeKey).(shape)
+	var body fiber.Map
+	switch sh {
+	case shapeSuccess:
+		body = fiber.Map{"success": false, "message": msg, "code": code}
+	case shapeBare:
+		body = fiber.Map{"error": msg}
+	default:
+		e := fiber.Map{"code": code, "message": msg}
+		if f := core.FieldOf(err); f != "" {
+			e["field"] = f
+		}
+		body = fiber.Map{"status": "error", "error": e}
+	}
+	if extra, ok := c.Locals(extraKey).(fiber.Map); ok {
+		for k, v := range extra {
+			body[k] = v
+		}
+	}
+	return c.Status(status).JSON(body)
+}
+
+// decodeJSON decodes the request body into v strictly: one JSON value of the
+// right shape, no unknown fields, nothing after it.
+func decodeJSON(c *fiber.Ctx, v any) error {
+	body := c.Body()
+	if len(bytes.TrimSpace(body)) == 0 {
+		return core.Invalid("INVALID_JSON", "request body is empty; send a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return core.Invalid("INVALID_JSON", "malformed JSON body: %s", describeJSONError(err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return core.Invalid("INVALID_JSON", "malformed JSON body: unexpected data after the JSON value")
+	}
+	return nil
+}
+
+func describeJSONError(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		if typeErr.Field != "" {
+			return fmt.Sprintf("field %q must be %s, got %s", typeErr.Field, jsonTypeName(typeErr.Type.String()), typeErr.Value)
+		}
+		return fmt.Sprintf("expected %s, got %s", jsonTypeName(typeErr.Type.String()), typeErr.Value)
+	case errors.As(err, &syntaxErr):
+		return fmt.Sprintf("%s (at byte %d)", syntaxErr.Error(), syntaxErr.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON ends too early"
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func jsonTypeName(goType string) string {
+	switch {
+	case strings.Contains(goType, "[]"):
+		return "a list"
+	case strings.Contains(goType, "map[") || strings.Contains(goType, "struct"):
+		return "an object"
+	case strings.Contains(goType, "string"):
+		return "a string"
+	case strings.Contains(goType, "bool"):
+		return "true or false"
+	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+		return "a number"
+	}
+	return "another type"
+}

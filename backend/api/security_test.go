@@ -1,0 +1,103 @@
+package api_test
+
+import (
+	"strings"
+	"testing"
+
+	"trove/backend/testserver"
+)
+
+func TestUnknownRouteIsJSON404(t *testing.T) {
+	s := testserver.Start(t)
+	for _, p := range []string{"/api/nope", "/nothing/here"} {
+		r := s.Get(p)
+		if r.Status != 404 || r.Field("error.code") != "NOT_FOUND" {
+			t.Errorf("%s: %d %s", p, r.Status, r.Body)
+		}
+	}
+	// Inside a route family the family's error shape holds.
+	if r := s.Get("/api/files"); r.Status != 404 || r.Field("error") == nil {
+		t.Errorf("/api/files: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestTrailingSlashVariantsWork(t *testing.T) {
+	s := testserver.Start(t)
+	for _, p := range []string{"/api/settings/", "/api/settings", "/api/status/", "/api/status"} {
+		if r := s.Get(p); r.Status != 200 {
+			t.Errorf("%s: %d", p, r.Status)
+		}
+	}
+}
+
+func TestHostHeaderMustBeLoopback(t *testing.T) {
+	s := testserver.Start(t)
+	for host, want := range map[string]int{"evil.example": 403, "127.0.0.1.nip.io": 403, "localhost:1234": 200, "127.0.0.1": 200, "[::1]:80": 200} {
+		if r := s.Do("GET", "/api/status/", nil, "Host", host); r.Status != want {
+			t.Errorf("Host %q: %d, want %d", host, r.Status, want)
+		}
+	}
+}
+
+func TestCORS(t *testing.T) {
+	s := testserver.Start(t)
+	port := s.URL[strings.LastIndex(s.URL, ":")+1:]
+	own := "http://127.0.0.1:" + port
+	r := s.Do("GET", "/api/status/", nil, "Origin", own)
+	if r.Status != 200 || r.Header.Get("Access-Control-Allow-Origin") != own {
+		t.Fatalf("own origin: %d %v", r.Status, r.Header)
+	}
+	r = s.Do("OPTIONS", "/api/settings/", nil, "Origin", own, "Access-Control-Request-Method", "PUT")
+	if r.Status != 204 || !strings.Contains(r.Header.Get("Access-Control-Allow-Methods"), "PUT") {
+		t.Fatalf("preflight: %d %v", r.Status, r.Header)
+	}
+	for _, o := range []string{"http://evil.example", "null", "http://127.0.0.1:1"} {
+		r := s.Do("POST", "/api/filters/apply", nil, "Origin", o)
+		if r.Status != 403 || r.Header.Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("origin %q: %d", o, r.Status)
+		}
+	}
+}
+
+func TestMutationsWithBodyMustBeJSON(t *testing.T) {
+	s := testserver.Start(t)
+	r := s.Do("PUT", "/api/settings/", `{"queue.max_retries": 1}`, "Content-Type", "text/plain")
+	if r.Status != 415 {
+		t.Fatalf("text/plain body: %d", r.Status)
+	}
+	if r := s.Do("PUT", "/api/settings/", `{"queue.max_retries": 1}`, "Content-Type", "application/json; charset=utf-8"); r.Status != 200 {
+		t.Fatalf("json with charset: %d %s", r.Status, r.Body)
+	}
+	if r := s.Do("POST", "/api/filters/apply", nil); r.Status != 200 {
+		t.Fatalf("bodiless POST: %d", r.Status)
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	s := testserver.Start(t)
+	big := `{"queue.max_retries": 1, "pad": "` + strings.Repeat("x", 2<<20) + `"}`
+	r := s.Do("PUT", "/api/settings/", big)
+	if r.Status != 413 || r.Field("error.code") != "BODY_TOO_LARGE" {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	if r := s.Get("/api/status/"); r.Status != 200 {
+		t.Fatal("server unhealthy after an oversized body")
+	}
+}
+
+func TestToken(t *testing.T) {
+	s := testserver.Start(t, testserver.WithToken("s3cret"))
+	s.Token = ""
+	if r := s.Get("/api/status/"); r.Status != 401 || r.Field("error.code") != "UNAUTHORIZED" {
+		t.Fatalf("no token: %d %s", r.Status, r.Body)
+	}
+	if r := s.Do("GET", "/api/status/", nil, "Authorization", "Bearer wrong"); r.Status != 401 {
+		t.Fatalf("wrong token: %d", r.Status)
+	}
+	if r := s.Do("GET", "/api/status/", nil, "Authorization", "Bearer s3cret"); r.Status != 200 {
+		t.Fatalf("right token: %d", r.Status)
+	}
+	if r := s.Get("/api/status/?token=s3cret"); r.Status != 200 {
+		t.Fatalf("query token: %d", r.Status)
+	}
+}

@@ -1,0 +1,128 @@
+// Package api is Trove's REST API on 127.0.0.1: Fiber routes that decode a
+// request, call the service, and encode the answer in the exact shapes of
+// the interface spec (docs/api.md documents every endpoint).
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+
+	"trove/backend/service"
+)
+
+// BodyLimit caps request bodies.
+const BodyLimit = 1 << 20
+
+// Options configure a Server.
+type Options struct {
+	// Token, when set, is required as a bearer token on /api.
+	Token string
+	Log   *slog.Logger
+}
+
+// Server serves the API on one listener.
+type Server struct {
+	svc       *service.Service
+	app       *fiber.App
+	log       *slog.Logger
+	token     string
+	ln        net.Listener
+	port      string
+	boundHost string // a non-loopback host the user bound explicitly, if any
+}
+
+// New builds the server for a listener that is already bound.
+func New(svc *service.Service, ln net.Listener, opt Options) *Server {
+	s := &Server{svc: svc, log: opt.Log, token: opt.Token, ln: ln}
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	s.port = port
+	if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() && !ip.IsUnspecified() {
+		s.boundHost = host
+	}
+	s.app = fiber.New(fiber.Config{
+		AppName:               "trove",
+		BodyLimit:             BodyLimit,
+		DisableStartupMessage: true,
+		ErrorHandler:          s.errorHandler,
+		JSONEncoder:           encodeJSON,
+		ReadTimeout:           30 * time.Second,
+		IdleTimeout:           120 * time.Second,
+	})
+	s.app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: s.logPanic}))
+	s.app.Use(s.guard)
+	s.routes()
+	return s
+}
+
+func (s *Server) logPanic(c *fiber.Ctx, e any) {
+	s.log.Error("panic in handler", "method", c.Method(), "path", c.Path(), "panic", e)
+}
+
+func (s *Server) routes() {
+	a := s.app.Group("/api")
+
+	set := a.Group("/settings", family(shapeStatus))
+	set.Get("/", s.getSettings)
+	set.Put("/", s.putSettings)
+	set.Get("/defaults", s.getSettingsDefaults)
+
+	flt := a.Group("/filters", family(shapeSuccess))
+	flt.Get("/config", s.getFilterConfig)
+	flt.Put("/config", s.putFilterConfig)
+	flt.Post("/pattern", s.addFilterPattern)
+	flt.Delete("/pattern", s.removeFilterPattern)
+	flt.Post("/apply", s.applyFilters)
+	flt.Get("/defaults", s.getFilterDefaults)
+	flt.Post("/reset", s.resetFilters)
+
+	files := a.Group("/files", family(shapeBare))
+	files.Get("/stats", s.getFileStats)
+	files.Get("/:file_id", s.getFile)
+
+	a.Get("/status/", family(shapeStatus), s.getStatus)
+
+	s.app.Use(func(c *fiber.Ctx) error {
+		return fiber.NewError(fiber.StatusNotFound, "no route "+c.Method()+" "+c.Path())
+	})
+}
+
+// Run serves until ctx is cancelled, then stops accepting connections and
+// waits (up to the grace period) for in-flight requests to finish.
+func (s *Server) Run(ctx context.Context) error {
+	errc := make(chan error, 1)
+	go func() { errc <- s.app.Listener(s.ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.app.ShutdownWithContext(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return <-errc
+}
+
+// Handler exposes the Fiber app, for serving the UI beside the API.
+func (s *Server) Handler() *fiber.App { return s.app }
+
+// encodeJSON is encoding/json without HTML escaping, so snippets keep their
+// <mark> tags readable.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

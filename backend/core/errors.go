@@ -1,0 +1,70 @@
+// Package core is Trove's shared vocabulary: the domain types every layer
+// passes around and the sentinel errors that the API maps to HTTP statuses.
+// It imports nothing of ours, so every other package may import it.
+package core
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel error kinds. Engine packages wrap them (usually through *Error)
+// and the API layer maps them to statuses in one place.
+var (
+	ErrInvalid  = errors.New("invalid input")
+	ErrNotFound = errors.New("not found")
+	ErrConflict = errors.New("conflict")
+)
+
+// Error is an error a client can act on: a kind (one of the sentinels), a
+// stable machine-readable code, a human message, and optionally the input
+// field at fault (a dotted settings key, a JSON field name).
+type Error struct {
+	Kind    error
+	Code    string
+	Message string
+	Field   string
+}
+
+func (e *Error) Error() string { return e.Message }
+func (e *Error) Unwrap() error { return e.Kind }
+
+// Invalid builds an ErrInvalid error with a code and a formatted message.
+func Invalid(code, format string, args ...any) *Error {
+	return &Error{Kind: ErrInvalid, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// InvalidField is Invalid for one named input field; the message starts with
+// the field's name so a person reading it knows what to fix.
+func InvalidField(code, field, format string, args ...any) *Error {
+	return &Error{Kind: ErrInvalid, Code: code, Field: field,
+		Message: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+// NotFound builds an ErrNotFound error.
+func NotFound(code, format string, args ...any) *Error {
+	return &Error{Kind: ErrNotFound, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Conflict builds an ErrConflict error.
+func Conflict(code, format string, args ...any) *Error {
+	return &Error{Kind: ErrConflict, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// CodeOf returns the code of the first *Error in err's chain, or fallback.
+func CodeOf(err error, fallback string) string {
+	var e *Error
+	if errors.As(err, &e) && e.Code != "" {
+		return e.Code
+	}
+	return fallback
+}
+
+// FieldOf returns the field of the first *Error in err's chain, if any.
+func FieldOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Field
+	}
+	return ""
+}

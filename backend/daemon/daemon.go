@@ -1,0 +1,137 @@
+// Package daemon is Trove's composition root: it opens the index and the
+// configuration, wires the engine, the service and the API together, and
+// runs every long-lived part under one supervisor until the context ends.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sync/errgroup"
+
+	"trove/backend/api"
+	"trove/backend/events"
+	"trove/backend/filters"
+	"trove/backend/service"
+	"trove/backend/settings"
+	"trove/backend/store"
+)
+
+// Config is what a Trove process needs to start.
+type Config struct {
+	Addr      string // listen address, 127.0.0.1:8765 by default
+	DataDir   string // index.db
+	ConfigDir string // settings.json, filters.json
+	Token     string // optional bearer token for the API
+	Version   string
+	Log       *slog.Logger
+}
+
+// Daemon is a started Trove backend.
+type Daemon struct {
+	cfg   Config
+	store *store.Store
+	svc   *service.Service
+	api   *api.Server
+	ln    net.Listener
+}
+
+// New opens everything and binds the listener, so that a port already in use
+// or an unreadable index is reported before Run.
+func New(cfg Config) (*Daemon, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if err := checkLoopback(cfg.Addr, cfg.Log); err != nil {
+		return nil, err
+	}
+	st, err := store.Open(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	d := &Daemon{cfg: cfg, store: st}
+	if err := d.wire(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *Daemon) wire() error {
+	cfg := d.cfg
+	set, err := settings.Open(cfg.ConfigDir, cfg.Log)
+	if err != nil {
+		return err
+	}
+	flt, err := filters.Open(cfg.ConfigDir, cfg.Log)
+	if err != nil {
+		return err
+	}
+	d.svc = service.New(service.Deps{
+		Store: d.store, Settings: set, Filters: flt, Bus: events.New(), Log: cfg.Log, Version: cfg.Version,
+	})
+	d.ln, err = net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log})
+	return nil
+}
+
+// checkLoopback warns when the API is exposed beyond this machine: allowed,
+// because the user asked for it explicitly, but never silent.
+func checkLoopback(addr string, log *slog.Logger) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("listen address %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		log.Warn("the Trove API is listening beyond loopback; anyone who can reach it can search your files", "addr", addr)
+	}
+	return nil
+}
+
+// Addr is the address the API listens on (useful with port 0).
+func (d *Daemon) Addr() string { return d.ln.Addr().String() }
+
+// Service is the facade, for the desktop shell.
+func (d *Daemon) Service() *service.Service { return d.svc }
+
+// API is the HTTP server, for the desktop shell to serve the UI through.
+func (d *Daemon) API() *api.Server { return d.api }
+
+// Run serves until ctx ends, then shuts down in order: stop taking requests,
+// let in-flight work finish, close the index cleanly.
+func (d *Daemon) Run(ctx context.Context) error {
+	d.cfg.Log.Info("trove started", "addr", d.Addr(), "data_dir", d.cfg.DataDir, "config_dir", d.cfg.ConfigDir, "version", d.cfg.Version)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return d.api.Run(gctx) })
+	err := g.Wait()
+	if cerr := d.store.Close(); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("close index: %w", cerr))
+	}
+	d.cfg.Log.Info("trove stopped")
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// DefaultDirs returns the XDG data and config directories for Trove.
+func DefaultDirs() (dataDir, configDir string) {
+	home, _ := os.UserHomeDir()
+	dataHome := os.Getenv("XDG_DATA_HOME")
+	if dataHome == "" {
+		dataHome = filepath.Join(home, ".local", "share")
+	}
+	configHome := os.Getenv("XDG_CONFIG_HOME")
+	if configHome == "" {
+		configHome = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dataHome, "trove"), filepath.Join(configHome, "trove")
+}

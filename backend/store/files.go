@@ -1,0 +1,310 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"trove/backend/core"
+)
+
+// Chunk is one passage of a file's text and, when embedded, its vector.
+type Chunk struct {
+	Text string
+	Vec  []byte
+}
+
+// Document is everything the index keeps for one successfully indexed file.
+type Document struct {
+	File       core.File
+	NameTerms  string // file name split into words, for fts_files.name
+	PathTerms  string // folder names below the watched root, split into words
+	Chunks     []Chunk
+	EmbedModel string
+	EnrichBy   string
+}
+
+const fileColumns = `id, dir_id, path, filename, extension, mime, size, created_ns, modified_ns, accessed_ns,
+	content_hash, state, error, title, summary, keywords, indexed_ns`
+
+func scanFile(row interface{ Scan(...any) error }) (core.File, error) {
+	var f core.File
+	var created, modified, accessed, indexed int64
+	var keywords sql.NullString
+	err := row.Scan(&f.ID, &f.DirID, &f.Path, &f.Filename, &f.Extension, &f.Mime, &f.Size, &created, &modified, &accessed,
+		&f.ContentHash, &f.State, &f.Error, &f.Title, &f.Summary, &keywords, &indexed)
+	if err != nil {
+		return f, err
+	}
+	f.Created, f.Modified, f.Accessed = time.Unix(0, created), time.Unix(0, modified), time.Unix(0, accessed)
+	if indexed != 0 {
+		f.IndexedAt = time.Unix(0, indexed)
+	}
+	if keywords.Valid {
+		if err := json.Unmarshal([]byte(keywords.String), &f.Keywords); err != nil {
+			return f, fmt.Errorf("file %d keywords: %w", f.ID, err)
+		}
+	}
+	return f, nil
+}
+
+// File returns one file by id.
+func (s *Store) File(ctx context.Context, id int64) (core.File, error) {
+	f, err := scanFile(s.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return f, core.NotFound("FILE_NOT_FOUND", "file %d not found", id)
+	}
+	return f, err
+}
+
+// FileByPath returns one file by its absolute path.
+func (s *Store) FileByPath(ctx context.Context, path string) (core.File, error) {
+	f, err := scanFile(s.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE path = ?`, path))
+	if errors.Is(err, sql.ErrNoRows) {
+		return f, core.NotFound("FILE_NOT_FOUND", "file %s not found", path)
+	}
+	return f, err
+}
+
+// PutDocument writes an indexed file, its chunks, vectors and full-text rows
+// in one transaction, replacing whatever the index held for that path. It
+// returns the file's id, which stays the same across re-indexing.
+func (s *Store) PutDocument(ctx context.Context, doc Document) (int64, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		doc.File.State = core.StateIndexed
+		if id, err = upsertFile(ctx, tx, doc.File, doc.EnrichBy, doc.EmbedModel); err != nil {
+			return err
+		}
+		if err := clearContent(ctx, tx, id); err != nil {
+			return err
+		}
+		f := doc.File
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`,
+			id, doc.NameTerms, doc.PathTerms, f.Title, strings.Join(f.Keywords, " "), f.Summary); err != nil {
+			return fmt.Errorf("fts_files: %w", err)
+		}
+		return insertChunks(ctx, tx, id, doc.Chunks)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("index %s: %w", doc.File.Path, err)
+	}
+	return id, nil
+}
+
+// PutFailed records that a file could not be indexed, dropping any content
+// an earlier version of it had in the index.
+func (s *Store) PutFailed(ctx context.Context, f core.File) (int64, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		f.State = core.StateFailed
+		if id, err = upsertFile(ctx, tx, f, "", ""); err != nil {
+			return err
+		}
+		return clearContent(ctx, tx, id)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("record failure of %s: %w", f.Path, err)
+	}
+	return id, nil
+}
+
+func upsertFile(ctx context.Context, tx *sql.Tx, f core.File, enrichBy, embedModel string) (int64, error) {
+	var keywords any
+	if f.Keywords != nil {
+		b, _ := json.Marshal(f.Keywords)
+		keywords = string(b)
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO files(dir_id, path, filename, extension, mime, size, created_ns, modified_ns,
+			accessed_ns, content_hash, state, error, title, summary, keywords, enrich_model, embed_model, indexed_ns)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(path) DO UPDATE SET dir_id = excluded.dir_id, filename = excluded.filename,
+			extension = excluded.extension, mime = excluded.mime, size = excluded.size, created_ns = excluded.created_ns,
+			modified_ns = excluded.modified_ns, accessed_ns = excluded.accessed_ns, content_hash = excluded.content_hash,
+			state = excluded.state, error = excluded.error, title = excluded.title, summary = excluded.summary,
+			keywords = excluded.keywords, enrich_model = excluded.enrich_model, embed_model = excluded.embed_model,
+			indexed_ns = excluded.indexed_ns
+		RETURNING id`,
+		f.DirID, f.Path, f.Filename, f.Extension, f.Mime, f.Size, f.Created.UnixNano(), f.Modified.UnixNano(),
+		f.Accessed.UnixNano(), f.ContentHash, f.State, f.Error, f.Title, f.Summary, keywords, enrichBy, embedModel,
+		f.IndexedAt.UnixNano()).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("files: %w", err)
+	}
+	return id, nil
+}
+
+// clearContent removes a file's full-text rows, chunks and vectors.
+func clearContent(ctx context.Context, tx *sql.Tx, fileID int64) error {
+	for _, q := range []string{
+		`DELETE FROM fts_chunks WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?)`,
+		`DELETE FROM vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ?)`,
+		`DELETE FROM chunks WHERE file_id = ?`,
+		`DELETE FROM fts_files WHERE rowid = ?`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, fileID); err != nil {
+			return fmt.Errorf("clear file %d: %w", fileID, err)
+		}
+	}
+	return nil
+}
+
+func insertChunks(ctx context.Context, tx *sql.Tx, fileID int64, chunks []Chunk) error {
+	if len(chunks) == 0 {
+		return nil
+	}
+	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(file_id, ord, text) VALUES(?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insChunk.Close()
+	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO fts_chunks(rowid, text) VALUES(?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insFTS.Close()
+	insVec, err := tx.PrepareContext(ctx, `INSERT INTO vectors(chunk_id, vec) VALUES(?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insVec.Close()
+	for i, c := range chunks {
+		res, err := insChunk.ExecContext(ctx, fileID, i, c.Text)
+		if err != nil {
+			return fmt.Errorf("chunks: %w", err)
+		}
+		cid, _ := res.LastInsertId()
+		if _, err := insFTS.ExecContext(ctx, cid, c.Text); err != nil {
+			return fmt.Errorf("fts_chunks: %w", err)
+		}
+		if c.Vec != nil {
+			if _, err := insVec.ExecContext(ctx, cid, c.Vec); err != nil {
+				return fmt.Errorf("vectors: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// deleteFilesWhere removes the files matching a condition on the files
+// table, with all their content.
+func deleteFilesWhere(ctx context.Context, tx *sql.Tx, cond string, args ...any) error {
+	sel := `SELECT id FROM files WHERE ` + cond
+	for _, q := range []string{
+		`DELETE FROM fts_chunks WHERE rowid IN (SELECT c.id FROM chunks c WHERE c.file_id IN (` + sel + `))`,
+		`DELETE FROM vectors WHERE chunk_id IN (SELECT c.id FROM chunks c WHERE c.file_id IN (` + sel + `))`,
+		`DELETE FROM chunks WHERE file_id IN (` + sel + `)`,
+		`DELETE FROM fts_files WHERE rowid IN (` + sel + `)`,
+		`DELETE FROM files WHERE ` + cond,
+	} {
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return fmt.Errorf("delete files: %w", err)
+		}
+	}
+	return nil
+}
+
+// DeleteFileByPath removes one file from the index; it reports the removed
+// file's id, or 0 when the index did not hold that path.
+func (s *Store) DeleteFileByPath(ctx context.Context, path string) (int64, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT id FROM files WHERE path = ?`, path).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return deleteFilesWhere(ctx, tx, `id = ?`, id)
+	})
+	return id, err
+}
+
+// DeleteFiles removes files by id, in batches, and reports how many went.
+func (s *Store) DeleteFiles(ctx context.Context, ids []int64) (int, error) {
+	const batch = 500
+	removed := 0
+	for start := 0; start < len(ids); start += batch {
+		part := ids[start:min(start+batch, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		cond := `id IN (?` + strings.Repeat(`, ?`, len(part)-1) + `)`
+		err := s.tx(ctx, func(tx *sql.Tx) error {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE `+cond, args...).Scan(&n); err != nil {
+				return err
+			}
+			removed += n
+			return deleteFilesWhere(ctx, tx, cond, args...)
+		})
+		if err != nil {
+			return removed, err
+		}
+	}
+	return removed, nil
+}
+
+// FilePath is a file's id and path together with its watched folder's path.
+type FilePath struct {
+	ID      int64
+	Path    string
+	DirPath string
+}
+
+// FilePaths lists every file the index holds with its folder's path.
+func (s *Store) FilePaths(ctx context.Context) ([]FilePath, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT f.id, f.path, d.path FROM files f JOIN watched_directories d ON d.id = f.dir_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []FilePath
+	for rows.Next() {
+		var fp FilePath
+		if err := rows.Scan(&fp.ID, &fp.Path, &fp.DirPath); err != nil {
+			return nil, err
+		}
+		out = append(out, fp)
+	}
+	return out, rows.Err()
+}
+
+// Stats summarises the indexed files.
+func (s *Store) Stats(ctx context.Context) (core.FileStats, error) {
+	st := core.FileStats{FileTypes: map[string]int64{}}
+	var last sql.NullInt64
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(size), 0), MAX(indexed_ns),
+			(SELECT COUNT(*) FROM files WHERE state = 'failed')
+		FROM files WHERE state = 'indexed'`).Scan(&st.TotalFiles, &st.TotalSize, &last, &st.FailedFiles)
+	if err != nil {
+		return st, fmt.Errorf("stats: %w", err)
+	}
+	if last.Valid && last.Int64 > 0 {
+		t := time.Unix(0, last.Int64)
+		st.LastIndexed = &t
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT extension, COUNT(*) FROM files WHERE state = 'indexed' GROUP BY extension`)
+	if err != nil {
+		return st, fmt.Errorf("stats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ext string
+		var n int64
+		if err := rows.Scan(&ext, &n); err != nil {
+			return st, err
+		}
+		st.FileTypes[ext] = n
+	}
+	return st, rows.Err()
+}

@@ -1,0 +1,199 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"trove/backend/core"
+)
+
+var ctx = context.Background()
+
+func openTemp(t *testing.T) (*Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, dir
+}
+
+func count(t *testing.T, s *Store, table string) int {
+	t.Helper()
+	var n int
+	if err := s.w.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func doc(dirID int64, path string, chunks ...string) Document {
+	now := time.Unix(1_700_000_000, 0)
+	d := Document{
+		File: core.File{DirID: dirID, Path: path, Filename: path[1:], Extension: ".txt", Size: 10,
+			Created: now, Modified: now, Accessed: now, Title: "Roof leak", Summary: "About the roof.",
+			Keywords: []string{"roof", "leak"}, IndexedAt: now},
+		NameTerms: "roof notes txt",
+	}
+	for _, c := range chunks {
+		d.Chunks = append(d.Chunks, Chunk{Text: c, Vec: []byte{1, 2, 3}})
+	}
+	return d
+}
+
+func TestMigrateIsIdempotentAndVersioned(t *testing.T) {
+	s, dir := openTemp(t)
+	s.Close()
+	s2, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v int
+	s2.w.QueryRow(`PRAGMA user_version`).Scan(&v)
+	if v < 1 {
+		t.Fatalf("user_version = %d", v)
+	}
+	s2.w.Exec(`PRAGMA user_version = 999`)
+	s2.Close()
+	if _, err := Open(dir); err == nil {
+		t.Fatal("opened an index from a newer Trove")
+	}
+}
+
+func TestPutDocumentIsSearchableAndReplaces(t *testing.T) {
+	s, _ := openTemp(t)
+	d, err := s.AddDirectory(ctx, "/notes", true, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.PutDocument(ctx, doc(d.ID, "/roof.txt", "water came through the ceiling", "the roofer said shingles"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits int
+	s.r.QueryRow(`SELECT COUNT(*) FROM fts_chunks WHERE fts_chunks MATCH 'shingle'`).Scan(&hits)
+	if hits != 1 {
+		t.Fatalf("stemmed chunk match = %d, want 1", hits)
+	}
+	s.r.QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
+	if hits != 1 {
+		t.Fatalf("title match = %d", hits)
+	}
+	id2, err := s.PutDocument(ctx, doc(d.ID, "/roof.txt", "only one chunk now"))
+	if err != nil || id2 != id {
+		t.Fatalf("re-index changed id %d -> %d (%v)", id, id2, err)
+	}
+	if n := count(t, s, "chunks"); n != 1 {
+		t.Fatalf("chunks = %d after re-index, want 1", n)
+	}
+	s.r.QueryRow(`SELECT COUNT(*) FROM fts_chunks WHERE fts_chunks MATCH 'shingle'`).Scan(&hits)
+	if hits != 0 {
+		t.Fatal("old chunk text still matches")
+	}
+	f, err := s.File(ctx, id)
+	if err != nil || f.Title != "Roof leak" || len(f.Keywords) != 2 || f.State != core.StateIndexed {
+		t.Fatalf("file = %+v, %v", f, err)
+	}
+}
+
+func TestFailedFileHasNoContent(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/n", true, "", time.Now())
+	s.PutDocument(ctx, doc(d.ID, "/a.txt", "text"))
+	f := doc(d.ID, "/a.txt").File
+	f.Error = "encrypted PDF"
+	if _, err := s.PutFailed(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	if count(t, s, "chunks") != 0 || count(t, s, "vectors") != 0 {
+		t.Fatal("failed file kept content")
+	}
+	st, _ := s.Stats(ctx)
+	if st.TotalFiles != 0 || st.FailedFiles != 1 {
+		t.Fatalf("stats = %+v", st)
+	}
+	dirs, _ := s.Directories(ctx)
+	if dirs[0].FailedCount != 1 || dirs[0].IndexedCount != 0 {
+		t.Fatalf("dir counts = %+v", dirs[0])
+	}
+}
+
+func TestDeleteDirectoryRemovesEverything(t *testing.T) {
+	s, _ := openTemp(t)
+	a, _ := s.AddDirectory(ctx, "/a", true, "", time.Now())
+	b, _ := s.AddDirectory(ctx, "/b", true, "", time.Now())
+	s.PutDocument(ctx, doc(a.ID, "/a1", "alpha", "beta"))
+	s.PutDocument(ctx, doc(b.ID, "/b1", "gamma"))
+	if err := s.DeleteDirectory(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if count(t, s, "files") != 1 || count(t, s, "chunks") != 1 || count(t, s, "vectors") != 1 || count(t, s, "fts_files") != 1 {
+		t.Fatal("delete left rows behind or took too many")
+	}
+	var hits int
+	s.r.QueryRow(`SELECT COUNT(*) FROM fts_chunks WHERE fts_chunks MATCH 'alpha OR beta'`).Scan(&hits)
+	if hits != 0 {
+		t.Fatal("deleted text still matches")
+	}
+	if err := s.DeleteDirectory(ctx, a.ID); !errors.Is(err, core.ErrNotFound) {
+		t.Fatalf("second delete: %v", err)
+	}
+}
+
+func TestDeleteFilesInBatches(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	var ids []int64
+	for i := range 1200 {
+		id, err := s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/f%d", i), "x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	n, err := s.DeleteFiles(ctx, append(ids[:1100], 999999))
+	if err != nil || n != 1100 {
+		t.Fatalf("removed %d, %v", n, err)
+	}
+	if c := count(t, s, "files"); c != 100 {
+		t.Fatalf("files left = %d", c)
+	}
+}
+
+func TestStats(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	a := doc(d.ID, "/a.txt")
+	b := doc(d.ID, "/b.pdf")
+	b.File.Extension, b.File.Size = ".pdf", 90
+	s.PutDocument(ctx, a)
+	s.PutDocument(ctx, b)
+	st, err := s.Stats(ctx)
+	if err != nil || st.TotalFiles != 2 || st.TotalSize != 100 || st.FileTypes[".pdf"] != 1 || st.LastIndexed == nil {
+		t.Fatalf("stats = %+v, %v", st, err)
+	}
+}
+
+func TestFileNotFound(t *testing.T) {
+	s, _ := openTemp(t)
+	if _, err := s.File(ctx, 42); !errors.Is(err, core.ErrNotFound) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestMeta(t *testing.T) {
+	s, _ := openTemp(t)
+	if _, ok, _ := s.Meta(ctx, "k"); ok {
+		t.Fatal("absent key found")
+	}
+	s.SetMeta(ctx, "k", "v1")
+	s.SetMeta(ctx, "k", "v2")
+	if v, ok, err := s.Meta(ctx, "k"); v != "v2" || !ok || err != nil {
+		t.Fatalf("meta = %q %v %v", v, ok, err)
+	}
+}

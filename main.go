@@ -1,0 +1,126 @@
+// Command trove is a local, private file search service.
+//
+//	trove serve [--addr 127.0.0.1:8765] [--data-dir DIR] [--config-dir DIR]
+//	trove version
+//
+// Built plainly it is the headless server; built with the desktop tag it is
+// the desktop app (window, tray and the same API).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"trove/backend/daemon"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := ""
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(args, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "trove", version)
+		return 0
+	case "help", "--help", "-h":
+		usage(stdout)
+		return 0
+	case "":
+		return defaultCommand(stderr)
+	}
+	fmt.Fprintf(stderr, "trove: unknown command %q\n\n", cmd)
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage: trove <command> [flags]
+
+commands:
+  serve     run the indexing service and the API (headless)
+  version   print the version
+
+Run "trove serve --help" for the flags. Environment: TROVE_ADDR, TROVE_DATA_DIR,
+TROVE_CONFIG_DIR, TROVE_TOKEN (optional API bearer token), TROVE_LOG_LEVEL.
+`)
+}
+
+// serverConfig parses the flags shared by every command that runs a server.
+func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, error) {
+	dataDir, configDir := daemon.DefaultDirs()
+	fs := flag.NewFlagSet("trove "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envOr("TROVE_ADDR", "127.0.0.1:8765"), "listen address (loopback unless you mean otherwise)")
+	data := fs.String("data-dir", envOr("TROVE_DATA_DIR", dataDir), "where the index lives")
+	conf := fs.String("config-dir", envOr("TROVE_CONFIG_DIR", configDir), "where settings.json and filters.json live")
+	if err := fs.Parse(args); err != nil {
+		return daemon.Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return daemon.Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return daemon.Config{
+		Addr: *addr, DataDir: *data, ConfigDir: *conf, Token: os.Getenv("TROVE_TOKEN"),
+		Version: version, Log: newLogger(stderr),
+	}, nil
+}
+
+func serve(args []string, stderr io.Writer) int {
+	cfg, err := serverConfig("serve", args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "trove:", err)
+		return 2
+	}
+	return runDaemon(cfg)
+}
+
+// runDaemon runs the backend until SIGINT or SIGTERM.
+func runDaemon(cfg daemon.Config) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	d, err := daemon.New(cfg)
+	if err != nil {
+		cfg.Log.Error("cannot start", "err", err)
+		return 1
+	}
+	if err := d.Run(ctx); err != nil {
+		cfg.Log.Error("stopped with an error", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func newLogger(w io.Writer) *slog.Logger {
+	level := slog.LevelInfo
+	if err := level.UnmarshalText([]byte(os.Getenv("TROVE_LOG_LEVEL"))); err != nil {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+func envOr(key, fallback string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return fallback
+}
