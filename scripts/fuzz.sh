@@ -4,11 +4,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-3s}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for pkg in $(go list ./...); do
   for target in $(go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' || true); do
     echo "fuzz $pkg $target ($FUZZTIME)"
-    go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg" > /tmp/fuzz-$$.log 2>&1 \
-      || { cat /tmp/fuzz-$$.log; rm -f /tmp/fuzz-$$.log; exit 1; }
+    if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg" > "$log" 2>&1; then
+      # The fuzz engine sometimes reports its own time limit as a failure
+      # ("context deadline exceeded") with no failing input: not a finding.
+      if grep -q 'context deadline exceeded' "$log" && ! grep -q 'Failing input written' "$log"; then
+        echo "  (time limit reached while an input was running; no failure found)"
+        continue
+      fi
+      cat "$log"
+      exit 1
+    fi
   done
 done
-rm -f /tmp/fuzz-$$.log

@@ -110,20 +110,10 @@ func (m *Manager) Update(patch map[string]json.RawMessage) (core.Settings, error
 	if len(patch) == 0 {
 		return m.Get(), core.Invalid("EMPTY_UPDATE", "no settings given: send an object like {\"queue.max_retries\": 3}")
 	}
-	flat, err := flatten(patch)
-	if err != nil {
-		return m.Get(), err
-	}
 	m.mu.Lock()
 	old := m.cur
-	next := clone(old)
-	for _, key := range sortedKeys(flat) {
-		if err := fieldTable()[key].set(&next, flat[key]); err != nil {
-			m.mu.Unlock()
-			return clone(old), err
-		}
-	}
-	if err := Validate(next); err != nil {
+	next, err := Apply(old, patch)
+	if err != nil {
 		m.mu.Unlock()
 		return clone(old), err
 	}
@@ -138,6 +128,25 @@ func (m *Manager) Update(patch map[string]json.RawMessage) (core.Settings, error
 		fn(clone(old), clone(next))
 	}
 	return clone(next), nil
+}
+
+// Apply returns cur with a partial update applied and validated, without
+// touching cur or any file.
+func Apply(cur core.Settings, patch map[string]json.RawMessage) (core.Settings, error) {
+	flat, err := flatten(patch)
+	if err != nil {
+		return cur, err
+	}
+	next := clone(cur)
+	for _, key := range sortedKeys(flat) {
+		if err := fieldTable()[key].set(&next, flat[key]); err != nil {
+			return cur, err
+		}
+	}
+	if err := Validate(next); err != nil {
+		return cur, err
+	}
+	return next, nil
 }
 
 func (m *Manager) save(s core.Settings) error {
