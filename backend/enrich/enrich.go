@@ -1,0 +1,65 @@
+// Package enrich gives every file a card: a title, a short summary and
+// keywords, from a builtin extractive method or from an LLM.
+package enrich
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+)
+
+// Input is what the enricher knows about one file.
+type Input struct {
+	Path     string
+	Filename string
+	Title    string // the document's own title from extraction; "" if none
+	Text     string
+	Mime     string
+}
+
+// Card is a file's title, summary (2-3 sentences, under 400 characters) and
+// keywords (5-10).
+type Card struct {
+	Title    string
+	Summary  string
+	Keywords []string
+}
+
+// Stats are corpus statistics for scoring keywords: the number of indexed
+// documents and, for each given lower-case word, how many documents
+// contain it. One call per file; implementations batch the lookup.
+type Stats interface {
+	DocFreqs(ctx context.Context, words []string) (docs int, df map[string]int, err error)
+}
+
+// Enricher writes cards.
+type Enricher interface {
+	// Name identifies the method and model ("builtin-v1", "ollama:llama3.2");
+	// a change of name re-enriches the index in the background.
+	Name() string
+	Enrich(ctx context.Context, in Input) (Card, error)
+}
+
+// Simple is a placeholder enricher: the document's title or the cleaned
+// file name, and the first sentences as the summary.
+type Simple struct{}
+
+// Name implements Enricher.
+func (Simple) Name() string { return "simple-v0" }
+
+// Enrich implements Enricher.
+func (Simple) Enrich(_ context.Context, in Input) (Card, error) {
+	title := in.Title
+	if title == "" {
+		title = strings.TrimSuffix(in.Filename, filepath.Ext(in.Filename))
+	}
+	summary := strings.Join(strings.Fields(in.Text), " ")
+	if len(summary) > 300 {
+		summary = summary[:300]
+		if i := strings.LastIndexByte(summary, ' '); i > 200 {
+			summary = summary[:i]
+		}
+		summary += "…"
+	}
+	return Card{Title: title, Summary: summary}, nil
+}
