@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"trove/backend/testserver"
@@ -12,12 +13,15 @@ var naiveTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$`)
 
 func TestFileLookup(t *testing.T) {
 	s := testserver.Start(t)
-	ids := s.Seed(t.TempDir(), "Reports/Q3-quarterly_report.xlsx")
-	r := s.Get(fmt.Sprintf("/api/files/%d", ids[0]))
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "Reports/Q3-quarterly_report.txt", "Revenue grew in the third quarter.")
+	s.IndexDir(root, 1)
+	id := s.FileID(root + "/Reports/Q3-quarterly_report.txt")
+	r := s.Get(fmt.Sprintf("/api/files/%d", id))
 	if r.Status != 200 {
 		t.Fatalf("%d %s", r.Status, r.Body)
 	}
-	if r.Field("id") != float64(ids[0]) || r.Field("filename") != "Q3-quarterly_report.xlsx" || r.Field("extension") != ".xlsx" {
+	if r.Field("id") != float64(id) || r.Field("filename") != "Q3-quarterly_report.txt" || r.Field("extension") != ".txt" {
 		t.Fatalf("record %s", r.Body)
 	}
 	for _, k := range []string{"created", "modified"} {
@@ -25,11 +29,11 @@ func TestFileLookup(t *testing.T) {
 			t.Errorf("%s = %q, want a timestamp without zone suffix", k, v)
 		}
 	}
-	if _, ok := r.JSON["keywords"]; !ok || r.Field("keywords") != nil {
-		t.Errorf("keywords should be present and null when none: %s", r.Body)
+	if _, ok := r.JSON["keywords"]; !ok {
+		t.Errorf("keywords missing: %s", r.Body)
 	}
-	if _, ok := r.JSON["summary"].(string); !ok {
-		t.Error("summary missing")
+	if sum, _ := r.JSON["summary"].(string); !strings.Contains(sum, "third quarter") {
+		t.Errorf("summary %q", sum)
 	}
 }
 
@@ -53,13 +57,15 @@ func TestFileStats(t *testing.T) {
 	if r.Status != 200 || r.Field("total_files") != float64(0) || r.Field("last_indexed") != nil {
 		t.Fatalf("empty: %s", r.Body)
 	}
-	s.Seed(t.TempDir(), "a.txt", "b.txt", "c.pdf")
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "a.txt", "alpha", "b.txt", "beta", "c.md", "# gamma")
+	s.IndexDir(root, 3)
 	r = s.Get("/api/files/stats")
 	types, _ := r.Field("file_types").(map[string]any)
-	if r.Field("total_files") != float64(3) || types[".txt"] != float64(2) || types[".pdf"] != float64(1) {
+	if r.Field("total_files") != float64(3) || types[".txt"] != float64(2) || types[".md"] != float64(1) {
 		t.Fatalf("stats: %s", r.Body)
 	}
-	if size, _ := r.Field("total_size").(float64); size <= 0 {
+	if size, _ := r.Field("total_size").(float64); size != float64(len("alpha")+len("beta")+len("# gamma")) {
 		t.Fatalf("total_size = %v, want the real sum", size)
 	}
 	if v, _ := r.Field("last_indexed").(string); !naiveTime.MatchString(v) {
@@ -73,7 +79,7 @@ func TestStatus(t *testing.T) {
 	if r.Status != 200 || r.Field("jobs") != float64(0) {
 		t.Fatalf("%d %s", r.Status, r.Body)
 	}
-	s.Seed(t.TempDir(), "a.txt")
+	s.Watch(t.TempDir())
 	if r := s.Get("/api/status/"); r.Field("jobs") != float64(1) {
 		t.Fatalf("jobs after adding a folder: %s", r.Body)
 	}

@@ -85,7 +85,8 @@ func TestFilterValidation(t *testing.T) {
 func TestApplyImmediatelyRemovesNewlyExcluded(t *testing.T) {
 	s := testserver.Start(t)
 	root := t.TempDir()
-	s.Seed(root, "a.log", "b.log", "keep.txt")
+	testserver.WriteFiles(t, root, "a.log", "one", "b.log", "two", "keep.txt", "three")
+	s.IndexDir(root, 3)
 	r := s.Do("PUT", "/api/filters/config", map[string]any{"blacklist_exclude": []string{"*.log"}})
 	if r.Status != 200 || r.Field("removed_count") != float64(2) {
 		t.Fatalf("%d %s", r.Status, r.Body)
@@ -98,11 +99,15 @@ func TestApplyImmediatelyRemovesNewlyExcluded(t *testing.T) {
 func TestApplyLaterThroughApplyEndpoint(t *testing.T) {
 	s := testserver.Start(t)
 	root := t.TempDir()
-	s.Seed(root, "a.log", "keep.txt")
+	testserver.WriteFiles(t, root, "a.log", "one", "keep.txt", "two")
+	s.IndexDir(root, 2)
 	r := s.Do("PUT", "/api/filters/config", map[string]any{"blacklist_exclude": []string{"*.log"}, "apply_immediately": false})
 	if r.Status != 200 || r.Field("removed_count") != float64(0) {
 		t.Fatalf("%d %s", r.Status, r.Body)
 	}
+	// The filter change triggers a rescan for newly included files; it must
+	// not remove the excluded one before apply.
+	s.WaitIdle(root, -1)
 	if n := s.Get("/api/files/stats").Field("total_files"); n != float64(2) {
 		t.Fatalf("deferred removal happened early: %v", n)
 	}
@@ -118,7 +123,8 @@ func TestApplyLaterThroughApplyEndpoint(t *testing.T) {
 func TestPatternAddRemove(t *testing.T) {
 	s := testserver.Start(t)
 	root := t.TempDir()
-	s.Seed(root, "x.bak", "y.txt")
+	testserver.WriteFiles(t, root, "x.bak", "old", "y.txt", "new")
+	s.IndexDir(root, 2)
 	r := s.Do("POST", "/api/filters/pattern", map[string]any{"pattern": "*.bak", "pattern_type": "exclude"})
 	msg, _ := r.Field("message").(string)
 	if r.Status != 200 || r.Field("removed_count") != float64(1) || !strings.Contains(msg, "*.bak") || !strings.Contains(msg, "exclude") {
@@ -142,8 +148,9 @@ func TestDefaultsAndReset(t *testing.T) {
 		t.Fatalf("defaults: %s", d.Body)
 	}
 	root := t.TempDir()
-	s.Do("PUT", "/api/filters/config", map[string]any{"mode": "whitelist", "whitelist_include": []string{"**/*"}})
-	s.Seed(root, "node_modules/x.js", "notes.md")
+	s.Do("PUT", "/api/filters/config", map[string]any{"mode": "whitelist", "whitelist_include": []string{"**/*"}, "whitelist_exclude": []string{}})
+	testserver.WriteFiles(t, root, "node_modules/x.js", "js", "notes.md", "md")
+	s.IndexDir(root, 2)
 	r := s.Do("POST", "/api/filters/reset", nil)
 	if r.Status != 200 || r.Field("success") != true || r.Field("config.mode") != "blacklist" || r.Field("removed_count") != float64(1) {
 		t.Fatalf("reset: %d %s", r.Status, r.Body)

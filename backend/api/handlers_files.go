@@ -36,21 +36,23 @@ func optionalUTC(t *time.Time) any {
 
 // fileRecord is the file lookup shape: the spec's fields first, then ours.
 type fileRecord struct {
-	ID        int64    `json:"id"`
-	Filename  string   `json:"filename"`
-	Extension string   `json:"extension"`
-	Created   string   `json:"created"`
-	Modified  string   `json:"modified"`
-	Summary   string   `json:"summary"`
-	Keywords  []string `json:"keywords"`
-	Path      string   `json:"path"`
-	Title     string   `json:"title"`
-	Size      int64    `json:"size"`
-	Mime      string   `json:"mime"`
-	Accessed  string   `json:"accessed"`
-	IndexedAt any      `json:"indexed_at"`
-	Status    string   `json:"status"`
-	Error     *string  `json:"error"`
+	ID          int64    `json:"id"`
+	Filename    string   `json:"filename"`
+	Extension   string   `json:"extension"`
+	Created     string   `json:"created"`
+	Modified    string   `json:"modified"`
+	Summary     string   `json:"summary"`
+	Keywords    []string `json:"keywords"`
+	Path        string   `json:"path"`
+	Title       string   `json:"title"`
+	Size        int64    `json:"size"`
+	Mime        string   `json:"mime"`
+	Accessed    string   `json:"accessed"`
+	IndexedAt   any      `json:"indexed_at"`
+	Status      string   `json:"status"`
+	Error       *string  `json:"error"`
+	ContentHash string   `json:"content_hash"`
+	DirectoryID int64    `json:"directory_id"`
 }
 
 func toFileRecord(f core.File) fileRecord {
@@ -58,6 +60,7 @@ func toFileRecord(f core.File) fileRecord {
 		ID: f.ID, Filename: f.Filename, Extension: f.Extension, Created: localTime(f.Created),
 		Modified: localTime(f.Modified), Summary: f.Summary, Keywords: f.Keywords, Path: f.Path, Title: f.Title,
 		Size: f.Size, Mime: f.Mime, Accessed: localTime(f.Accessed), Status: f.State,
+		ContentHash: f.ContentHash, DirectoryID: f.DirID,
 	}
 	if !f.IndexedAt.IsZero() {
 		r.IndexedAt = localTime(f.IndexedAt)
@@ -75,6 +78,19 @@ func (s *Server) getFile(c *fiber.Ctx) error {
 		return core.Invalid("INVALID_ID", "file id must be a positive integer, got %q", raw)
 	}
 	f, err := s.svc.File(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(toFileRecord(f))
+}
+
+// GET /api/files/lookup?path=/abs/path: the record of one path.
+func (s *Server) lookupFile(c *fiber.Ctx) error {
+	path := c.Query("path")
+	if path == "" {
+		return core.Invalid("MISSING_FIELD", "path is required: /api/files/lookup?path=/absolute/path")
+	}
+	f, err := s.svc.FileByPath(c.UserContext(), path)
 	if err != nil {
 		return err
 	}

@@ -35,13 +35,14 @@ type Server struct {
 	log       *slog.Logger
 	token     string
 	ln        net.Listener
+	closing   chan struct{} // closed at shutdown: event streams end
 	port      string
 	boundHost string // a non-loopback host the user bound explicitly, if any
 }
 
 // New builds the server for a listener that is already bound.
 func New(svc *service.Service, ln net.Listener, opt Options) *Server {
-	s := &Server{svc: svc, log: opt.Log, token: opt.Token, ln: ln}
+	s := &Server{svc: svc, log: opt.Log, token: opt.Token, ln: ln, closing: make(chan struct{})}
 	host, port, _ := net.SplitHostPort(ln.Addr().String())
 	s.port = port
 	if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() && !ip.IsUnspecified() {
@@ -85,9 +86,25 @@ func (s *Server) routes() {
 
 	files := a.Group("/files", family(shapeBare))
 	files.Get("/stats", s.getFileStats)
+	files.Get("/lookup", s.lookupFile)
 	files.Get("/:file_id", s.getFile)
 
 	a.Get("/status/", family(shapeStatus), s.getStatus)
+
+	a.Post("/watch/directory", family(shapeStatus), s.watchDirectory)
+	a.Post("/watch/", family(shapeSuccess), s.watchLegacy)
+	a.Get("/watch/jobs", family(shapeSuccess), s.watchJobs)
+	a.Delete("/watch/jobs/:job_id", family(shapeSuccess), s.deleteJob)
+	a.Get("/watched-directories", family(shapeStatus), s.watchedDirectories)
+
+	q := a.Group("/queue", family(shapeStatus))
+	q.Get("/status", s.queueStatus)
+	q.Post("/pause", s.pauseQueue)
+	q.Post("/resume", s.resumeQueue)
+	q.Get("/items", s.queueItems)
+	q.Delete("/items/:item_id", family(shapeSuccess), s.deleteQueueItem)
+
+	a.Get("/updates", family(shapeStatus), s.updates)
 
 	s.app.Use(func(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusNotFound, "no route "+c.Method()+" "+c.Path())
@@ -104,6 +121,7 @@ func (s *Server) Run(ctx context.Context) error {
 		return err
 	case <-ctx.Done():
 	}
+	close(s.closing)
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := s.app.ShutdownWithContext(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {

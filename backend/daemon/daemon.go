@@ -15,8 +15,12 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"trove/backend/api"
+	"trove/backend/core"
 	"trove/backend/events"
 	"trove/backend/filters"
+	"trove/backend/indexer"
+	"trove/backend/pipeline"
+	"trove/backend/scheduler"
 	"trove/backend/service"
 	"trove/backend/settings"
 	"trove/backend/store"
@@ -30,15 +34,19 @@ type Config struct {
 	Token     string // optional bearer token for the API
 	Version   string
 	Log       *slog.Logger
+	// Extract replaces file extraction; tests use it to inject faults.
+	Extract pipeline.ExtractFunc
 }
 
 // Daemon is a started Trove backend.
 type Daemon struct {
-	cfg   Config
-	store *store.Store
-	svc   *service.Service
-	api   *api.Server
-	ln    net.Listener
+	cfg     Config
+	store   *store.Store
+	svc     *service.Service
+	api     *api.Server
+	indexer *indexer.Indexer
+	sched   *scheduler.Scheduler
+	ln      net.Listener
 }
 
 // New opens everything and binds the listener, so that a port already in use
@@ -72,8 +80,30 @@ func (d *Daemon) wire() error {
 	if err != nil {
 		return err
 	}
+	bus := events.New()
+	mod := newModels(d.store, set.Get(), cfg.Log)
+	var ix *indexer.Indexer
+	pipe := pipeline.New(pipeline.Deps{
+		Store: d.store, Settings: set.Get, Matcher: flt.Matcher,
+		Folder:   func(id int64) (pipeline.Folder, bool) { return ix.Folder(id) },
+		Extract:  cfg.Extract,
+		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: bus.Publish, Log: cfg.Log,
+	})
+	ix, err = indexer.New(indexer.Deps{Store: d.store, Filters: flt, Pipeline: pipe, Settings: set.Get, Publish: bus.Publish, Log: cfg.Log})
+	if err != nil {
+		return err
+	}
+	d.indexer = ix
+	d.sched = scheduler.New(func() core.SchedulerSettings { return set.Get().Scheduler }, scheduler.NewSystem(), ix.Queue(), cfg.Log)
+	set.OnChange(func(_, cur core.Settings) {
+		ix.SettingsChanged(cur)
+		d.sched.SettingsChanged()
+		if mod.rebuild(cur) {
+			ix.RescanAll(true)
+		}
+	})
 	d.svc = service.New(service.Deps{
-		Store: d.store, Settings: set, Filters: flt, Bus: events.New(), Log: cfg.Log, Version: cfg.Version,
+		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Log: cfg.Log, Version: cfg.Version,
 	})
 	d.ln, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -111,6 +141,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.cfg.Log.Info("trove started", "addr", d.Addr(), "data_dir", d.cfg.DataDir, "config_dir", d.cfg.ConfigDir, "version", d.cfg.Version)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return d.api.Run(gctx) })
+	g.Go(func() error { return d.indexer.Run(gctx) })
+	g.Go(func() error { return d.sched.Run(gctx) })
 	err := g.Wait()
 	if cerr := d.store.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("close index: %w", cerr))

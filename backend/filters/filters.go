@@ -93,7 +93,7 @@ func (m *Manager) sanitize(st stored) stored {
 	keep := func(list []string) []string {
 		out := []string{}
 		for _, p := range list {
-			if clean, err := checkPattern(p); err == nil {
+			if clean, err := CheckPattern(p); err == nil {
 				out = appendUnique(out, clean)
 			} else {
 				m.log.Warn("dropping invalid filter pattern from file", "pattern", p, "err", err)
@@ -170,7 +170,7 @@ var PatternTypes = []string{"exclude", "include", "blacklist_exclude", "blacklis
 // AddPattern adds one pattern to a list. Adding a pattern already present is
 // not an error; it reports changed=false.
 func (m *Manager) AddPattern(pattern, patternType string) (core.FilterConfig, bool, error) {
-	clean, err := checkPattern(pattern)
+	clean, err := CheckPattern(pattern)
 	if err != nil {
 		return core.FilterConfig{}, false, core.InvalidField("INVALID_PATTERN", "pattern", "%v", err)
 	}
@@ -327,7 +327,7 @@ func checkList(field string, list []string) ([]string, error) {
 	}
 	out := []string{}
 	for i, p := range list {
-		clean, err := checkPattern(p)
+		clean, err := CheckPattern(p)
 		if err != nil {
 			return nil, core.InvalidField("INVALID_PATTERN", fmt.Sprintf("%s[%d]", field, i), "%v", err)
 		}
@@ -336,8 +336,8 @@ func checkList(field string, list []string) ([]string, error) {
 	return out, nil
 }
 
-// checkPattern trims a pattern and checks it is a valid doublestar glob.
-func checkPattern(p string) (string, error) {
+// CheckPattern trims a pattern and checks it is a valid doublestar glob.
+func CheckPattern(p string) (string, error) {
 	p = strings.TrimSpace(p)
 	switch {
 	case p == "":

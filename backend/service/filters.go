@@ -114,6 +114,9 @@ func (s *Service) afterFilterEdit(ctx context.Context, cfg core.FilterConfig, ch
 	if changed || ch.RemovedCount > 0 {
 		s.bus.Publish(core.EventFilters, map[string]any{"version": cfg.Version, "removed_count": ch.RemovedCount})
 	}
+	if changed && s.indexer != nil {
+		s.indexer.RescanAll(false) // pick up files the new filters let in
+	}
 	return ch, nil
 }
 

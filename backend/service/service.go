@@ -13,6 +13,7 @@ import (
 	"trove/backend/core"
 	"trove/backend/events"
 	"trove/backend/filters"
+	"trove/backend/indexer"
 	"trove/backend/settings"
 	"trove/backend/store"
 )
@@ -23,6 +24,7 @@ type Deps struct {
 	Settings *settings.Manager
 	Filters  *filters.Manager
 	Bus      *events.Bus
+	Indexer  *indexer.Indexer
 	Log      *slog.Logger
 	Version  string
 	Now      func() time.Time // nil for time.Now
@@ -34,6 +36,7 @@ type Service struct {
 	settings *settings.Manager
 	filters  *filters.Manager
 	bus      *events.Bus
+	indexer  *indexer.Indexer
 	log      *slog.Logger
 	version  string
 	now      func() time.Time
@@ -49,7 +52,7 @@ func New(d Deps) *Service {
 		now = time.Now
 	}
 	s := &Service{
-		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, log: d.Log,
+		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, log: d.Log,
 		version: d.Version, now: now, started: now(), filterMu: make(chan struct{}, 1),
 	}
 	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(core.EventSettings, cur) })
@@ -71,9 +74,32 @@ func (s *Service) UpdateSettings(patch map[string]json.RawMessage) (core.Setting
 }
 
 // Subscribe streams events to a client until cancel is called or the client
-// falls behind (the channel then closes).
-func (s *Service) Subscribe(buffer int) (<-chan core.Event, func()) {
-	return s.bus.Subscribe(buffer, nil)
+// falls behind (the channel then closes). With types, only those kinds.
+func (s *Service) Subscribe(buffer int, types []string) (<-chan core.Event, func()) {
+	var filter func(core.Event) bool
+	if len(types) > 0 {
+		want := map[string]bool{}
+		for _, t := range types {
+			want[t] = true
+		}
+		filter = func(e core.Event) bool { return want[e.Type] }
+	}
+	return s.bus.Subscribe(buffer, filter)
+}
+
+// Snapshot is the current state as events, sent to a new subscriber first
+// so it starts in sync: the queue status and every folder's status.
+func (s *Service) Snapshot(ctx context.Context) []core.Event {
+	now := s.now().UTC()
+	out := []core.Event{{Type: core.EventQueueStatus, Time: now, Data: s.QueueStatus()}}
+	dirs, err := s.Folders(ctx)
+	if err != nil {
+		s.log.Warn("snapshot of folders failed", "err", err)
+	}
+	for _, d := range dirs {
+		out = append(out, core.Event{Type: core.EventFolderStatus, Time: now, Data: indexer.FolderEvent(d)})
+	}
+	return out
 }
 
 // Status is the service's overall state.
@@ -92,6 +118,11 @@ func (s *Service) Status(ctx context.Context) (Status, error) {
 // FileStats summarises the indexed files.
 func (s *Service) FileStats(ctx context.Context) (core.FileStats, error) {
 	return s.store.Stats(ctx)
+}
+
+// FileByPath returns the record of one path.
+func (s *Service) FileByPath(ctx context.Context, path string) (core.File, error) {
+	return s.store.FileByPath(ctx, path)
 }
 
 // File returns one file record by id.

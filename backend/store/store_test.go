@@ -197,3 +197,60 @@ func TestMeta(t *testing.T) {
 		t.Fatalf("meta = %q %v %v", v, ok, err)
 	}
 }
+
+func TestMoveFilesRewritesNameTerms(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	id, _ := s.PutDocument(ctx, doc(d.ID, "/d/old.txt", "body"))
+	err := s.MoveFiles(ctx, []Move{{ID: id, DirID: d.ID, Path: "/d/zebra.txt", Filename: "zebra.txt", Extension: ".txt", NameTerms: "zebra txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits int
+	s.r.QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'name:zebra'`).Scan(&hits)
+	if hits != 1 {
+		t.Fatal("new name not searchable")
+	}
+	s.r.QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
+	if hits != 1 {
+		t.Fatal("title lost in the move")
+	}
+	if _, ok, _ := s.Lookup(ctx, "/d/old.txt"); ok {
+		t.Fatal("old path still indexed")
+	}
+	if r, ok, _ := s.Lookup(ctx, "/d/zebra.txt"); !ok || r.ID != id {
+		t.Fatal("moved file lost its id")
+	}
+}
+
+func TestDocFreqsAndQueueRoundTrip(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	s.PutDocument(ctx, doc(d.ID, "/d/a", "roof leak", "roof tiles"))
+	s.PutDocument(ctx, doc(d.ID, "/d/b", "garden"))
+	docs, df, err := s.DocFreqs(ctx, []string{"roof", "garden", "absent"})
+	if err != nil || docs != 3 || df["roof"] != 2 || df["garden"] != 1 || df["absent"] != 0 {
+		t.Fatalf("docs %d df %v err %v", docs, df, err)
+	}
+	now := time.Unix(1_700_000_000, 500_000_000)
+	rows := []QueueRow{{ID: "u1", Path: "/d/x", Dest: "/d/y", Action: "move", DirID: d.ID, EnqueuedAt: now, ReadyAt: now, Retries: 2, LastError: "busy"}}
+	if err := s.SaveQueue(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.LoadQueue(ctx)
+	if err != nil || len(got) != 1 || got[0].Dest != "/d/y" || got[0].Retries != 2 || got[0].ReadyAt.Sub(now).Abs() > time.Millisecond {
+		t.Fatalf("loaded %+v %v", got, err)
+	}
+}
+
+func TestPathsUnderUsesWholeComponents(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	for _, p := range []string{"/d/notes/a", "/d/notes/sub/b", "/d/notes-old/c", "/d/notesx"} {
+		s.PutDocument(ctx, doc(d.ID, p, "x"))
+	}
+	got, _ := s.PathsUnder(ctx, "/d/notes")
+	if len(got) != 2 {
+		t.Fatalf("PathsUnder = %v", got)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"trove/backend/daemon"
+	"trove/backend/pipeline"
 )
 
 // Server is a running backend and an HTTP client for it.
@@ -27,8 +28,9 @@ type Server struct {
 	Token     string
 	Client    *http.Client
 
-	cancel context.CancelFunc
-	done   chan error
+	cancel  context.CancelFunc
+	done    chan error
+	extract pipeline.ExtractFunc
 }
 
 // Option adjusts a server before it starts.
@@ -38,6 +40,9 @@ type Option func(*Server)
 func WithDirs(data, config string) Option {
 	return func(s *Server) { s.DataDir, s.ConfigDir = data, config }
 }
+
+// WithExtract replaces file extraction, to inject faults.
+func WithExtract(fn pipeline.ExtractFunc) Option { return func(s *Server) { s.extract = fn } }
 
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
@@ -57,7 +62,8 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	d, err := daemon.New(daemon.Config{
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
-		Log: slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Extract: s.extract,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +104,7 @@ func (s *Server) Stop() {
 // Restart stops the backend and starts a new one on the same directories.
 func (s *Server) Restart() *Server {
 	s.Stop()
-	return Start(s.t, WithDirs(s.DataDir, s.ConfigDir), WithToken(s.Token))
+	return Start(s.t, WithDirs(s.DataDir, s.ConfigDir), WithToken(s.Token), WithExtract(s.extract))
 }
 
 // Response is a decoded reply.

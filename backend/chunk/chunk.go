@@ -1,0 +1,61 @@
+// Package chunk cuts a document's text into passages of a few hundred words:
+// the unit of snippets, of passage-level keyword scores and of semantic
+// vectors.
+package chunk
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Target is the preferred passage length in bytes; passages run up to
+// twice that before a cut is forced.
+const Target = 1500
+
+// Split cuts text at paragraph breaks when it can, else at sentence ends,
+// else at spaces. Passages are trimmed; empty text gives no passages.
+func Split(text string) []string {
+	var out []string
+	for len(text) > 0 {
+		text = strings.TrimLeftFunc(text, unicode.IsSpace)
+		if len(text) <= 2*Target {
+			if t := strings.TrimSpace(text); t != "" {
+				out = append(out, t)
+			}
+			break
+		}
+		cut := cutPoint(text)
+		if t := strings.TrimSpace(text[:cut]); t != "" {
+			out = append(out, t)
+		}
+		text = text[cut:]
+	}
+	return out
+}
+
+// cutPoint picks where the first passage of text ends: the last paragraph
+// break in [Target/2, 2*Target), else the last sentence end, else the last
+// space, else a rune boundary at 2*Target.
+func cutPoint(text string) int {
+	window := text[:2*Target]
+	lo := Target / 2
+	if i := strings.LastIndex(window, "\n\n"); i >= lo {
+		return i + 2
+	}
+	for i := len(window) - 2; i >= lo; i-- {
+		if (window[i] == '.' || window[i] == '?' || window[i] == '!' || window[i] == '\n') && isSpace(window[i+1]) {
+			return i + 1
+		}
+	}
+	if i := strings.LastIndexAny(window, " \t"); i >= lo {
+		return i + 1
+	}
+	cut := 2 * Target
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return cut
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\r' }

@@ -1,0 +1,30 @@
+package core
+
+import "time"
+
+// QueueStatus is the indexing queue's pause state and counts, with the
+// JSON names the API uses.
+type QueueStatus struct {
+	Paused            bool   `json:"paused"`
+	PausedManually    bool   `json:"paused_manually"`
+	PausedByScheduler bool   `json:"paused_by_scheduler"`
+	SchedulerReason   string `json:"scheduler_reason"`
+	Total             int    `json:"total"`
+	CoolingDown       int    `json:"cooling_down"`
+	Ready             int    `json:"ready"`
+	Processing        int    `json:"processing"`
+}
+
+// QueueItem is one pending unit of indexing work.
+type QueueItem struct {
+	ID         string
+	Path       string
+	Action     string // index, delete, move
+	Status     string // cooling_down, ready, processing
+	EnqueuedAt time.Time
+	ReadyAt    time.Time
+	Dest       string // for moves
+	Retries    int
+	LastError  string
+	DirID      int64
+}

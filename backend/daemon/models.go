@@ -1,0 +1,46 @@
+package daemon
+
+import (
+	"log/slog"
+	"sync/atomic"
+
+	"trove/backend/core"
+	"trove/backend/embedding"
+	"trove/backend/enrich"
+	"trove/backend/store"
+)
+
+// models holds the enricher and the embedder the settings choose, swapped
+// atomically when the settings change; the pipeline reads them per file.
+type models struct {
+	store    *store.Store
+	log      *slog.Logger
+	enricher atomic.Pointer[enrich.Enricher]
+	embedder atomic.Pointer[embedding.Embedder]
+}
+
+func newModels(st *store.Store, cfg core.Settings, log *slog.Logger) *models {
+	m := &models{store: st, log: log}
+	m.rebuild(cfg)
+	return m
+}
+
+func (m *models) Enricher() enrich.Enricher     { return *m.enricher.Load() }
+func (m *models) Embedder() embedding.Embedder { return *m.embedder.Load() }
+
+// rebuild makes new providers from the settings and reports whether the
+// card writer or the vector space changed, which means re-processing the
+// index in the background.
+func (m *models) rebuild(cfg core.Settings) (changed bool) {
+	var en enrich.Enricher = enrich.Simple{}
+	var em embedding.Embedder = embedding.Hashing{}
+	if old := m.enricher.Load(); old == nil || (*old).Name() != en.Name() {
+		changed = true
+	}
+	if old := m.embedder.Load(); old == nil || (*old).Model() != em.Model() {
+		changed = true
+	}
+	m.enricher.Store(&en)
+	m.embedder.Store(&em)
+	return changed
+}

@@ -1,0 +1,268 @@
+// Package indexer keeps the index in step with the watched folders: it
+// registers folders, scans them, routes file-system events into the queue,
+// runs the pipeline for queued items, and reports each folder's status.
+package indexer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"trove/backend/core"
+	"trove/backend/filters"
+	"trove/backend/pipeline"
+	"trove/backend/queue"
+	"trove/backend/store"
+	"trove/backend/watch"
+)
+
+// Tunables that are not user settings.
+const (
+	// deleteHold keeps removals waiting a moment, so a rename whose two halves
+	// arrive as separate events becomes a move rather than delete + reindex.
+	deleteHold = 250 * time.Millisecond
+	// pollEvery is how often folders without live watching are rescanned,
+	// and folders in error are checked for their return.
+	pollEvery = 5 * time.Minute
+	// saveEvery is how often the queue is saved for crash recovery.
+	saveEvery = 2 * time.Second
+	// statusEvery limits queue.status events.
+	statusEvery = 250 * time.Millisecond
+	// progressEvery limits scan.progress events per folder.
+	progressEvery = 500 * time.Millisecond
+)
+
+// Deps are the indexer's collaborators.
+type Deps struct {
+	Store    *store.Store
+	Filters  *filters.Manager
+	Pipeline *pipeline.Pipeline
+	Settings func() core.Settings
+	Publish  func(typ string, data any)
+	Log      *slog.Logger
+}
+
+// Indexer is safe for concurrent use.
+type Indexer struct {
+	Deps
+	queue   *queue.Queue
+	watcher *watch.Watcher
+	ctx     context.Context // set by Run: background scans live as long as it
+
+	mu      sync.Mutex
+	folders map[int64]*folder
+
+	queueDirty chan struct{}
+	rescanAll  chan bool // true: re-process every file (models changed)
+	ready      chan struct{}
+}
+
+// New builds an indexer; Run starts it.
+func New(d Deps) (*Indexer, error) {
+	w, err := watch.New(d.Log)
+	if err != nil {
+		return nil, err
+	}
+	ix := &Indexer{
+		Deps: d, watcher: w, folders: map[int64]*folder{},
+		queueDirty: make(chan struct{}, 1), rescanAll: make(chan bool, 1), ready: make(chan struct{}),
+	}
+	ix.queue = queue.New(queueConfig(d.Settings()), ix.process, queue.Hooks{
+		Failed:  ix.failed,
+		Pending: func(dirID int64, _ int) { ix.refresh(dirID) },
+		Changed: ix.queueChanged,
+	})
+	return ix, nil
+}
+
+// Queue exposes the queue to the service (status, items, pause).
+func (ix *Indexer) Queue() *queue.Queue { return ix.queue }
+
+func queueConfig(s core.Settings) queue.Config {
+	return queue.Config{
+		Cooldown:    time.Duration(s.Queue.CooldownSeconds * float64(time.Second)),
+		Concurrency: s.Queue.MaxConcurrency,
+		MaxRetries:  s.Queue.MaxRetries,
+	}
+}
+
+// SettingsChanged applies queue settings at once.
+func (ix *Indexer) SettingsChanged(s core.Settings) { ix.queue.Configure(queueConfig(s)) }
+
+// Run loads the folders, restores the saved queue, reconciles every folder
+// with the disk, and runs the watcher and the queue until ctx ends.
+func (ix *Indexer) Run(ctx context.Context) error {
+	ix.ctx = ctx
+	if err := ix.load(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while starting
+		}
+		return err
+	}
+	close(ix.ready)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return ix.queue.Run(gctx) })
+	g.Go(func() error { return ix.watcher.Run(gctx, ix.onEvent, ix.onOverflow) })
+	g.Go(func() error { ix.saveLoop(gctx); return nil })
+	g.Go(func() error { ix.pollLoop(gctx); return nil })
+	for _, f := range ix.snapshot() {
+		ix.goRescan(f.ID, false)
+	}
+	err := g.Wait()
+	ix.saveQueue(context.Background()) // unfinished work survives a clean stop too
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// Ready is closed once the folders are loaded and events are accepted.
+func (ix *Indexer) Ready() <-chan struct{} { return ix.ready }
+
+func (ix *Indexer) load(ctx context.Context) error {
+	dirs, err := ix.Store.Directories(ctx)
+	if err != nil {
+		return fmt.Errorf("load folders: %w", err)
+	}
+	for _, d := range dirs {
+		if d.IsActive {
+			ix.register(d)
+		}
+	}
+	rows, err := ix.Store.LoadQueue(ctx)
+	if err != nil {
+		return fmt.Errorf("load queue: %w", err)
+	}
+	items := make([]queue.Item, 0, len(rows))
+	for _, r := range rows {
+		items = append(items, queue.Item{ID: r.ID, Path: r.Path, Dest: r.Dest, Action: queue.Action(r.Action),
+			DirID: r.DirID, EnqueuedAt: r.EnqueuedAt, ReadyAt: r.ReadyAt, Retries: r.Retries, LastError: r.LastError})
+	}
+	ix.queue.Restore(items)
+	return nil
+}
+
+// process runs one queue item through the pipeline.
+func (ix *Indexer) process(ctx context.Context, it queue.Item) error {
+	switch it.Action {
+	case queue.ActionDelete:
+		return ix.deleteTree(ctx, it.Path)
+	case queue.ActionMove:
+		return ix.Pipeline.Move(ctx, it.DirID, it.Path, it.Dest)
+	default:
+		return ix.Pipeline.Index(ctx, it.DirID, it.Path)
+	}
+}
+
+// deleteTree removes a path and, when it was a folder, everything below it.
+func (ix *Indexer) deleteTree(ctx context.Context, path string) error {
+	paths, err := ix.Store.PathsUnder(ctx, path)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if err := ix.Pipeline.Delete(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ix *Indexer) failed(it queue.Item, err error) {
+	path := it.Path
+	if it.Action == queue.ActionMove {
+		path = it.Dest
+	}
+	ix.Log.Warn("indexing failed", "path", path, "retries", it.Retries, "err", err)
+	if rerr := ix.Pipeline.RecordFailure(context.Background(), it.DirID, path, err); rerr != nil {
+		ix.Log.Error("cannot record failure", "path", path, "err", rerr)
+	}
+}
+
+func (ix *Indexer) queueChanged() {
+	select {
+	case ix.queueDirty <- struct{}{}:
+	default:
+	}
+}
+
+// saveLoop publishes the queue's status when it changed (at most every
+// statusEvery) and saves its persistent items (at most every saveEvery).
+func (ix *Indexer) saveLoop(ctx context.Context) {
+	t := time.NewTicker(statusEvery)
+	defer t.Stop()
+	unsaved, lastSave := false, time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		select {
+		case <-ix.queueDirty:
+			ix.Publish(core.EventQueueStatus, ix.queue.Status())
+			unsaved = true
+		default:
+		}
+		if unsaved && time.Since(lastSave) >= saveEvery {
+			ix.saveQueue(ctx)
+			unsaved, lastSave = false, time.Now()
+		}
+	}
+}
+
+func (ix *Indexer) saveQueue(ctx context.Context) {
+	items := ix.queue.Persistent()
+	rows := make([]store.QueueRow, len(items))
+	for i, it := range items {
+		rows[i] = store.QueueRow{ID: it.ID, Path: it.Path, Dest: it.Dest, Action: string(it.Action), DirID: it.DirID,
+			EnqueuedAt: it.EnqueuedAt, ReadyAt: it.ReadyAt, Retries: it.Retries, LastError: it.LastError}
+	}
+	if err := ix.Store.SaveQueue(ctx, rows); err != nil && ctx.Err() == nil {
+		ix.Log.Warn("cannot save the queue", "err", err)
+	}
+}
+
+// pollLoop rescans folders that have no live watching and checks folders in
+// error for their return.
+func (ix *Indexer) pollLoop(ctx context.Context) {
+	t := time.NewTicker(pollEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case all := <-ix.rescanAll:
+			for _, f := range ix.snapshot() {
+				ix.goRescan(f.ID, all)
+			}
+		case <-t.C:
+			for _, f := range ix.snapshot() {
+				if f.polling || f.status == core.DirError {
+					ix.goRescan(f.ID, false)
+				}
+			}
+		}
+	}
+}
+
+// RescanAll reconciles every folder with the disk in the background; with
+// all, every file is processed again (the enricher or embedder changed).
+func (ix *Indexer) RescanAll(all bool) {
+	select {
+	case ix.rescanAll <- all:
+	default:
+		if all { // a pending plain rescan is upgraded
+			select {
+			case <-ix.rescanAll:
+			default:
+			}
+			ix.rescanAll <- true
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	"trove/backend/core"
+	"trove/backend/queue"
+	"trove/backend/scan"
+)
+
+var errEOF = io.EOF
+
+// rescan reconciles a folder with the disk: it (re)adds live watches, queues
+// new and changed files (every indexed file when all is set), and queues
+// removal of indexed files that are gone. Files that are still on disk but
+// now excluded by the filters are left for the filters' own clean-up, so
+// that apply_immediately=false keeps its promise. It returns the number of
+// files found.
+func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) {
+	f, ok := ix.folderByID(id)
+	if !ok {
+		return 0, nil
+	}
+	ix.scanStarted(id)
+	defer ix.scanDone(id)
+	records, err := ix.Store.DirRecords(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	var events []queue.Event
+	seen := make(map[string]bool, len(records))
+	found := 0
+	err = scan.Walk(ctx, f.Root, ix.Filters.Matcher(), scan.Options{
+		Recursive: f.Recursive, FilePattern: f.Pattern,
+		Dir:       func(dir string) error { return ix.addWatch(id, dir) },
+		DirError:  func(dir string, err error) { ix.Log.Warn("cannot scan folder", "dir", dir, "err", err) },
+	}, func(e scan.Entry) {
+		found++
+		seen[e.Path] = true
+		rec, known := records[e.Path]
+		changed := !known || rec.Size != e.Size || rec.ModNs != e.ModNs
+		if changed || all && rec.State == core.StateIndexed {
+			events = append(events, queue.Event{Path: e.Path, Action: queue.ActionIndex, DirID: id})
+		}
+	})
+	if err != nil {
+		if ctx.Err() == nil {
+			ix.setError(id, err)
+		}
+		return found, err
+	}
+	for path := range records {
+		if !seen[path] && !exists(path) {
+			events = append(events, queue.Event{Path: path, Action: queue.ActionDelete, DirID: id})
+		}
+	}
+	ix.clearError(id)
+	if err := ix.Store.SetDirectoryScanned(ctx, id, int64(found), time.Now()); err != nil {
+		return found, err
+	}
+	ix.queue.EnqueueAll(events)
+	return found, nil
+}
+
+// goRescan runs rescan in the background.
+func (ix *Indexer) goRescan(id int64, all bool) {
+	go func() {
+		if _, err := ix.rescan(ix.ctx, id, all); err != nil && ix.ctx.Err() == nil {
+			ix.Log.Warn("rescan failed", "folder", id, "err", err)
+		}
+	}()
+}
+
+func (ix *Indexer) folderByID(id int64) (folder, bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	f, ok := ix.folders[id]
+	if !ok {
+		return folder{}, false
+	}
+	return *f, true
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil || !errors.Is(err, os.ErrNotExist)
+}

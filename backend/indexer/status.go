@@ -1,0 +1,139 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"time"
+
+	"trove/backend/core"
+)
+
+func (ix *Indexer) scanStarted(id int64) {
+	ix.mu.Lock()
+	if f, ok := ix.folders[id]; ok {
+		f.scanning++
+	}
+	ix.mu.Unlock()
+	ix.refresh(id)
+}
+
+func (ix *Indexer) scanDone(id int64) {
+	ix.mu.Lock()
+	if f, ok := ix.folders[id]; ok {
+		f.scanning--
+	}
+	ix.mu.Unlock()
+	ix.refresh(id)
+}
+
+func (ix *Indexer) setError(id int64, err error) {
+	msg := "folder cannot be read: " + err.Error()
+	if errors.Is(err, fs.ErrNotExist) {
+		msg = "folder no longer exists; Trove checks for its return every " + pollEvery.String()
+	}
+	ix.mu.Lock()
+	f, ok := ix.folders[id]
+	if ok {
+		f.status, f.message = core.DirError, msg
+	}
+	ix.mu.Unlock()
+	if ok {
+		ix.Log.Warn("folder unavailable", "folder", f.Root, "err", err)
+		ix.watcher.RemoveTree(f.Root)
+		ix.persistStatus(id)
+	}
+}
+
+func (ix *Indexer) clearError(id int64) {
+	ix.mu.Lock()
+	f, ok := ix.folders[id]
+	wasError := ok && f.status == core.DirError
+	if wasError {
+		f.status, f.message = core.DirIndexing, ""
+	}
+	ix.mu.Unlock()
+	if wasError {
+		ix.refresh(id)
+	}
+}
+
+// refresh recomputes a folder's status: error until its root is back;
+// indexing while it is scanned or has queued work; then watching, or
+// complete when changes are found by periodic rescans instead of live.
+func (ix *Indexer) refresh(id int64) {
+	pending := ix.queue.Pending(id)
+	ix.mu.Lock()
+	f, ok := ix.folders[id]
+	if !ok || f.status == core.DirError {
+		ix.mu.Unlock()
+		return
+	}
+	next := core.DirWatching
+	switch {
+	case f.scanning > 0 || pending > 0:
+		next = core.DirIndexing
+	case f.polling:
+		next = core.DirComplete
+	}
+	changed := next != f.status
+	f.status = next
+	progress := next == core.DirIndexing && time.Since(f.lastProgress) >= progressEvery || changed
+	if progress {
+		f.lastProgress = time.Now()
+	}
+	ix.mu.Unlock()
+	if changed {
+		ix.persistStatus(id)
+	}
+	if progress {
+		ix.publishProgress(id, pending)
+	}
+}
+
+func (ix *Indexer) persistStatus(id int64) {
+	ix.mu.Lock()
+	f, ok := ix.folders[id]
+	if !ok {
+		ix.mu.Unlock()
+		return
+	}
+	status, msg := f.status, f.message
+	ix.mu.Unlock()
+	if err := ix.Store.SetDirectoryStatus(context.Background(), id, status, msg, time.Now()); err != nil {
+		ix.Log.Warn("cannot save folder status", "folder", id, "err", err)
+	}
+	d, err := ix.Store.Directory(context.Background(), id)
+	if err == nil {
+		ix.Publish(core.EventFolderStatus, FolderEvent(d))
+	}
+}
+
+func (ix *Indexer) publishProgress(id int64, pending int) {
+	d, err := ix.Store.Directory(context.Background(), id)
+	if err != nil {
+		return
+	}
+	ix.Publish(core.EventScanProgress, map[string]any{
+		"id": id, "path": d.Path, "status": d.Status, "file_count": d.FileCount,
+		"indexed_count": d.IndexedCount, "failed_count": d.FailedCount, "pending": pending,
+	})
+}
+
+// FolderEvent is the data of a folder.status event.
+func FolderEvent(d core.WatchedDirectory) map[string]any {
+	return map[string]any{
+		"id": d.ID, "path": d.Path, "status": d.Status, "message": d.StatusMessage,
+		"file_count": d.FileCount, "indexed_count": d.IndexedCount, "failed_count": d.FailedCount,
+	}
+}
+
+// Status overlays the live status onto a stored folder record.
+func (ix *Indexer) Status(d core.WatchedDirectory) core.WatchedDirectory {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if f, ok := ix.folders[d.ID]; ok {
+		d.Status, d.StatusMessage = f.status, f.message
+	}
+	return d
+}

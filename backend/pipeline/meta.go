@@ -1,0 +1,109 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"math"
+	"mime"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"trove/backend/chunk"
+	"trove/backend/core"
+	"trove/backend/extract"
+)
+
+// fileMeta fills a file record from its stat.
+func fileMeta(path string, st fs.FileInfo, dirID int64) core.File {
+	name := filepath.Base(path)
+	f := core.File{
+		DirID: dirID, Path: path, Filename: name, Extension: extensionOf(name),
+		Size: st.Size(), Modified: st.ModTime(), Accessed: st.ModTime(), Created: st.ModTime(),
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		f.Accessed = time.Unix(sys.Atim.Unix())
+		f.Created = time.Unix(sys.Ctim.Unix())
+	}
+	var stx unix.Statx_t
+	if unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BTIME, &stx) == nil && stx.Mask&unix.STATX_BTIME != 0 {
+		f.Created = time.Unix(stx.Btime.Sec, int64(stx.Btime.Nsec))
+	}
+	return f
+}
+
+// extensionOf is the lower-case extension with its dot; "" for none, and
+// for dot-files such as ".bashrc", whose whole name is not an extension.
+func extensionOf(name string) string {
+	ext := filepath.Ext(name)
+	if ext == name {
+		return ""
+	}
+	return strings.ToLower(ext)
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func maxFileSize(cfg core.Settings) int64 {
+	return int64(cfg.Extraction.MaxFileSizeMB * (1 << 20))
+}
+
+func extractOptions(cfg core.Settings) extract.Options {
+	return extract.Options{
+		MaxFileSize:  maxFileSize(cfg),
+		MaxTextBytes: int(cfg.Extraction.MaxTextMB * (1 << 20)),
+		Timeout:      time.Duration(cfg.Extraction.TimeoutSeconds * float64(time.Second)),
+	}
+}
+
+func mimeOf(doc extract.Document, ext string) string {
+	if doc.Mime != "" && doc.Mime != "application/octet-stream" {
+		return doc.Mime
+	}
+	if m := mime.TypeByExtension(ext); m != "" {
+		return m
+	}
+	return doc.Mime
+}
+
+// chunkText cuts the text into passages; a file without text still gets no
+// passages (it is found by name, path and type).
+func chunkText(text string) []string { return chunk.Split(text) }
+
+// encodeVector stores a unit vector as int8 with one float32 scale:
+// 4 + dim bytes instead of 4 * dim, with a dot-product error far below the
+// differences ranking cares about.
+func encodeVector(v []float32) []byte {
+	var maxAbs float32
+	for _, x := range v {
+		maxAbs = max(maxAbs, float32(math.Abs(float64(x))))
+	}
+	out := make([]byte, 4+len(v))
+	scale := maxAbs / 127
+	binary.LittleEndian.PutUint32(out, math.Float32bits(scale))
+	if scale == 0 {
+		return out
+	}
+	for i, x := range v {
+		out[4+i] = byte(int8(math.Round(float64(x / scale))))
+	}
+	return out
+}

@@ -1,0 +1,34 @@
+package pipeline
+
+import (
+	"context"
+
+	"trove/backend/store"
+	"trove/backend/tokens"
+)
+
+// DocStats gives the enricher the index's document frequencies, mapping the
+// words it asks about to the stemmed terms the full-text index holds.
+type DocStats struct{ Store *store.Store }
+
+// DocFreqs implements enrich.Stats.
+func (d DocStats) DocFreqs(ctx context.Context, words []string) (int, map[string]int, error) {
+	stems := make([]string, 0, len(words))
+	stemOf := make(map[string]string, len(words))
+	for _, w := range words {
+		s := tokens.Stem(w)
+		if _, seen := stemOf[w]; !seen {
+			stemOf[w] = s
+			stems = append(stems, s)
+		}
+	}
+	docs, byStem, err := d.Store.DocFreqs(ctx, stems)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make(map[string]int, len(stemOf))
+	for w, s := range stemOf {
+		out[w] = byStem[s]
+	}
+	return docs, out, nil
+}

@@ -1,0 +1,446 @@
+// Package queue is the indexing queue: per-path debounce (cooldown), merging
+// of repeated events, a bounded pool of workers, retries with backoff, and
+// two independent pauses (manual and scheduler).
+package queue
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Handler processes one item. An error wrapped by Permanent is not retried.
+type Handler func(ctx context.Context, it Item) error
+
+// Config are the live-tunable knobs (the queue.* settings).
+type Config struct {
+	Cooldown    time.Duration
+	Concurrency int
+	MaxRetries  int
+}
+
+// Hooks let the owner react to the queue. All are optional and are called
+// without the queue's lock held.
+type Hooks struct {
+	// Failed runs when an item's retries are exhausted (or its error is
+	// permanent): the owner records the failure.
+	Failed func(it Item, err error)
+	// Pending runs after a folder's number of queued items changed (an item
+	// arrived or left), with the new number.
+	Pending func(dirID int64, pending int)
+	// Changed runs after any change of the counts (rate limiting is the
+	// owner's business).
+	Changed func()
+}
+
+// Backoff between retries: base doubled per attempt, capped.
+const (
+	backoffBase = 500 * time.Millisecond
+	backoffMax  = 5 * time.Minute
+)
+
+// Queue is safe for concurrent use. Create it with New and run it with Run.
+type Queue struct {
+	handler Handler
+	hooks   Hooks
+
+	mu           sync.Mutex
+	cfg          Config
+	items        map[string]*Item // by key path
+	byID         map[string]*Item
+	waiting      itemHeap // not processing, ordered by ReadyAt
+	running      int
+	pending      map[int64]int  // items per folder
+	touched      map[int64]bool // folders whose pending count changed, not yet reported
+	pausedManual bool
+	pausedSched  bool
+	schedReason  string
+	wake         chan struct{}
+	ctx          context.Context
+	cancels      map[string]context.CancelFunc
+}
+
+// New builds a queue that hands items to handler.
+func New(cfg Config, handler Handler, hooks Hooks) *Queue {
+	return &Queue{
+		handler: handler, hooks: hooks, cfg: sanitize(cfg),
+		items: map[string]*Item{}, byID: map[string]*Item{}, pending: map[int64]int{}, touched: map[int64]bool{},
+		wake: make(chan struct{}, 1), cancels: map[string]context.CancelFunc{},
+	}
+}
+
+func sanitize(c Config) Config {
+	c.Concurrency = max(c.Concurrency, 1)
+	c.MaxRetries = max(c.MaxRetries, 0)
+	c.Cooldown = max(c.Cooldown, 0)
+	return c
+}
+
+// Configure applies new settings at once: waiting items keep their
+// cooldowns, new events use the new one, and the worker limit changes for
+// the next item taken.
+func (q *Queue) Configure(cfg Config) {
+	q.mu.Lock()
+	q.cfg = sanitize(cfg)
+	q.mu.Unlock()
+	q.poke()
+}
+
+// Cooldown is the configured cooldown for watcher events.
+func (q *Queue) Cooldown() time.Duration {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.cfg.Cooldown
+}
+
+// Enqueue adds or merges work for a path. A second event for a waiting path
+// merges actions and pushes its cooldown out (never in); one for a path being
+// processed marks it to run again once done.
+func (q *Queue) Enqueue(ev Event) {
+	q.EnqueueAll([]Event{ev})
+}
+
+// EnqueueAll is Enqueue for many events under one lock.
+func (q *Queue) EnqueueAll(evs []Event) {
+	now := time.Now()
+	q.mu.Lock()
+	for _, ev := range evs {
+		q.enqueueLocked(ev, now)
+	}
+	q.mu.Unlock()
+	q.notify()
+	q.poke()
+}
+
+func (q *Queue) enqueueLocked(ev Event, now time.Time) {
+	if ev.Action == ActionMove {
+		// A pending item for the old name is superseded by the move.
+		if old, ok := q.items[ev.Path]; ok && !old.processing {
+			q.dropLocked(old)
+		}
+	}
+	key := ev.Path
+	if ev.Action == ActionMove {
+		key = ev.Dest
+	}
+	readyAt := now.Add(ev.Cooldown)
+	if it, ok := q.items[key]; ok {
+		it.merge(ev)
+		if it.processing {
+			it.dirty = true
+			it.ReadyAt = readyAt
+			return
+		}
+		it.ReadyAt = maxTime(it.ReadyAt, readyAt)
+		it.Retries = 0
+		q.rekeyLocked(it, key)
+		heap.Fix(&q.waiting, it.heapIndex)
+		return
+	}
+	q.addLocked(&Item{
+		ID: uuid.NewString(), Path: ev.Path, Dest: ev.Dest, Action: ev.Action, DirID: ev.DirID,
+		EnqueuedAt: now, ReadyAt: readyAt, persist: ev.Persist,
+	})
+}
+
+// addLocked files a new waiting item.
+func (q *Queue) addLocked(it *Item) {
+	q.items[it.key()] = it
+	q.byID[it.ID] = it
+	q.pending[it.DirID]++
+	q.touched[it.DirID] = true
+	heap.Push(&q.waiting, it)
+}
+
+// rekeyLocked files an item under its current key after a merge changed it.
+func (q *Queue) rekeyLocked(it *Item, oldKey string) {
+	newKey := it.key()
+	if newKey == oldKey {
+		return
+	}
+	delete(q.items, oldKey)
+	if other, ok := q.items[newKey]; ok && !other.processing {
+		q.dropLocked(other)
+	}
+	q.items[newKey] = it
+}
+
+// Restore re-adds items saved before a restart, keeping ids and retry counts.
+func (q *Queue) Restore(items []Item) {
+	q.mu.Lock()
+	for _, saved := range items {
+		it := saved
+		it.processing, it.dirty, it.persist = false, false, true
+		if _, ok := q.items[it.key()]; ok {
+			continue
+		}
+		q.addLocked(&it)
+	}
+	q.mu.Unlock()
+	q.notify()
+	q.poke()
+}
+
+// Remove drops an item by id; a running item is cancelled. It reports
+// whether the id was known.
+func (q *Queue) Remove(id string) bool {
+	q.mu.Lock()
+	it, ok := q.byID[id]
+	if ok {
+		if it.processing {
+			if cancel := q.cancels[id]; cancel != nil {
+				cancel()
+			}
+			it.dirty = false
+		}
+		q.dropLocked(it)
+	}
+	q.mu.Unlock()
+	q.notify()
+	return ok
+}
+
+// Forget drops the waiting item filed under path, if any (a folder rename
+// turned its delete into a move the owner handles itself).
+func (q *Queue) Forget(path string) {
+	q.mu.Lock()
+	it, ok := q.items[path]
+	if ok && !it.processing {
+		q.dropLocked(it)
+	}
+	q.mu.Unlock()
+	q.notify()
+}
+
+// RemoveFolder drops every item of a folder (its watch was removed).
+func (q *Queue) RemoveFolder(dirID int64) {
+	q.mu.Lock()
+	for _, it := range q.byID {
+		if it.DirID == dirID {
+			if cancel := q.cancels[it.ID]; cancel != nil {
+				cancel()
+			}
+			it.dirty = false
+			q.dropLocked(it)
+		}
+	}
+	q.mu.Unlock()
+	q.notify()
+}
+
+// dropLocked forgets an item entirely.
+func (q *Queue) dropLocked(it *Item) {
+	if cur, ok := q.items[it.key()]; ok && cur == it {
+		delete(q.items, it.key())
+	}
+	if _, ok := q.byID[it.ID]; !ok {
+		return
+	}
+	delete(q.byID, it.ID)
+	if !it.processing && it.heapIndex >= 0 {
+		heap.Remove(&q.waiting, it.heapIndex)
+	}
+	if q.pending[it.DirID]--; q.pending[it.DirID] <= 0 {
+		delete(q.pending, it.DirID)
+	}
+	q.touched[it.DirID] = true
+}
+
+// Pause holds processing until Resume. Items are still accepted.
+func (q *Queue) Pause() { q.setPause(func() { q.pausedManual = true }) }
+
+// Resume clears the manual pause; a scheduler pause still holds.
+func (q *Queue) Resume() { q.setPause(func() { q.pausedManual = false }) }
+
+// SetSchedulerPause sets or clears the scheduler's pause and its reason.
+func (q *Queue) SetSchedulerPause(paused bool, reason string) {
+	q.setPause(func() {
+		q.pausedSched = paused
+		q.schedReason = ""
+		if paused {
+			q.schedReason = reason
+		}
+	})
+}
+
+func (q *Queue) setPause(fn func()) {
+	q.mu.Lock()
+	fn()
+	q.mu.Unlock()
+	q.changed()
+	q.poke()
+}
+
+func (q *Queue) poke() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *Queue) changed() {
+	if q.hooks.Changed != nil {
+		q.hooks.Changed()
+	}
+}
+
+// notify reports the folders whose pending counts changed, then that the
+// queue changed. Call it after releasing the lock.
+func (q *Queue) notify() {
+	q.mu.Lock()
+	counts := make(map[int64]int, len(q.touched))
+	for dirID := range q.touched {
+		counts[dirID] = q.pending[dirID]
+	}
+	clear(q.touched)
+	q.mu.Unlock()
+	if q.hooks.Pending != nil {
+		for dirID, n := range counts {
+			q.hooks.Pending(dirID, n)
+		}
+	}
+	q.changed()
+}
+
+// Run dispatches ready items to workers until ctx ends, then waits for the
+// running items to finish.
+func (q *Queue) Run(ctx context.Context) error {
+	q.mu.Lock()
+	q.ctx = ctx
+	q.mu.Unlock()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		for {
+			it, wait := q.next()
+			if it == nil {
+				resetTimer(timer, wait)
+				break
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				q.work(ctx, it)
+			}()
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-q.wake:
+		case <-timer.C:
+		}
+	}
+}
+
+func resetTimer(t *time.Timer, d time.Duration) {
+	if !t.Stop() {
+		select {
+		case <-t.C:
+		default:
+		}
+	}
+	t.Reset(d)
+}
+
+// next takes the earliest ready item if a worker is free and the queue is
+// not paused; otherwise it says how long to wait before looking again.
+func (q *Queue) next() (*Item, time.Duration) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.pausedManual || q.pausedSched || q.running >= q.cfg.Concurrency || q.waiting.Len() == 0 {
+		return nil, time.Hour
+	}
+	first := q.waiting[0]
+	if wait := time.Until(first.ReadyAt); wait > 0 {
+		return nil, wait
+	}
+	heap.Pop(&q.waiting)
+	first.processing = true
+	first.dirty = false
+	q.running++
+	return first, 0
+}
+
+func (q *Queue) work(ctx context.Context, it *Item) {
+	ictx, cancel := context.WithCancel(ctx)
+	q.mu.Lock()
+	q.cancels[it.ID] = cancel
+	snapshot := *it
+	q.mu.Unlock()
+	q.changed()
+
+	err := q.handler(ictx, snapshot)
+	cancel()
+
+	q.mu.Lock()
+	delete(q.cancels, it.ID)
+	q.running--
+	it.processing = false
+	_, alive := q.byID[it.ID]
+	var failed *Item
+	switch {
+	case !alive:
+		// removed while running
+	case it.dirty:
+		// changed again while we worked: go round once more
+		it.Retries, it.LastError = 0, ""
+		heap.Push(&q.waiting, it)
+	case err == nil:
+		q.dropLocked(it)
+	case ctx.Err() != nil:
+		// shutting down: keep it for the next start
+		heap.Push(&q.waiting, it)
+	case isPermanent(err) || it.Retries >= q.cfg.MaxRetries:
+		it.LastError = err.Error()
+		cp := *it
+		failed = &cp
+		q.dropLocked(it)
+	default:
+		it.Retries++
+		it.LastError = err.Error()
+		it.persist = true
+		it.ReadyAt = time.Now().Add(backoff(it.Retries))
+		heap.Push(&q.waiting, it)
+	}
+	q.mu.Unlock()
+	if failed != nil && q.hooks.Failed != nil {
+		q.hooks.Failed(*failed, err)
+	}
+	q.notify()
+	q.poke()
+}
+
+func backoff(attempt int) time.Duration {
+	d := backoffBase << (attempt - 1)
+	if d <= 0 || d > backoffMax {
+		return backoffMax
+	}
+	return d
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// permanentError marks an error not worth retrying.
+type permanentError struct{ err error }
+
+func (p permanentError) Error() string { return p.err.Error() }
+func (p permanentError) Unwrap() error { return p.err }
+
+// Permanent wraps err so the queue records the failure without retrying.
+func Permanent(err error) error { return permanentError{err} }
+
+func isPermanent(err error) bool {
+	var p permanentError
+	return errors.As(err, &p)
+}

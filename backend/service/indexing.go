@@ -1,0 +1,94 @@
+package service
+
+import (
+	"context"
+
+	"trove/backend/core"
+	"trove/backend/filters"
+	"trove/backend/indexer"
+)
+
+// WatchOptions are the optional fields of a watch request.
+type WatchOptions struct {
+	Recursive   bool
+	FilePattern string
+}
+
+// WatchResult is what a watch request reports at once.
+type WatchResult struct {
+	Directory  core.WatchedDirectory
+	FilesFound int
+}
+
+// Watch starts watching and indexing a folder. It returns when the folder's
+// files are listed and queued, before they are indexed.
+func (s *Service) Watch(ctx context.Context, path string, opt WatchOptions) (WatchResult, error) {
+	if opt.FilePattern != "" {
+		clean, err := filters.CheckPattern(opt.FilePattern)
+		if err != nil {
+			return WatchResult{}, core.InvalidField("INVALID_PATTERN", "file_pattern", "%v", err)
+		}
+		opt.FilePattern = clean
+	}
+	d, n, err := s.indexer.Watch(ctx, path, indexer.Options{Recursive: opt.Recursive, FilePattern: opt.FilePattern})
+	if err != nil {
+		return WatchResult{}, err
+	}
+	return WatchResult{Directory: s.indexer.Status(d), FilesFound: n}, nil
+}
+
+// Unwatch stops watching a folder and removes its files from the index.
+func (s *Service) Unwatch(ctx context.Context, id int64) error {
+	return s.indexer.Unwatch(ctx, id)
+}
+
+// Folders lists the watched folders with their live status and counts.
+func (s *Service) Folders(ctx context.Context) ([]core.WatchedDirectory, error) {
+	dirs, err := s.store.Directories(ctx)
+	for i := range dirs {
+		dirs[i] = s.indexer.Status(dirs[i])
+	}
+	return dirs, err
+}
+
+// QueueStatus reports the queue's pause state and counts.
+func (s *Service) QueueStatus() core.QueueStatus { return s.indexer.Queue().Status() }
+
+// PauseQueue pauses processing manually.
+func (s *Service) PauseQueue() core.QueueStatus {
+	s.indexer.Queue().Pause()
+	st := s.QueueStatus()
+	s.bus.Publish(core.EventQueueStatus, st)
+	return st
+}
+
+// ResumeQueue clears the manual pause (a scheduler pause may still hold).
+func (s *Service) ResumeQueue() core.QueueStatus {
+	s.indexer.Queue().Resume()
+	st := s.QueueStatus()
+	s.bus.Publish(core.EventQueueStatus, st)
+	return st
+}
+
+// QueueItems pages through the queued items (limit <= 0: all).
+func (s *Service) QueueItems(offset, limit int) ([]core.QueueItem, int) {
+	items, total := s.indexer.Queue().Items(offset, limit)
+	out := make([]core.QueueItem, len(items))
+	now := s.now()
+	for i, it := range items {
+		out[i] = core.QueueItem{
+			ID: it.ID, Path: it.Path, Action: string(it.Action), Status: string(it.State(now)),
+			EnqueuedAt: it.EnqueuedAt, ReadyAt: it.ReadyAt, Dest: it.Dest, Retries: it.Retries,
+			LastError: it.LastError, DirID: it.DirID,
+		}
+	}
+	return out, total
+}
+
+// RemoveQueueItem drops one queued item.
+func (s *Service) RemoveQueueItem(id string) error {
+	if !s.indexer.Queue().Remove(id) {
+		return core.NotFound("ITEM_NOT_FOUND", "no queue item with id %s", id)
+	}
+	return nil
+}

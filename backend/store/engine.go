@@ -1,0 +1,216 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"trove/backend/core"
+)
+
+// Record is what discovery needs to know about a file already in the index.
+type Record struct {
+	ID          int64
+	DirID       int64
+	Path        string
+	Size        int64
+	ModNs       int64
+	ContentHash string
+	State       string
+	EmbedModel  string
+	EnrichBy    string
+}
+
+const recordColumns = `id, dir_id, path, size, modified_ns, content_hash, state, embed_model, enrich_model`
+
+func scanRecord(row interface{ Scan(...any) error }) (Record, error) {
+	var r Record
+	err := row.Scan(&r.ID, &r.DirID, &r.Path, &r.Size, &r.ModNs, &r.ContentHash, &r.State, &r.EmbedModel, &r.EnrichBy)
+	return r, err
+}
+
+// Lookup returns the record of a path; ok is false when the index does not
+// hold it.
+func (s *Store) Lookup(ctx context.Context, path string) (r Record, ok bool, err error) {
+	r, err = scanRecord(s.r.QueryRowContext(ctx, `SELECT `+recordColumns+` FROM files WHERE path = ?`, path))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, false, nil
+	}
+	return r, err == nil, err
+}
+
+// ByHash lists indexed files with the given content hash and size.
+func (s *Store) ByHash(ctx context.Context, hash string, size int64) ([]Record, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+recordColumns+` FROM files
+		WHERE content_hash = ? AND size = ? AND state = 'indexed'`, hash, size)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Record
+	for rows.Next() {
+		r, err := scanRecord(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// DirRecords maps every path of a folder to its record, for reconciling
+// the index with the disk.
+func (s *Store) DirRecords(ctx context.Context, dirID int64) (map[string]Record, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+recordColumns+` FROM files WHERE dir_id = ?`, dirID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]Record{}
+	for rows.Next() {
+		r, err := scanRecord(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[r.Path] = r
+	}
+	return out, rows.Err()
+}
+
+// PathsUnder lists the indexed paths at or below dir.
+func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT path FROM files WHERE path = ? OR (path >= ? AND path < ?)`,
+		dir, dir+"/", dir+"0") // '0' sorts right after '/'
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Touch updates a file's times (and size) when its content is unchanged.
+func (s *Store) Touch(ctx context.Context, id int64, f core.File) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE files SET size = ?, modified_ns = ?, accessed_ns = ?, created_ns = ? WHERE id = ?`,
+		f.Size, f.Modified.UnixNano(), f.Accessed.UnixNano(), f.Created.UnixNano(), id)
+	return err
+}
+
+// Move is one file's new place.
+type Move struct {
+	ID        int64
+	DirID     int64
+	Path      string
+	Filename  string
+	Extension string
+	NameTerms string
+	PathTerms string
+	Modified  time.Time // zero: unchanged
+}
+
+// MoveFiles gives files new paths (and names) without touching their
+// content, rewriting their full-text name and folder terms, in one
+// transaction.
+func (s *Store) MoveFiles(ctx context.Context, moves []Move) error {
+	if len(moves) == 0 {
+		return nil
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		for _, m := range moves {
+			// A file already at the destination is replaced by the moved one.
+			if err := deleteFilesWhere(ctx, tx, `path = ? AND id != ?`, m.Path, m.ID); err != nil {
+				return err
+			}
+			var title, summary string
+			var keywords sql.NullString
+			var modified any
+			if !m.Modified.IsZero() {
+				modified = m.Modified.UnixNano()
+			}
+			err := tx.QueryRowContext(ctx, `UPDATE files SET dir_id = ?, path = ?, filename = ?, extension = ?,
+					modified_ns = COALESCE(?, modified_ns)
+				WHERE id = ? RETURNING title, summary, keywords`,
+				m.DirID, m.Path, m.Filename, m.Extension, modified, m.ID).Scan(&title, &summary, &keywords)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("move file %d: %w", m.ID, err)
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM fts_files WHERE rowid = ?`, m.ID); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`,
+				m.ID, m.NameTerms, m.PathTerms, title, keywordText(keywords), summary); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// keywordText turns the stored JSON array into words for the full-text row.
+func keywordText(kw sql.NullString) string {
+	if !kw.Valid {
+		return ""
+	}
+	r := strings.NewReplacer(`[`, " ", `]`, " ", `"`, " ", `,`, " ")
+	return strings.Join(strings.Fields(r.Replace(kw.String)), " ")
+}
+
+// ReassignFiles moves a folder's files to another folder record (a parent
+// folder that absorbs a watched child).
+func (s *Store) ReassignFiles(ctx context.Context, fromDir, toDir int64) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE files SET dir_id = ? WHERE dir_id = ?`, toDir, fromDir); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE queue_items SET dir_id = ? WHERE dir_id = ?`, toDir, fromDir); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM watched_directories WHERE id = ?`, fromDir)
+		return err
+	})
+}
+
+// DocFreqs returns the number of indexed passages and, for each index term
+// (already folded and stemmed), how many passages contain it.
+func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
+	df := make(map[string]int, len(terms))
+	var docs int
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM chunks`).Scan(&docs); err != nil {
+		return 0, nil, err
+	}
+	if len(terms) == 0 || docs == 0 {
+		return docs, df, nil
+	}
+	args := make([]any, len(terms))
+	for i, t := range terms {
+		args[i] = t
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT term, doc FROM fts_chunks_vocab WHERE term IN (?`+
+		strings.Repeat(`, ?`, len(terms)-1)+`)`, args...)
+	if err != nil {
+		return 0, nil, fmt.Errorf("document frequencies: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			return 0, nil, err
+		}
+		df[t] = n
+	}
+	return docs, df, rows.Err()
+}

@@ -1,0 +1,51 @@
+package tokens
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"trove/backend/core"
+	"trove/backend/store"
+)
+
+// The stemmer must agree with SQLite's porter tokenizer, or document
+// frequencies and query terms would miss the index.
+func TestStemAgreesWithSQLitePorter(t *testing.T) {
+	words := strings.Fields(`running runner runs ran easily fairly happiness relational conditional rational
+		valenci hesitanci digitizer conformabli radicalli differentli vileli analogousli vietnamization predication
+		operator feudalism decisiveness hopefulness callousness formaliti sensitiviti sensibiliti triplicate formative
+		formalize electriciti electrical hopeful goodness revival allowance inference airliner gyroscopic adjustable
+		defensible irritant replacement adjustment dependent adoption homologou communism activate angulariti
+		homologous effective bowdlerize shingles leaking roofs aerodynamics supersonic boundary layers caresses ponies
+		ties caress cats feed agreed plastered bled motoring sing conflated troubled sized hopping tanned falling
+		hissing fizzed failing filing happy sky generalizations oscillators cafés naïve über x86 3d mp3 résumé`)
+	ctx := context.Background()
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	d, _ := st.AddDirectory(ctx, "/w", true, "", time.Now())
+	_, err = st.PutDocument(ctx, store.Document{
+		File:   core.File{DirID: d.ID, Path: "/w/words", Filename: "words", Created: time.Now(), Modified: time.Now(), Accessed: time.Now()},
+		Chunks: []store.Chunk{{Text: strings.Join(words, " ")}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stems := make([]string, len(words))
+	for i, w := range words {
+		stems[i] = Stem(w)
+	}
+	_, df, err := st.DocFreqs(ctx, stems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range words {
+		if df[stems[i]] != 1 {
+			t.Errorf("Stem(%q) = %q is not a term SQLite indexed", w, stems[i])
+		}
+	}
+}

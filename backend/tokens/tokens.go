@@ -1,0 +1,115 @@
+// Package tokens splits text the way the full-text index does, and splits
+// file names further: camelCase, snake_case, kebab-case, letters and digits,
+// so that "quarterly report" finds Q3-quarterly_report.xlsx.
+package tokens
+
+import (
+	"strings"
+	"unicode"
+
+	porter "github.com/blevesearch/go-porterstemmer"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Words splits s into runs of letters and digits, as SQLite's unicode61
+// tokenizer does (underscores and punctuation separate).
+func Words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+}
+
+// SplitIdentifier breaks one word at case and letter/digit changes:
+// "parseHTTPRequest2" -> parse, HTTP, Request, 2.
+func SplitIdentifier(w string) []string {
+	rs := []rune(w)
+	var parts []string
+	start := 0
+	for i := 1; i < len(rs); i++ {
+		prev, cur := rs[i-1], rs[i]
+		next := rune(0)
+		if i+1 < len(rs) {
+			next = rs[i+1]
+		}
+		boundary := unicode.IsLower(prev) && unicode.IsUpper(cur) || // fileName
+			unicode.IsUpper(prev) && unicode.IsUpper(cur) && unicode.IsLower(next) || // HTTPRequest
+			unicode.IsLetter(prev) != unicode.IsLetter(cur) // report2024, 2024report
+		if boundary {
+			parts = append(parts, string(rs[start:i]))
+			start = i
+		}
+	}
+	return append(parts, string(rs[start:]))
+}
+
+// NameTerms is what the index stores for a file name: the name as written
+// (so an exact name matches) followed by every identifier part, so each
+// word of a compound name matches on its own.
+func NameTerms(filename string) string {
+	var b strings.Builder
+	b.WriteString(filename)
+	for _, w := range Words(filename) {
+		parts := SplitIdentifier(w)
+		if len(parts) < 2 {
+			continue
+		}
+		for _, p := range parts {
+			b.WriteByte(' ')
+			b.WriteString(p)
+		}
+	}
+	return b.String()
+}
+
+// PathTerms is NameTerms for the folder names between the watched root and
+// the file (rel is the file's slash-separated path below the root).
+func PathTerms(rel string) string {
+	i := strings.LastIndexByte(rel, '/')
+	if i < 0 {
+		return ""
+	}
+	return NameTerms(strings.ReplaceAll(rel[:i], "/", " "))
+}
+
+// Fold lower-cases w and strips diacritics, as unicode61 with
+// remove_diacritics does.
+func Fold(w string) string {
+	w = strings.ToLower(w)
+	if isASCII(w) {
+		return w
+	}
+	var b strings.Builder
+	for _, r := range norm.NFD.String(w) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Stem is the index form of a word: folded, then Porter-stemmed as SQLite's
+// porter tokenizer does (which leaves words with digits and non-ASCII words
+// alone).
+func Stem(w string) string {
+	w = Fold(w)
+	if !isASCIILetters(w) {
+		return w
+	}
+	return porter.StemString(w)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,54 @@
+package tokens
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSplitIdentifier(t *testing.T) {
+	for in, want := range map[string][]string{
+		"parseHTTPRequest2": {"parse", "HTTP", "Request", "2"},
+		"fileName":          {"file", "Name"},
+		"report2024":        {"report", "2024"},
+		"Q3":                {"Q", "3"},
+		"plain":             {"plain"},
+		"ÉtéRapport":        {"Été", "Rapport"},
+	} {
+		if got := SplitIdentifier(in); !slices.Equal(got, want) {
+			t.Errorf("SplitIdentifier(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestNameTermsCoverEveryPart(t *testing.T) {
+	got := NameTerms("Q3-quarterly_report.xlsx")
+	for _, w := range []string{"Q3", "quarterly", "report", "xlsx"} {
+		if !slices.Contains(Words(got), w) {
+			t.Errorf("NameTerms lacks %q: %q", w, got)
+		}
+	}
+	got = NameTerms("myBudgetPlan2024.ods")
+	for _, w := range []string{"myBudgetPlan2024", "my", "Budget", "Plan", "2024", "ods"} {
+		if !slices.Contains(Words(got), w) {
+			t.Errorf("NameTerms lacks %q: %q", w, got)
+		}
+	}
+}
+
+func TestPathTerms(t *testing.T) {
+	if got := PathTerms("Taxes/2023_returns/receipt.pdf"); !strings.Contains(got, "Taxes") || !strings.Contains(got, "returns") || strings.Contains(got, "receipt") {
+		t.Fatalf("PathTerms = %q", got)
+	}
+	if PathTerms("top.txt") != "" {
+		t.Fatal("a file at the root has no folder terms")
+	}
+}
+
+func TestStemAndFold(t *testing.T) {
+	for in, want := range map[string]string{"Running": "run", "shingles": "shingl", "Café": "cafe", "x86": "x86", "ÉTÉS": "et"} {
+		if got := Stem(in); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package watch
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+type collector struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (c *collector) add(e Event) { c.mu.Lock(); c.events = append(c.events, e); c.mu.Unlock() }
+
+// waitFor polls until an event satisfies cond or the deadline passes.
+func (c *collector) waitFor(t *testing.T, what string, cond func(Event) bool) Event {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		c.mu.Lock()
+		for _, e := range c.events {
+			if cond(e) {
+				c.mu.Unlock()
+				return e
+			}
+		}
+		c.mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("no %s event; got %+v", what, c.events)
+	return Event{}
+}
+
+func startWatcher(t *testing.T, dirs ...string) (*Watcher, *collector) {
+	t.Helper()
+	w, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if err := w.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := &collector{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { w.Run(ctx, c.add, func() {}); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return w, c
+}
+
+func TestCreateWriteRemove(t *testing.T) {
+	dir := t.TempDir()
+	_, c := startWatcher(t, dir)
+	p := filepath.Join(dir, "a.txt")
+	os.WriteFile(p, []byte("x"), 0o644)
+	c.waitFor(t, "create", func(e Event) bool { return e.Path == p && e.Op&Create != 0 })
+	os.WriteFile(p, []byte("xy"), 0o644)
+	c.waitFor(t, "write", func(e Event) bool { return e.Path == p && e.Op&Write != 0 })
+	os.Remove(p)
+	c.waitFor(t, "remove", func(e Event) bool { return e.Path == p && e.Op&Remove != 0 })
+}
+
+func TestRenameCarriesTheOldName(t *testing.T) {
+	dir := t.TempDir()
+	_, c := startWatcher(t, dir)
+	old, neu := filepath.Join(dir, "old name ← \"odd\".txt"), filepath.Join(dir, "new.txt")
+	os.WriteFile(old, []byte("x"), 0o644)
+	c.waitFor(t, "create", func(e Event) bool { return e.Path == old })
+	if err := os.Rename(old, neu); err != nil {
+		t.Fatal(err)
+	}
+	e := c.waitFor(t, "create of the new name", func(e Event) bool { return e.Path == neu && e.Op&Create != 0 })
+	if e.From != old {
+		t.Fatalf("From = %q, want %q", e.From, old)
+	}
+	c.waitFor(t, "rename of the old name", func(e Event) bool { return e.Path == old && e.Op&Rename != 0 })
+}
+
+func TestMoveInFromOutsideHasNoFrom(t *testing.T) {
+	outside, dir := t.TempDir(), t.TempDir()
+	_, c := startWatcher(t, dir)
+	src := filepath.Join(outside, "in.txt")
+	os.WriteFile(src, []byte("x"), 0o644)
+	dst := filepath.Join(dir, "in.txt")
+	os.Rename(src, dst)
+	if e := c.waitFor(t, "create", func(e Event) bool { return e.Path == dst }); e.From != "" {
+		t.Fatalf("From = %q for a move from an unwatched folder", e.From)
+	}
+}
+
+func TestRenamedDirectoryIsForgotten(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	w, c := startWatcher(t, dir, sub)
+	if w.Count() != 2 {
+		t.Fatalf("count %d", w.Count())
+	}
+	os.Rename(sub, filepath.Join(dir, "moved"))
+	c.waitFor(t, "dir rename", func(e Event) bool { return e.Path == sub && e.Op&Rename != 0 })
+	deadline := time.Now().Add(5 * time.Second)
+	for w.Count() != 1 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if w.Count() != 1 {
+		t.Fatalf("stale watch kept: count %d", w.Count())
+	}
+}
+
+func TestAddMissingDirectoryFails(t *testing.T) {
+	w, _ := startWatcher(t)
+	if err := w.Add(filepath.Join(t.TempDir(), "nope")); err == nil {
+		t.Fatal("want an error")
+	}
+}
