@@ -25,7 +25,7 @@ func newModels(st *store.Store, cfg core.Settings, log *slog.Logger) *models {
 	return m
 }
 
-func (m *models) Enricher() enrich.Enricher     { return *m.enricher.Load() }
+func (m *models) Enricher() enrich.Enricher    { return *m.enricher.Load() }
 func (m *models) Embedder() embedding.Embedder { return *m.embedder.Load() }
 
 // rebuild makes new providers from the settings and reports whether the

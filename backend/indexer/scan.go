@@ -36,8 +36,8 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 	found := 0
 	err = scan.Walk(ctx, f.Root, ix.Filters.Matcher(), scan.Options{
 		Recursive: f.Recursive, FilePattern: f.Pattern,
-		Dir:       func(dir string) error { return ix.addWatch(id, dir) },
-		DirError:  func(dir string, err error) { ix.Log.Warn("cannot scan folder", "dir", dir, "err", err) },
+		Dir:      func(dir string) error { return ix.addWatch(id, dir) },
+		DirError: func(dir string, err error) { ix.Log.Warn("cannot scan folder", "dir", dir, "err", err) },
 	}, func(e scan.Entry) {
 		found++
 		seen[e.Path] = true
