@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"trove/backend/daemon"
@@ -94,8 +95,18 @@ func serve(args []string, stderr io.Writer) int {
 	return runDaemon(cfg)
 }
 
-// runDaemon runs the backend until SIGINT or SIGTERM.
+// runDaemon runs the backend until SIGINT or SIGTERM. TROVE_CPUPROFILE
+// names a file to write a CPU profile to, for performance work.
 func runDaemon(cfg daemon.Config) int {
+	if path := os.Getenv("TROVE_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			cfg.Log.Error("cannot write CPU profile", "err", err)
+			return 1
+		}
+		pprof.StartCPUProfile(f)
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	d, err := daemon.New(cfg)

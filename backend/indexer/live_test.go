@@ -341,3 +341,68 @@ func TestDeleteJob(t *testing.T) {
 		t.Fatalf("second delete: %d %s", r.Status, r.Body)
 	}
 }
+
+func TestRestartReconcilesChangesMadeWhileOff(t *testing.T) {
+	s := testserver.Start(t)
+	fast(t, s)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "keep.txt", "unchanged", "edit.txt", "before the edit", "gone.txt", "to be deleted")
+	s.IndexDir(root, 3)
+	keepID := lookup(s, filepath.Join(root, "keep.txt")).Field("id")
+	s.Stop()
+	os.Remove(filepath.Join(root, "gone.txt"))
+	testserver.WriteFiles(t, root, "edit.txt", "after the edit, longer", "new/born.txt", "born while off")
+	s = s.Restart()
+	waitIndexed(t, s, filepath.Join(root, "edit.txt"), "after the edit")
+	waitIndexed(t, s, filepath.Join(root, "new/born.txt"), "born")
+	waitGone(t, s, filepath.Join(root, "gone.txt"))
+	s.WaitIdle(root, 3)
+	if lookup(s, filepath.Join(root, "keep.txt")).Field("id") != keepID {
+		t.Fatal("an unchanged file changed identity across a restart")
+	}
+	// Live watching resumes after the restart.
+	testserver.WriteFiles(t, root, "live.txt", "still live")
+	waitIndexed(t, s, filepath.Join(root, "live.txt"), "still live")
+}
+
+func TestVanishedRootIsAnError(t *testing.T) {
+	s := testserver.Start(t)
+	fast(t, s)
+	root := filepath.Join(t.TempDir(), "usb")
+	testserver.WriteFiles(t, root, "a.txt", "a")
+	s.IndexDir(root, 1)
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	testserver.Eventually(t, settle, "status error", func() bool {
+		f := s.Folder(root)
+		return f != nil && f["status"] == "error" && strings.Contains(fmt.Sprint(f["status_message"]), "no longer exists")
+	})
+}
+
+func TestSchedulerPausesOutsideItsWindow(t *testing.T) {
+	s := testserver.Start(t)
+	now := time.Now()
+	window := func(from, to time.Duration) map[string]any {
+		return map[string]any{"type": "time_window", "start": now.Add(from).Format("15:04"), "end": now.Add(to).Format("15:04")}
+	}
+	r := s.Do("PUT", "/api/settings/", map[string]any{"scheduler": map[string]any{
+		"enabled": true, "check_interval_seconds": 1, "rules": []any{window(2*time.Hour, 3*time.Hour)},
+	}})
+	if r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	testserver.Eventually(t, settle, "a scheduler pause", func() bool {
+		q := s.Get("/api/queue/status")
+		return q.Field("paused") == true && q.Field("paused_by_scheduler") == true && q.Field("paused_manually") == false &&
+			strings.HasPrefix(fmt.Sprint(q.Field("scheduler_reason")), "outside ")
+	})
+	// Resuming by hand does not override the scheduler.
+	if q := s.Do("POST", "/api/queue/resume", nil); q.Field("paused") != true {
+		t.Fatalf("manual resume overrode the scheduler: %s", q.Body)
+	}
+	s.Do("PUT", "/api/settings/", map[string]any{"scheduler.rules": []any{window(-time.Hour, time.Hour)}})
+	testserver.Eventually(t, settle, "the scheduler to release", func() bool {
+		return s.Get("/api/queue/status").Field("paused") == false
+	})
+}

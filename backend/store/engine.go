@@ -42,10 +42,11 @@ func (s *Store) Lookup(ctx context.Context, path string) (r Record, ok bool, err
 	return r, err == nil, err
 }
 
-// ByHash lists indexed files with the given content hash and size.
+// ByHash lists indexed files with the given content hash and size. The
+// literal content_hash != ” lets SQLite use the partial index.
 func (s *Store) ByHash(ctx context.Context, hash string, size int64) ([]Record, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+recordColumns+` FROM files
-		WHERE content_hash = ? AND size = ? AND state = 'indexed'`, hash, size)
+		WHERE content_hash = ? AND content_hash != '' AND size = ? AND state = 'indexed'`, hash, size)
 	if err != nil {
 		return nil, err
 	}

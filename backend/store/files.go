@@ -74,27 +74,35 @@ func (s *Store) FileByPath(ctx context.Context, path string) (core.File, error) 
 // in one transaction, replacing whatever the index held for that path. It
 // returns the file's id, which stays the same across re-indexing.
 func (s *Store) PutDocument(ctx context.Context, doc Document) (int64, error) {
-	var id int64
+	ids, err := s.PutDocuments(ctx, []Document{doc})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// PutDocuments writes several indexed files in one transaction: each file is
+// complete or absent, never partial, and one commit (one full-text segment)
+// serves them all.
+func (s *Store) PutDocuments(ctx context.Context, docs []Document) ([]int64, error) {
+	ids := make([]int64, len(docs))
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		doc.File.State = core.StateIndexed
-		if id, err = upsertFile(ctx, tx, doc.File, doc.EnrichBy, doc.EmbedModel); err != nil {
+		w, err := newDocWriter(ctx, tx)
+		if err != nil {
 			return err
 		}
-		if err := clearContent(ctx, tx, id); err != nil {
-			return err
+		defer w.close()
+		for i, doc := range docs {
+			if ids[i], err = w.put(ctx, doc); err != nil {
+				return fmt.Errorf("index %s: %w", doc.File.Path, err)
+			}
 		}
-		f := doc.File
-		if _, err := tx.ExecContext(ctx, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`,
-			id, doc.NameTerms, doc.PathTerms, f.Title, strings.Join(f.Keywords, " "), f.Summary); err != nil {
-			return fmt.Errorf("fts_files: %w", err)
-		}
-		return insertChunks(ctx, tx, id, doc.Chunks)
+		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("index %s: %w", doc.File.Path, err)
+		return nil, err
 	}
-	return id, nil
+	return ids, nil
 }
 
 // PutFailed records that a file could not be indexed, dropping any content
@@ -156,41 +164,80 @@ func clearContent(ctx context.Context, tx *sql.Tx, fileID int64) error {
 	return nil
 }
 
-func insertChunks(ctx context.Context, tx *sql.Tx, fileID int64, chunks []Chunk) error {
-	if len(chunks) == 0 {
-		return nil
-	}
-	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(file_id, ord, text) VALUES(?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insChunk.Close()
-	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO fts_chunks(rowid, text) VALUES(?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insFTS.Close()
-	insVec, err := tx.PrepareContext(ctx, `INSERT INTO vectors(chunk_id, vec) VALUES(?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insVec.Close()
-	for i, c := range chunks {
-		res, err := insChunk.ExecContext(ctx, fileID, i, c.Text)
+// docWriter holds the statements of one write transaction, prepared once
+// for all the documents it writes.
+type docWriter struct {
+	tx                           *sql.Tx
+	exists, chunk, ftsChunk, vec *sql.Stmt
+	ftsFile                      *sql.Stmt
+}
+
+func newDocWriter(ctx context.Context, tx *sql.Tx) (*docWriter, error) {
+	w := &docWriter{tx: tx}
+	for _, p := range []struct {
+		dst **sql.Stmt
+		sql string
+	}{
+		{&w.exists, `SELECT id FROM files WHERE path = ?`},
+		{&w.chunk, `INSERT INTO chunks(file_id, ord, text) VALUES(?, ?, ?)`},
+		{&w.ftsChunk, `INSERT INTO fts_chunks(rowid, text) VALUES(?, ?)`},
+		{&w.vec, `INSERT INTO vectors(chunk_id, vec) VALUES(?, ?)`},
+		{&w.ftsFile, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`},
+	} {
+		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
-			return fmt.Errorf("chunks: %w", err)
+			w.close()
+			return nil, err
+		}
+		*p.dst = st
+	}
+	return w, nil
+}
+
+func (w *docWriter) close() {
+	for _, st := range []*sql.Stmt{w.exists, w.chunk, w.ftsChunk, w.vec, w.ftsFile} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+func (w *docWriter) put(ctx context.Context, doc Document) (int64, error) {
+	var old int64
+	err := w.exists.QueryRowContext(ctx, doc.File.Path).Scan(&old)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	doc.File.State = core.StateIndexed
+	id, err := upsertFile(ctx, w.tx, doc.File, doc.EnrichBy, doc.EmbedModel)
+	if err != nil {
+		return 0, err
+	}
+	if old != 0 {
+		if err := clearContent(ctx, w.tx, id); err != nil {
+			return 0, err
+		}
+	}
+	f := doc.File
+	if _, err := w.ftsFile.ExecContext(ctx, id, doc.NameTerms, doc.PathTerms, f.Title, strings.Join(f.Keywords, " "), f.Summary); err != nil {
+		return 0, fmt.Errorf("fts_files: %w", err)
+	}
+	for i, c := range doc.Chunks {
+		res, err := w.chunk.ExecContext(ctx, id, i, c.Text)
+		if err != nil {
+			return 0, fmt.Errorf("chunks: %w", err)
 		}
 		cid, _ := res.LastInsertId()
-		if _, err := insFTS.ExecContext(ctx, cid, c.Text); err != nil {
-			return fmt.Errorf("fts_chunks: %w", err)
+		if _, err := w.ftsChunk.ExecContext(ctx, cid, c.Text); err != nil {
+			return 0, fmt.Errorf("fts_chunks: %w", err)
 		}
 		if c.Vec != nil {
-			if _, err := insVec.ExecContext(ctx, cid, c.Vec); err != nil {
-				return fmt.Errorf("vectors: %w", err)
+			if _, err := w.vec.ExecContext(ctx, cid, c.Vec); err != nil {
+				return 0, fmt.Errorf("vectors: %w", err)
 			}
 		}
 	}
-	return nil
+	return id, nil
 }
 
 // deleteFilesWhere removes the files matching a condition on the files

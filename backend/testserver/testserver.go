@@ -107,6 +107,13 @@ func (s *Server) Restart() *Server {
 	return Start(s.t, WithDirs(s.DataDir, s.ConfigDir), WithToken(s.Token), WithExtract(s.extract))
 }
 
+// NewClient is the HTTP client tests use.
+func NewClient() *http.Client { return &http.Client{Timeout: 30 * time.Second} }
+
+// Bind attaches a Server made by hand (for a backend in another process) to
+// a test, so its helpers can report failures.
+func (s *Server) Bind(t testing.TB) { s.t = t }
+
 // Response is a decoded reply.
 type Response struct {
 	Status int

@@ -1,0 +1,140 @@
+package daemon_test
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"syscall"
+	"testing"
+	"time"
+
+	"trove/backend/testserver"
+)
+
+// process is a trove binary running in its own process, so it can be killed.
+type process struct {
+	cmd  *exec.Cmd
+	addr string
+}
+
+func buildTrove(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "trove")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = "../.."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+var addrRE = regexp.MustCompile(`msg="trove started" addr=(\S+)`)
+
+func startProcess(t *testing.T, bin, data, conf string) *process {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", data, "--config-dir", conf)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		return &process{cmd: cmd, addr: a}
+	case <-time.After(30 * time.Second):
+		t.Fatal("trove did not start")
+	}
+	return nil
+}
+
+// client wraps the process's address in the test server's HTTP helpers.
+func (p *process) client(t *testing.T) *testserver.Server {
+	return &testserver.Server{URL: "http://" + p.addr, Client: testserver.NewClient()}
+}
+
+func TestKillDuringScanLosesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildTrove(t)
+	root, data, conf := t.TempDir(), t.TempDir(), t.TempDir()
+	const n = 5000
+	for i := range n {
+		p := filepath.Join(root, fmt.Sprintf("d%02d", i%50), fmt.Sprintf("file-%04d.txt", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(fmt.Sprintf("document %d about topic %d with some words to index", i, i%97)), 0o644)
+	}
+	p := startProcess(t, bin, data, conf)
+	c := p.client(t)
+	c.Bind(t)
+	c.Do("PUT", "/api/settings/", map[string]any{"queue.max_concurrency": 1})
+	if r := c.Do("POST", "/api/watch/directory", map[string]any{"path": root}); r.Status != 200 || r.Field("data.files_found") != float64(n) {
+		t.Fatalf("watch: %d %s", r.Status, r.Body)
+	}
+	var atKill float64
+	testserver.Eventually(t, 60*time.Second, "indexing to be under way", func() bool {
+		f := c.Folder(root)
+		atKill, _ = f["indexed_count"].(float64)
+		return atKill >= 200
+	})
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	p.cmd.Wait()
+	if atKill >= n {
+		t.Fatalf("indexing finished before the kill (%v files): the test proves nothing", atKill)
+	}
+	// While it is down: one file changes, one goes, one arrives.
+	os.WriteFile(filepath.Join(root, "d00", "file-0000.txt"), []byte("rewritten while trove was down"), 0o644)
+	os.Remove(filepath.Join(root, "d01", "file-0001.txt"))
+	os.WriteFile(filepath.Join(root, "d02", "newcomer.txt"), []byte("arrived while trove was down"), 0o644)
+
+	p2 := startProcess(t, bin, data, conf)
+	c2 := p2.client(t)
+	c2.Bind(t)
+	c2.Do("PUT", "/api/settings/", map[string]any{"queue.max_concurrency": 2})
+	c2.WaitIdle(root, n)
+	verify(t, c2, root, n)
+}
+
+// verify checks the index holds exactly the files on disk, each with the
+// content hash of its bytes.
+func verify(t *testing.T, c *testserver.Server, root string, want int) {
+	t.Helper()
+	onDisk := 0
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		onDisk++
+		f, _ := os.Open(path)
+		h := sha256.New()
+		io.Copy(h, f)
+		f.Close()
+		r := c.Get("/api/files/lookup?path=" + url.QueryEscape(path))
+		if r.Status != 200 || r.Field("content_hash") != hex.EncodeToString(h.Sum(nil)) || r.Field("status") != "indexed" {
+			t.Errorf("%s: %d %s", path, r.Status, r.Body)
+		}
+		return nil
+	})
+	st := c.Get("/api/files/stats")
+	if onDisk != want || st.Field("total_files") != float64(want) {
+		t.Fatalf("on disk %d, indexed %v, want %d", onDisk, st.Field("total_files"), want)
+	}
+}
