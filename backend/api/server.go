@@ -106,6 +106,10 @@ func (s *Server) routes() {
 
 	a.Get("/updates", family(shapeStatus), s.updates)
 
+	srch := a.Group("/search", family(shapeStatus))
+	srch.Post("/", s.search)
+	srch.Get("/stream", s.searchStream)
+
 	s.app.Use(func(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusNotFound, "no route "+c.Method()+" "+c.Path())
 	})

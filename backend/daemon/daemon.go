@@ -21,6 +21,7 @@ import (
 	"trove/backend/indexer"
 	"trove/backend/pipeline"
 	"trove/backend/scheduler"
+	"trove/backend/search"
 	"trove/backend/service"
 	"trove/backend/settings"
 	"trove/backend/store"
@@ -82,6 +83,12 @@ func (d *Daemon) wire() error {
 	}
 	bus := events.New()
 	mod := newModels(d.store, set.Get(), cfg.Log)
+	vecs := search.NewVectors(mod.Embedder().Model())
+	if err := d.store.LoadVectors(context.Background(), vecs.Model(), vecs.Add); err != nil {
+		return err
+	}
+	d.store.Observe(vecs)
+	engine := &search.Engine{Store: d.store, Vectors: vecs, Embedder: mod.Embedder, Log: cfg.Log}
 	var ix *indexer.Indexer
 	pipe := pipeline.New(pipeline.Deps{
 		Store: d.store, Settings: set.Get, Matcher: flt.Matcher,
@@ -99,11 +106,14 @@ func (d *Daemon) wire() error {
 		ix.SettingsChanged(cur)
 		d.sched.SettingsChanged()
 		if mod.rebuild(cur) {
+			if m := mod.Embedder().Model(); m != vecs.Model() {
+				vecs.Reset(m)
+			}
 			ix.RescanAll(true)
 		}
 	})
 	d.svc = service.New(service.Deps{
-		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Log: cfg.Log, Version: cfg.Version,
+		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Search: engine, Log: cfg.Log, Version: cfg.Version,
 	})
 	d.ln, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -2,11 +2,9 @@ package pipeline
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"io"
 	"io/fs"
-	"math"
 	"mime"
 	"os"
 	"path/filepath"
@@ -87,23 +85,3 @@ func mimeOf(doc extract.Document, ext string) string {
 // chunkText cuts the text into passages; a file without text still gets no
 // passages (it is found by name, path and type).
 func chunkText(text string) []string { return chunk.Split(text) }
-
-// encodeVector stores a unit vector as int8 with one float32 scale:
-// 4 + dim bytes instead of 4 * dim, with a dot-product error far below the
-// differences ranking cares about.
-func encodeVector(v []float32) []byte {
-	var maxAbs float32
-	for _, x := range v {
-		maxAbs = max(maxAbs, float32(math.Abs(float64(x))))
-	}
-	out := make([]byte, 4+len(v))
-	scale := maxAbs / 127
-	binary.LittleEndian.PutUint32(out, math.Float32bits(scale))
-	if scale == 0 {
-		return out
-	}
-	for i, x := range v {
-		out[4+i] = byte(int8(math.Round(float64(x / scale))))
-	}
-	return out
-}

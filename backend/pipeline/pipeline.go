@@ -24,6 +24,7 @@ import (
 	"trove/backend/scan"
 	"trove/backend/store"
 	"trove/backend/tokens"
+	"trove/backend/vecquant"
 )
 
 // Folder is what the pipeline needs to know about a watched folder.
@@ -159,7 +160,7 @@ func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core
 	for i, text := range passages {
 		chunks[i].Text = text
 		if vecs != nil {
-			chunks[i].Vec = encodeVector(vecs[i])
+			chunks[i].Vec = vecquant.Encode(vecs[i])
 		}
 	}
 	rel := scan.Rel(f.Root, meta.Path)

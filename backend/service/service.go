@@ -14,6 +14,7 @@ import (
 	"trove/backend/events"
 	"trove/backend/filters"
 	"trove/backend/indexer"
+	"trove/backend/search"
 	"trove/backend/settings"
 	"trove/backend/store"
 )
@@ -25,6 +26,7 @@ type Deps struct {
 	Filters  *filters.Manager
 	Bus      *events.Bus
 	Indexer  *indexer.Indexer
+	Search   *search.Engine
 	Log      *slog.Logger
 	Version  string
 	Now      func() time.Time // nil for time.Now
@@ -37,6 +39,7 @@ type Service struct {
 	filters  *filters.Manager
 	bus      *events.Bus
 	indexer  *indexer.Indexer
+	search   *search.Engine
 	log      *slog.Logger
 	version  string
 	now      func() time.Time
@@ -52,7 +55,7 @@ func New(d Deps) *Service {
 		now = time.Now
 	}
 	s := &Service{
-		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, log: d.Log,
+		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, search: d.Search, log: d.Log,
 		version: d.Version, now: now, started: now(), filterMu: make(chan struct{}, 1),
 	}
 	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(core.EventSettings, cur) })

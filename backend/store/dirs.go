@@ -98,7 +98,7 @@ func (s *Store) SetDirectoryScanned(ctx context.Context, id, fileCount int64, no
 // DeleteDirectory removes a folder and everything indexed from it, in one
 // transaction.
 func (s *Store) DeleteDirectory(ctx context.Context, id int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(tx *writeTx) error {
 		if err := deleteFilesWhere(ctx, tx, `dir_id = ?`, id); err != nil {
 			return err
 		}

@@ -126,7 +126,7 @@ func (s *Store) MoveFiles(ctx context.Context, moves []Move) error {
 	if len(moves) == 0 {
 		return nil
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(tx *writeTx) error {
 		for _, m := range moves {
 			// A file already at the destination is replaced by the moved one.
 			if err := deleteFilesWhere(ctx, tx, `path = ? AND id != ?`, m.Path, m.ID); err != nil {
@@ -172,7 +172,7 @@ func keywordText(kw sql.NullString) string {
 // ReassignFiles moves a folder's files to another folder record (a parent
 // folder that absorbs a watched child).
 func (s *Store) ReassignFiles(ctx context.Context, fromDir, toDir int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(tx *writeTx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE files SET dir_id = ? WHERE dir_id = ?`, toDir, fromDir); err != nil {
 			return err
 		}
@@ -188,10 +188,7 @@ func (s *Store) ReassignFiles(ctx context.Context, fromDir, toDir int64) error {
 // (already folded and stemmed), how many passages contain it.
 func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
 	df := make(map[string]int, len(terms))
-	var docs int
-	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM chunks`).Scan(&docs); err != nil {
-		return 0, nil, err
-	}
+	docs := int(s.passages.Load())
 	if len(terms) == 0 || docs == 0 {
 		return docs, df, nil
 	}

@@ -86,7 +86,7 @@ func (s *Store) PutDocument(ctx context.Context, doc Document) (int64, error) {
 // serves them all.
 func (s *Store) PutDocuments(ctx context.Context, docs []Document) ([]int64, error) {
 	ids := make([]int64, len(docs))
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx *writeTx) error {
 		w, err := newDocWriter(ctx, tx)
 		if err != nil {
 			return err
@@ -109,12 +109,13 @@ func (s *Store) PutDocuments(ctx context.Context, docs []Document) ([]int64, err
 // an earlier version of it had in the index.
 func (s *Store) PutFailed(ctx context.Context, f core.File) (int64, error) {
 	var id int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx *writeTx) error {
 		var err error
 		f.State = core.StateFailed
 		if id, err = upsertFile(ctx, tx, f, "", ""); err != nil {
 			return err
 		}
+		tx.removed = append(tx.removed, id)
 		return clearContent(ctx, tx, id)
 	})
 	if err != nil {
@@ -123,7 +124,7 @@ func (s *Store) PutFailed(ctx context.Context, f core.File) (int64, error) {
 	return id, nil
 }
 
-func upsertFile(ctx context.Context, tx *sql.Tx, f core.File, enrichBy, embedModel string) (int64, error) {
+func upsertFile(ctx context.Context, tx *writeTx, f core.File, enrichBy, embedModel string) (int64, error) {
 	var keywords any
 	if f.Keywords != nil {
 		b, _ := json.Marshal(f.Keywords)
@@ -150,15 +151,20 @@ func upsertFile(ctx context.Context, tx *sql.Tx, f core.File, enrichBy, embedMod
 }
 
 // clearContent removes a file's full-text rows, chunks and vectors.
-func clearContent(ctx context.Context, tx *sql.Tx, fileID int64) error {
+func clearContent(ctx context.Context, tx *writeTx, fileID int64) error {
 	for _, q := range []string{
 		`DELETE FROM fts_chunks WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?)`,
 		`DELETE FROM vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ?)`,
 		`DELETE FROM chunks WHERE file_id = ?`,
 		`DELETE FROM fts_files WHERE rowid = ?`,
 	} {
-		if _, err := tx.ExecContext(ctx, q, fileID); err != nil {
+		res, err := tx.ExecContext(ctx, q, fileID)
+		if err != nil {
 			return fmt.Errorf("clear file %d: %w", fileID, err)
+		}
+		if strings.HasPrefix(q, "DELETE FROM chunks") {
+			n, _ := res.RowsAffected()
+			tx.passages -= n
 		}
 	}
 	return nil
@@ -167,12 +173,12 @@ func clearContent(ctx context.Context, tx *sql.Tx, fileID int64) error {
 // docWriter holds the statements of one write transaction, prepared once
 // for all the documents it writes.
 type docWriter struct {
-	tx                           *sql.Tx
+	tx                           *writeTx
 	exists, chunk, ftsChunk, vec *sql.Stmt
 	ftsFile                      *sql.Stmt
 }
 
-func newDocWriter(ctx context.Context, tx *sql.Tx) (*docWriter, error) {
+func newDocWriter(ctx context.Context, tx *writeTx) (*docWriter, error) {
 	w := &docWriter{tx: tx}
 	for _, p := range []struct {
 		dst **sql.Stmt
@@ -218,6 +224,12 @@ func (w *docWriter) put(ctx context.Context, doc Document) (int64, error) {
 			return 0, err
 		}
 	}
+	vecs := make([][]byte, len(doc.Chunks))
+	for i, c := range doc.Chunks {
+		vecs[i] = c.Vec
+	}
+	w.tx.indexed = append(w.tx.indexed, Indexed{ID: id, EmbedModel: doc.EmbedModel, Vecs: vecs})
+	w.tx.passages += int64(len(doc.Chunks))
 	f := doc.File
 	if _, err := w.ftsFile.ExecContext(ctx, id, doc.NameTerms, doc.PathTerms, f.Title, strings.Join(f.Keywords, " "), f.Summary); err != nil {
 		return 0, fmt.Errorf("fts_files: %w", err)
@@ -242,8 +254,21 @@ func (w *docWriter) put(ctx context.Context, doc Document) (int64, error) {
 
 // deleteFilesWhere removes the files matching a condition on the files
 // table, with all their content.
-func deleteFilesWhere(ctx context.Context, tx *sql.Tx, cond string, args ...any) error {
+func deleteFilesWhere(ctx context.Context, tx *writeTx, cond string, args ...any) error {
 	sel := `SELECT id FROM files WHERE ` + cond
+	rows, err := tx.QueryContext(ctx, sel, args...)
+	if err != nil {
+		return fmt.Errorf("delete files: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		tx.removed = append(tx.removed, id)
+	}
+	rows.Close()
 	for _, q := range []string{
 		`DELETE FROM fts_chunks WHERE rowid IN (SELECT c.id FROM chunks c WHERE c.file_id IN (` + sel + `))`,
 		`DELETE FROM vectors WHERE chunk_id IN (SELECT c.id FROM chunks c WHERE c.file_id IN (` + sel + `))`,
@@ -251,8 +276,13 @@ func deleteFilesWhere(ctx context.Context, tx *sql.Tx, cond string, args ...any)
 		`DELETE FROM fts_files WHERE rowid IN (` + sel + `)`,
 		`DELETE FROM files WHERE ` + cond,
 	} {
-		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		res, err := tx.ExecContext(ctx, q, args...)
+		if err != nil {
 			return fmt.Errorf("delete files: %w", err)
+		}
+		if strings.HasPrefix(q, "DELETE FROM chunks") {
+			n, _ := res.RowsAffected()
+			tx.passages -= n
 		}
 	}
 	return nil
@@ -262,7 +292,7 @@ func deleteFilesWhere(ctx context.Context, tx *sql.Tx, cond string, args ...any)
 // file's id, or 0 when the index did not hold that path.
 func (s *Store) DeleteFileByPath(ctx context.Context, path string) (int64, error) {
 	var id int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx *writeTx) error {
 		err := tx.QueryRowContext(ctx, `SELECT id FROM files WHERE path = ?`, path).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
@@ -286,7 +316,7 @@ func (s *Store) DeleteFiles(ctx context.Context, ids []int64) (int, error) {
 			args[i] = id
 		}
 		cond := `id IN (?` + strings.Repeat(`, ?`, len(part)-1) + `)`
-		err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := s.tx(ctx, func(tx *writeTx) error {
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE `+cond, args...).Scan(&n); err != nil {
 				return err

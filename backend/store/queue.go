@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"time"
 )
 
@@ -21,7 +20,7 @@ type QueueRow struct {
 
 // SaveQueue replaces the saved queue with rows, in one transaction.
 func (s *Store) SaveQueue(ctx context.Context, rows []QueueRow) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(tx *writeTx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM queue_items`); err != nil {
 			return err
 		}

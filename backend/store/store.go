@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/driver"
@@ -36,6 +38,10 @@ type Store struct {
 	w    *sql.DB
 	r    *sql.DB
 	path string
+
+	obsMu     sync.Mutex
+	observers []Observer
+	passages  atomic.Int64 // kept in step with the chunks table by every commit
 }
 
 // Open opens (creating if needed) the index in dataDir and migrates it.
@@ -62,6 +68,12 @@ func Open(dataDir string) (*Store, error) {
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()))
 	r.SetMaxIdleConns(max(4, runtime.NumCPU()))
 	s.r = r
+	var n int64
+	if err := r.QueryRow(`SELECT COUNT(*) FROM chunks`).Scan(&n); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("count passages: %w", err)
+	}
+	s.passages.Store(n)
 	return s, nil
 }
 
@@ -127,7 +139,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.tx(ctx, func(tx *writeTx) error {
 			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 				return err
 			}
@@ -140,17 +152,72 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// tx runs fn in a write transaction, committing when it returns nil.
-func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+// writeTx is a write transaction that remembers which files gained or lost
+// content, to tell the observers once it commits.
+type writeTx struct {
+	*sql.Tx
+	indexed  []Indexed
+	removed  []int64
+	passages int64 // change in the number of passages
+}
+
+// tx runs fn in a write transaction, committing when it returns nil, then
+// tells the observers what changed.
+func (s *Store) tx(ctx context.Context, fn func(*writeTx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(tx); err != nil {
+	w := &writeTx{Tx: tx}
+	if err := fn(w); err != nil {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.passages.Add(w.passages)
+	s.notify(w)
+	return nil
+}
+
+// Indexed is a file whose content was (re)written: its id, the model of its
+// vectors and the vectors themselves, one per passage in order.
+type Indexed struct {
+	ID         int64
+	EmbedModel string
+	Vecs       [][]byte
+}
+
+// Observer learns about committed content changes. Calls come from the
+// writer, one at a time, after the commit, and must be quick.
+type Observer interface {
+	Indexed(files []Indexed)
+	Removed(ids []int64)
+}
+
+// Observe registers an observer.
+func (s *Store) Observe(o Observer) {
+	s.obsMu.Lock()
+	defer s.obsMu.Unlock()
+	s.observers = append(s.observers, o)
+}
+
+func (s *Store) notify(w *writeTx) {
+	if len(w.indexed) == 0 && len(w.removed) == 0 {
+		return
+	}
+	s.obsMu.Lock()
+	obs := s.observers
+	s.obsMu.Unlock()
+	for _, o := range obs {
+		if len(w.removed) > 0 {
+			o.Removed(w.removed)
+		}
+		if len(w.indexed) > 0 {
+			o.Indexed(w.indexed)
+		}
+	}
 }
 
 // Meta reads a value from the meta table; ok is false when absent.

@@ -254,3 +254,21 @@ func TestPathsUnderUsesWholeComponents(t *testing.T) {
 		t.Fatalf("PathsUnder = %v", got)
 	}
 }
+
+func TestPassageCountFollowsWrites(t *testing.T) {
+	s, dir := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	s.PutDocument(ctx, doc(d.ID, "/d/a", "one", "two", "three"))
+	s.PutDocument(ctx, doc(d.ID, "/d/b", "four"))
+	s.PutDocument(ctx, doc(d.ID, "/d/a", "one again"))
+	s.DeleteFileByPath(ctx, "/d/b")
+	if n := s.PassageCount(); n != 1 || n != count(t, s, "chunks") {
+		t.Fatalf("passages %d, table %d", n, count(t, s, "chunks"))
+	}
+	s.Close()
+	s2, _ := Open(dir)
+	defer s2.Close()
+	if s2.PassageCount() != 1 {
+		t.Fatal("count not restored at open")
+	}
+}

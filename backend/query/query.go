@@ -1,0 +1,197 @@
+// Package query parses what people type into the search box: natural
+// language plus a small query language, into a structure the search engine
+// turns into full-text expressions. Nothing typed reaches SQLite's query
+// syntax unquoted, so no input can break it.
+//
+//	roof leak             words: files matching more of them rank higher
+//	"roof leak"           an exact phrase
+//	quart*                a prefix
+//	-draft                exclude files containing the word (or "-phrase")
+//	roof OR gutter        either word (the default for words; useful with phrases)
+//	ext:pdf ext:.docx     only these extensions (repeatable: any of them)
+//	in:notes in:/home/me  only below a folder: a folder name anywhere in the path, or an absolute path
+//	after:2024-01-01      modified on or after a day (also 2024-01, 2024)
+//	before:2024-06-30     modified before the end of that day
+package query
+
+import (
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Term is one searchable unit.
+type Term struct {
+	Text   string // the words, as typed (tokenised later)
+	Phrase bool   // quoted: the words must appear together, in order
+	Prefix bool   // ends with *: any word starting with Text
+}
+
+// Query is a parsed search.
+type Query struct {
+	Terms    []Term // the positive part: a file matching more of them ranks higher
+	Excluded []Term // files containing any of these are dropped
+	Exts     []string
+	In       []string
+	After    time.Time // inclusive; zero when unset
+	Before   time.Time // exclusive; zero when unset
+	// Errors are problems with operators (a bad date); the rest of the query
+	// still works. The API reports them as a 400.
+	Errors []string
+}
+
+// MaxLength bounds the query text the parser reads.
+const MaxLength = 1000
+
+// maxTerms bounds the work one query can cause.
+const maxTerms = 32
+
+// Parse reads a query. It never fails: malformed operators are reported in
+// Errors, stray syntax is treated as text.
+func Parse(s string) Query {
+	var q Query
+	if len(s) > MaxLength {
+		s = s[:MaxLength]
+	}
+	s = strings.ToValidUTF8(s, " ")
+	for _, tok := range lex(s) {
+		q.add(tok)
+	}
+	if len(q.Terms) > maxTerms {
+		q.Terms = q.Terms[:maxTerms]
+	}
+	if len(q.Excluded) > maxTerms {
+		q.Excluded = q.Excluded[:maxTerms]
+	}
+	return q
+}
+
+// token is a lexed unit: a word or phrase with its prefix markers.
+type token struct {
+	text    string
+	quoted  bool
+	negated bool
+}
+
+// lex splits on spaces, keeping quoted phrases together. An unclosed quote
+// runs to the end.
+func lex(s string) []token {
+	var out []token
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			i += size
+			continue
+		}
+		negated := false
+		if r == '-' && i+1 < len(s) && s[i+1] != ' ' {
+			negated = true
+			i++
+		}
+		if i < len(s) && s[i] == '"' {
+			end := strings.IndexByte(s[i+1:], '"')
+			if end < 0 {
+				out = append(out, token{text: s[i+1:], quoted: true, negated: negated})
+				break
+			}
+			out = append(out, token{text: s[i+1 : i+1+end], quoted: true, negated: negated})
+			i += end + 2
+			if i < len(s) && s[i] == '*' { // "phrase"* : prefix of the last word
+				out[len(out)-1].text += "*"
+				i++
+			}
+			continue
+		}
+		end := strings.IndexFunc(s[i:], unicode.IsSpace)
+		if end < 0 {
+			end = len(s) - i
+		}
+		out = append(out, token{text: s[i : i+end], negated: negated})
+		i += end
+	}
+	return out
+}
+
+func (q *Query) add(t token) {
+	if !t.quoted {
+		if t.text == "OR" || t.text == "|" {
+			return // OR is what words do anyway
+		}
+		if key, val, ok := strings.Cut(t.text, ":"); ok && !t.negated && q.operator(strings.ToLower(key), val) {
+			return
+		}
+	}
+	term := Term{Text: t.text, Phrase: t.quoted}
+	if strings.HasSuffix(term.Text, "*") {
+		term.Text = strings.TrimRight(term.Text, "*")
+		term.Prefix = true
+	}
+	if !hasWord(term.Text) {
+		return // nothing searchable: "*", "-", "(", ...
+	}
+	if t.negated {
+		q.Excluded = append(q.Excluded, term)
+	} else {
+		q.Terms = append(q.Terms, term)
+	}
+}
+
+// operator applies key:value when key is an operator; it reports whether it
+// was one. An unknown key ("a:b", "http://x") is not: it stays text.
+func (q *Query) operator(key, val string) bool {
+	switch key {
+	case "ext", "type":
+		for _, e := range strings.Split(val, ",") {
+			if e = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(e), ".")); e != "" {
+				q.Exts = append(q.Exts, "."+e)
+			}
+		}
+	case "in", "folder":
+		if val != "" {
+			q.In = append(q.In, val)
+		}
+	case "after", "since":
+		day, _, err := parseDay(val)
+		if err != "" {
+			q.Errors = append(q.Errors, "after: "+err)
+		}
+		q.After = day
+	case "before", "until":
+		_, end, err := parseDay(val)
+		if err != "" {
+			q.Errors = append(q.Errors, "before: "+err)
+		}
+		q.Before = end
+	default:
+		return false
+	}
+	return true
+}
+
+// parseDay reads YYYY-MM-DD, YYYY-MM or YYYY in local time and returns the
+// start of that period and the start of the next.
+func parseDay(s string) (start, next time.Time, problem string) {
+	for _, f := range []struct {
+		layout string
+		step   func(time.Time) time.Time
+	}{
+		{"2006-01-02", func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
+		{"2006-01", func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
+		{"2006", func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }},
+	} {
+		if t, err := time.ParseInLocation(f.layout, s, time.Local); err == nil {
+			return t, f.step(t), ""
+		}
+	}
+	return time.Time{}, time.Time{}, "\"" + s + "\" is not a date (use YYYY-MM-DD, YYYY-MM or YYYY)"
+}
+
+func hasWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
+}
+
+// Empty reports whether the query has nothing to search for and no filter.
+func (q Query) Empty() bool {
+	return len(q.Terms) == 0 && len(q.Exts) == 0 && len(q.In) == 0 && q.After.IsZero() && q.Before.IsZero()
+}

@@ -1,0 +1,80 @@
+package query
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestParse(t *testing.T) {
+	q := Parse(`roof "water damage" quart* -draft -"old copy" ext:pdf ext:.DOCX in:notes after:2024-01-15 before:2024-06 OR gutter`)
+	want := []Term{{Text: "roof"}, {Text: "water damage", Phrase: true}, {Text: "quart", Prefix: true}, {Text: "gutter"}}
+	if !reflect.DeepEqual(q.Terms, want) {
+		t.Errorf("terms %+v", q.Terms)
+	}
+	if !reflect.DeepEqual(q.Excluded, []Term{{Text: "draft"}, {Text: "old copy", Phrase: true}}) {
+		t.Errorf("excluded %+v", q.Excluded)
+	}
+	if !reflect.DeepEqual(q.Exts, []string{".pdf", ".docx"}) || !reflect.DeepEqual(q.In, []string{"notes"}) {
+		t.Errorf("exts %v in %v", q.Exts, q.In)
+	}
+	if !q.After.Equal(time.Date(2024, 1, 15, 0, 0, 0, 0, time.Local)) || !q.Before.Equal(time.Date(2024, 7, 1, 0, 0, 0, 0, time.Local)) {
+		t.Errorf("after %v before %v", q.After, q.Before)
+	}
+	if len(q.Errors) != 0 {
+		t.Errorf("errors %v", q.Errors)
+	}
+}
+
+func TestHostileInputStaysText(t *testing.T) {
+	for _, in := range []string{`"unclosed`, `AND`, `NEAR(`, `*`, `a:b`, `'; DROP TABLE files; --`, `"a" NOT "b"`, `title:x`, `^`, `""`, `-`, `---`, `"*"`} {
+		q := Parse(in)
+		for _, term := range append(q.Terms, q.Excluded...) {
+			if !hasWord(term.Text) {
+				t.Errorf("%q produced an empty term %+v", in, term)
+			}
+		}
+	}
+	if q := Parse(`a:b`); len(q.Terms) != 1 || q.Terms[0].Text != "a:b" {
+		t.Errorf("unknown operator must stay text: %+v", q)
+	}
+	if q := Parse(`"unclosed phrase`); len(q.Terms) != 1 || !q.Terms[0].Phrase || q.Terms[0].Text != "unclosed phrase" {
+		t.Errorf("unclosed quote: %+v", q)
+	}
+	if q := Parse(`*`); !q.Empty() {
+		t.Errorf("a lone star is not a query: %+v", q)
+	}
+}
+
+func TestBadDateIsReported(t *testing.T) {
+	q := Parse("after:yesterday roof")
+	if len(q.Errors) != 1 || !strings.Contains(q.Errors[0], "yesterday") || len(q.Terms) != 1 {
+		t.Fatalf("%+v", q)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	q := Parse(strings.Repeat("word ", 500))
+	if len(q.Terms) > maxTerms {
+		t.Fatalf("%d terms", len(q.Terms))
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`roof "water damage" -draft ext:pdf in:notes after:2024-01-01`, `"unclosed`, `NEAR(a b)`, `-"x" *`, "\xff\xfe", `a:b:c`, `"a"*`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q := Parse(s)
+		for _, term := range append(q.Terms, q.Excluded...) {
+			if !hasWord(term.Text) || !utf8.ValidString(term.Text) || strings.HasSuffix(term.Text, "*") && !term.Phrase {
+				t.Fatalf("bad term %+v from %q", term, s)
+			}
+		}
+		if len(q.Terms) > maxTerms || len(q.Excluded) > maxTerms {
+			t.Fatal("too many terms")
+		}
+	})
+}

@@ -1,0 +1,426 @@
+// Package search answers queries with a hybrid ranking: BM25 over file
+// names, titles, keywords, summaries and passages (SQLite FTS5), plus vector
+// similarity of passages to the query, combined as the spec says:
+// score = exp(-distance) + keyword_score.
+package search
+
+import (
+	"context"
+	"log/slog"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"trove/backend/core"
+	"trove/backend/embedding"
+	"trove/backend/query"
+	"trove/backend/store"
+)
+
+// Mode selects the signals a search uses.
+type Mode string
+
+// Modes. Hybrid is the default; the others exist for measurement and for
+// people who want one signal.
+const (
+	Hybrid   Mode = "hybrid"
+	Keyword  Mode = "keyword"
+	Semantic Mode = "semantic"
+)
+
+// Filters restrict results by type, time, size and place.
+type Filters struct {
+	Extensions     []string
+	ModifiedAfter  time.Time
+	ModifiedBefore time.Time
+	CreatedAfter   time.Time
+	CreatedBefore  time.Time
+	MinSize        int64
+	MaxSize        int64 // 0: no maximum
+	PathGlob       string
+}
+
+// Request is one search.
+type Request struct {
+	Query     string
+	Directory string // only below this folder
+	Filters   Filters
+	Limit     int
+	MinScore  float64
+	Mode      Mode
+	Snippets  bool
+}
+
+// Result is one ranked file.
+type Result struct {
+	File     core.File
+	Score    float64
+	Semantic float64 // exp(-distance); 0 without vectors
+	Keyword  float64 // BM25 relative to the best keyword match, 0 to 1
+	Snippet  string  // HTML-escaped passage text with <mark> around matches
+}
+
+// Tuning of the ranking: general choices, measured on the Cranfield
+// collection and written in docs/api.md.
+var (
+	// fileWeights are the BM25 column weights of name, folder names, title,
+	// keywords and summary.
+	fileWeights = [5]float64{2, 0.5, 2, 1, 1}
+	// fileShare is how much the file-level score counts beside the best
+	// passage's score.
+	fileShare = 0.5
+)
+
+// Candidate set sizes.
+const (
+	keywordCandidates  = 1000
+	semanticCandidates = 200
+	// commonShare: a word in more than this share of passages (in an index of
+	// at least commonMin passages) does not select candidates on its own,
+	// so a query's latency does not grow with every passage that shares a
+	// common word.
+	commonShare = 0.05
+	commonMin   = 20000
+	// scanCap bounds the matches scored when every word is common.
+	scanCap = 20000
+)
+
+// Engine runs searches. It is safe for concurrent use.
+type Engine struct {
+	Store    *store.Store
+	Vectors  *Vectors
+	Embedder func() embedding.Embedder
+	Log      *slog.Logger
+}
+
+// candidate gathers what is known about one file during a search.
+type candidate struct {
+	id         int64
+	chunkScore float64
+	chunkOrd   int32
+	hasChunk   bool
+	fileScore  float64
+	sim        float64
+	semOrd     int32
+	hasVector  bool
+}
+
+// Search runs one request.
+func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
+	q := query.Parse(req.Query)
+	if len(q.Errors) > 0 {
+		return nil, core.Invalid("INVALID_QUERY", "%s", strings.Join(q.Errors, "; "))
+	}
+	p := newPlan(q)
+	filter, err := e.fileFilter(req, q)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.clauses) == 0 {
+		return e.browse(ctx, req, filter)
+	}
+	cands := map[int64]*candidate{}
+	get := func(id int64) *candidate {
+		c, ok := cands[id]
+		if !ok {
+			c = &candidate{id: id}
+			cands[id] = c
+		}
+		return c
+	}
+	if req.Mode != Semantic {
+		if err := e.keyword(ctx, p, filter, get); err != nil {
+			return nil, err
+		}
+	}
+	qv := e.queryVector(ctx, p, req.Mode)
+	if qv != nil && req.Mode != Keyword {
+		for _, m := range e.Vectors.Search(qv, semanticCandidates) {
+			c := get(m.FileID)
+			c.sim, c.semOrd, c.hasVector = m.Similarity, m.Ord, true
+		}
+	}
+	results, err := e.rank(ctx, req, p, filter, cands, qv)
+	if err != nil {
+		return nil, err
+	}
+	if req.Snippets {
+		e.snippets(ctx, results, p, cands)
+	}
+	return results, nil
+}
+
+// keyword collects BM25 matches from passages and from file metadata.
+func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, get func(int64) *candidate) error {
+	expr, ranked := e.passageExpr(ctx, p)
+	var hits []store.Hit
+	var err error
+	if filter.Empty() {
+		hits, err = e.Store.PassageHits(ctx, expr, keywordCandidatesFor(ranked), ranked)
+	} else {
+		hits, err = e.Store.FilteredPassageHits(ctx, expr, filter, keywordCandidates)
+	}
+	if err != nil {
+		return err
+	}
+	for _, h := range hits {
+		c := get(h.FileID)
+		if !c.hasChunk || h.Score > c.chunkScore {
+			c.chunkScore, c.chunkOrd, c.hasChunk = h.Score, h.Ord, true
+		}
+	}
+	var files []store.Hit
+	if filter.Empty() {
+		files, err = e.Store.FileHits(ctx, p.nameExpr(), fileWeights, keywordCandidates)
+	} else {
+		files, err = e.Store.FilteredFileHits(ctx, p.nameExpr(), fileWeights, filter, keywordCandidates)
+	}
+	if err != nil {
+		return err
+	}
+	for _, h := range files {
+		get(h.FileID).fileScore = h.Score
+	}
+	return nil
+}
+
+func keywordCandidatesFor(ranked bool) int {
+	if ranked {
+		return keywordCandidates
+	}
+	return scanCap
+}
+
+// passageExpr is the passage expression: words so common that they would
+// make the query score a large part of the index are left out while rarer
+// words remain. When every word is common, the query scores the first
+// scanCap matches instead of all (ranked is then false).
+func (e *Engine) passageExpr(ctx context.Context, p plan) (expr string, ranked bool) {
+	n := e.Store.PassageCount()
+	if n < commonMin {
+		return or(p.clauses), true
+	}
+	var stems []string
+	for _, c := range p.clauses {
+		if c.stem != "" {
+			stems = append(stems, c.stem)
+		}
+	}
+	_, df, err := e.Store.DocFreqs(ctx, stems)
+	if err != nil {
+		return or(p.clauses), true
+	}
+	limit := int(commonShare * float64(n))
+	var rare []clause
+	total := 0
+	for _, c := range p.clauses {
+		if c.stem == "" || df[c.stem] <= limit {
+			rare = append(rare, c)
+			total += df[c.stem]
+		}
+	}
+	if len(rare) == 0 {
+		return or(p.clauses), false
+	}
+	return or(rare), total <= 4*scanCap || len(rare) == len(p.clauses)
+}
+
+// queryVector embeds the query's words when the index holds vectors of the
+// same model; nil otherwise (keyword ranking alone).
+func (e *Engine) queryVector(ctx context.Context, p plan, mode Mode) []float32 {
+	if mode == Keyword || e.Vectors == nil || e.Embedder == nil || p.text == "" {
+		return nil
+	}
+	em := e.Embedder()
+	if em.Model() != e.Vectors.Model() || e.Vectors.Len() == 0 {
+		return nil
+	}
+	ectx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	vs, err := em.Embed(ectx, []string{p.text})
+	if err != nil || len(vs) != 1 {
+		e.Log.Warn("query embedding failed; keyword ranking only", "err", err)
+		return nil
+	}
+	return vs[0]
+}
+
+// rank filters the candidates and scores them.
+func (e *Engine) rank(ctx context.Context, req Request, p plan, filter store.FileFilter, cands map[int64]*candidate, qv []float32) ([]Result, error) {
+	ids := make([]int64, 0, len(cands))
+	for id := range cands {
+		ids = append(ids, id)
+	}
+	allowed, err := e.Store.Allowed(ctx, ids, filter)
+	if err != nil {
+		return nil, err
+	}
+	if p.excluded != "" {
+		ex, err := e.Store.MatchingFiles(ctx, p.excluded)
+		if err != nil {
+			return nil, err
+		}
+		for id := range ex {
+			delete(allowed, id)
+		}
+	}
+	var keep []*candidate
+	for _, c := range cands {
+		if allowed[c.id] {
+			keep = append(keep, c)
+		}
+	}
+	if qv != nil && req.Mode != Keyword {
+		var missing []int64
+		for _, c := range keep {
+			if !c.hasVector {
+				missing = append(missing, c.id)
+			}
+		}
+		for id, m := range e.Vectors.Best(qv, missing) {
+			c := cands[id]
+			c.sim, c.semOrd, c.hasVector = m.Similarity, m.Ord, true
+		}
+	}
+	return e.score(ctx, req, keep)
+}
+
+// score combines the signals: keyword_score is the raw keyword score over
+// the best one among the candidates (0 to 1), semantic_score is
+// exp(-distance) of the best passage, and the score is their sum.
+func (e *Engine) score(ctx context.Context, req Request, keep []*candidate) ([]Result, error) {
+	raw := func(c *candidate) float64 { return c.chunkScore + fileShare*c.fileScore }
+	best := 0.0
+	for _, c := range keep {
+		best = max(best, raw(c))
+	}
+	type scored struct {
+		c                        *candidate
+		score, keyword, semantic float64
+	}
+	var list []scored
+	for _, c := range keep {
+		s := scored{c: c}
+		if best > 0 && req.Mode != Semantic {
+			s.keyword = raw(c) / best
+		}
+		if c.hasVector && req.Mode != Keyword {
+			s.semantic = math.Exp(-Distance(c.sim))
+		}
+		s.score = s.keyword + s.semantic
+		if s.score > 0 && s.score >= req.MinScore {
+			list = append(list, s)
+		}
+	}
+	slices.SortFunc(list, func(a, b scored) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return int(a.c.id - b.c.id)
+	})
+	list = list[:min(len(list), max(req.Limit, 1))]
+	ids := make([]int64, len(list))
+	for i, s := range list {
+		ids[i] = s.c.id
+	}
+	files, err := e.Store.IndexedFiles(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, 0, len(list))
+	for _, s := range list {
+		f, ok := files[s.c.id]
+		if !ok || !globMatch(req.Filters.PathGlob, f.Path) {
+			continue
+		}
+		out = append(out, Result{File: f, Score: s.score, Keyword: s.keyword, Semantic: s.semantic})
+	}
+	return out, nil
+}
+
+// browse answers a query of filters only: the most recently modified files.
+func (e *Engine) browse(ctx context.Context, req Request, filter store.FileFilter) ([]Result, error) {
+	files, err := e.Store.Browse(ctx, filter, max(req.Limit, 1))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, 0, len(files))
+	for _, f := range files {
+		if globMatch(req.Filters.PathGlob, f.Path) {
+			out = append(out, Result{File: f})
+		}
+	}
+	return out, nil
+}
+
+// fileFilter merges the request's filters and the query's operators.
+func (e *Engine) fileFilter(req Request, q query.Query) (store.FileFilter, error) {
+	f := req.Filters
+	out := store.FileFilter{Scope: req.Directory, MinSize: f.MinSize, MaxSize: f.MaxSize}
+	out.Exts = append(normalizeExts(f.Extensions), q.Exts...)
+	for _, in := range q.In {
+		if strings.HasPrefix(in, "/") {
+			out.Under = append(out.Under, strings.TrimSuffix(in, "/"))
+		} else {
+			out.Folders = append(out.Folders, in)
+		}
+	}
+	later := func(a, b time.Time) time.Time {
+		if a.After(b) {
+			return a
+		}
+		return b
+	}
+	earlier := func(a, b time.Time) time.Time {
+		if a.IsZero() || !b.IsZero() && b.Before(a) {
+			return b
+		}
+		return a
+	}
+	out.ModifiedAfter = ns(later(f.ModifiedAfter, q.After))
+	out.ModifiedBefore = ns(earlier(f.ModifiedBefore, q.Before))
+	out.CreatedAfter, out.CreatedBefore = ns(f.CreatedAfter), ns(f.CreatedBefore)
+	if f.PathGlob != "" && !doublestar.ValidatePattern(f.PathGlob) {
+		return out, core.InvalidField("INVALID_FILTER", "filters.path", "%q is not a valid glob pattern", f.PathGlob)
+	}
+	return out, nil
+}
+
+func ns(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func normalizeExts(exts []string) []string {
+	var out []string
+	for _, e := range exts {
+		if e = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(e), ".")); e != "" {
+			out = append(out, "."+e)
+		}
+	}
+	return out
+}
+
+// globMatch applies the path filter: a glob with a slash matches the whole
+// path, one without matches the file name.
+func globMatch(glob, path string) bool {
+	if glob == "" {
+		return true
+	}
+	target := path
+	if !strings.Contains(glob, "/") {
+		target = path[strings.LastIndexByte(path, '/')+1:]
+	} else if !strings.HasPrefix(glob, "/") && !strings.HasPrefix(glob, "**") {
+		glob = "**/" + glob
+	}
+	ok, _ := doublestar.Match(glob, target)
+	return ok
+}

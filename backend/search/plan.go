@@ -1,0 +1,127 @@
+package search
+
+import (
+	"strings"
+
+	"trove/backend/query"
+	"trove/backend/tokens"
+)
+
+// plan is a parsed query turned into what the engine runs.
+type plan struct {
+	q        query.Query
+	clauses  []clause // positive clauses, one FTS phrase each
+	excluded string   // FTS expression of the excluded terms, "" for none
+	stems    []string // stems of every positive word, for snippets
+	prefixes []string // folded prefixes, for snippets
+	text     string   // the words, for the embedder
+}
+
+// clause is one positive FTS phrase.
+type clause struct {
+	expr   string // quoted FTS5 phrase, with " *" for prefixes
+	stem   string // for single words: the index term, to look up its frequency
+	phrase bool
+	prefix bool
+}
+
+// quote makes text an FTS5 string literal: whatever it holds, the tokenizer
+// sees it as words, never as query syntax.
+func quote(text string) string { return `"` + strings.ReplaceAll(text, `"`, `""`) + `"` }
+
+func newPlan(q query.Query) plan {
+	p := plan{q: q}
+	var words []string
+	var allStop []clause
+	for _, t := range q.Terms {
+		ws := tokens.Words(t.Text)
+		if len(ws) == 0 {
+			continue
+		}
+		words = append(words, ws...)
+		if t.Phrase || t.Prefix {
+			c := clause{expr: quote(strings.Join(ws, " ")), phrase: len(ws) > 1, prefix: t.Prefix}
+			if t.Prefix {
+				c.expr += " *"
+				p.prefixes = append(p.prefixes, tokens.Fold(ws[len(ws)-1]))
+				ws = ws[:len(ws)-1]
+			}
+			p.addStems(ws)
+			p.clauses = append(p.clauses, c)
+			continue
+		}
+		for _, w := range ws {
+			c := clause{expr: quote(w), stem: tokens.Stem(w)}
+			if tokens.IsStopword(w) {
+				allStop = append(allStop, c)
+				continue
+			}
+			p.addStems([]string{w})
+			p.clauses = append(p.clauses, c)
+		}
+	}
+	if len(p.clauses) == 0 { // a query of stopwords only ("the who") searches them
+		p.clauses = allStop
+		for _, c := range allStop {
+			p.stems = append(p.stems, c.stem)
+		}
+	}
+	p.clauses = dedupe(p.clauses)
+	var ex []string
+	for _, t := range q.Excluded {
+		if ws := tokens.Words(t.Text); len(ws) > 0 {
+			e := quote(strings.Join(ws, " "))
+			if t.Prefix {
+				e += " *"
+			}
+			ex = append(ex, e)
+		}
+	}
+	p.excluded = strings.Join(ex, " OR ")
+	p.text = strings.Join(words, " ")
+	return p
+}
+
+func (p *plan) addStems(ws []string) {
+	for _, w := range ws {
+		p.stems = append(p.stems, tokens.Stem(w))
+	}
+}
+
+func dedupe(cs []clause) []clause {
+	seen := map[string]bool{}
+	out := cs[:0]
+	for _, c := range cs {
+		key := c.expr
+		if c.stem != "" {
+			key = "stem:" + c.stem
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// or joins clauses into an FTS5 OR expression.
+func or(cs []clause) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.expr
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// nameExpr is the expression for file names and titles: the clauses, plus
+// the last plain word as a prefix, so typing the start of a name finds it.
+func (p plan) nameExpr() string {
+	expr := or(p.clauses)
+	if n := len(p.q.Terms); n > 0 {
+		last := p.q.Terms[n-1]
+		if ws := tokens.Words(last.Text); !last.Phrase && !last.Prefix && len(ws) > 0 && len([]rune(ws[len(ws)-1])) >= 2 {
+			expr += " OR " + quote(ws[len(ws)-1]) + " *"
+		}
+	}
+	return expr
+}

@@ -1,0 +1,179 @@
+package search
+
+import (
+	"context"
+	"html"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"trove/backend/store"
+	"trove/backend/tokens"
+)
+
+// snippetLen is the target length of a snippet in characters.
+const snippetLen = 220
+
+// snippets fills each result's snippet from its best passage: the keyword
+// match when there is one, else the closest passage by meaning, else the
+// file's first passage.
+func (e *Engine) snippets(ctx context.Context, results []Result, p plan, cands map[int64]*candidate) {
+	keys := make([]store.PassageKey, len(results))
+	for i, r := range results {
+		k := store.PassageKey{FileID: r.File.ID}
+		if c := cands[r.File.ID]; c != nil {
+			switch {
+			case c.hasChunk:
+				k.Ord = c.chunkOrd
+			case c.hasVector:
+				k.Ord = c.semOrd
+			}
+		}
+		keys[i] = k
+	}
+	texts, err := e.Store.Passages(ctx, keys)
+	if err != nil {
+		return
+	}
+	stems := map[string]bool{}
+	for _, s := range p.stems {
+		stems[s] = true
+	}
+	for i := range results {
+		if text, ok := texts[keys[i]]; ok {
+			results[i].Snippet = Snippet(text, stems, p.prefixes)
+		}
+	}
+}
+
+// span is a word's place in the text, in bytes.
+type span struct{ start, end int }
+
+// Snippet picks the window of text with the most query words and returns it
+// HTML-escaped, with each matching word wrapped in <mark></mark>. A word
+// matches when its stem is among stems or it starts with one of prefixes.
+func Snippet(text string, stems map[string]bool, prefixes []string) string {
+	var words, hits []span
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isWordRune(r) {
+			i += size
+			continue
+		}
+		start := i
+		for i < len(text) {
+			r, size = utf8.DecodeRuneInString(text[i:])
+			if !isWordRune(r) {
+				break
+			}
+			i += size
+		}
+		w := span{start, i}
+		words = append(words, w)
+		if matches(text[start:i], stems, prefixes) {
+			hits = append(hits, w)
+		}
+	}
+	from, to := window(text, words, hits)
+	return render(text, from, to, hits)
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
+
+func matches(word string, stems map[string]bool, prefixes []string) bool {
+	if stems[tokens.Stem(word)] {
+		return true
+	}
+	folded := tokens.Fold(word)
+	for _, p := range prefixes {
+		if strings.HasPrefix(folded, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// window chooses the byte range to show: the stretch of about snippetLen
+// characters holding the most hits, widened to word boundaries.
+func window(text string, words, hits []span) (int, int) {
+	if len(text) <= snippetLen {
+		return 0, len(text)
+	}
+	bestStart, bestCount := 0, 0
+	j := 0
+	for i, h := range hits {
+		for j < len(hits) && hits[j].end-h.start <= snippetLen {
+			j++
+		}
+		if j-i > bestCount {
+			bestCount, bestStart = j-i, h.start
+		}
+	}
+	if bestCount == 0 {
+		return 0, cutAtWord(text, words, snippetLen)
+	}
+	// Lead in with a little context before the first hit.
+	start := max(0, bestStart-snippetLen/4)
+	for _, w := range words {
+		if w.end > start {
+			start = w.start
+			break
+		}
+	}
+	return start, cutAtWord(text, words, start+snippetLen)
+}
+
+// cutAtWord returns the end of the last word ending by limit.
+func cutAtWord(text string, words []span, limit int) int {
+	end := min(limit, len(text))
+	for i := len(words) - 1; i >= 0; i-- {
+		if words[i].end <= end {
+			return words[i].end
+		}
+	}
+	return end
+}
+
+func render(text string, from, to int, hits []span) string {
+	var b strings.Builder
+	if from > 0 {
+		b.WriteString("…")
+	}
+	pos := from
+	for _, h := range hits {
+		if h.start < from || h.end > to {
+			continue
+		}
+		b.WriteString(html.EscapeString(collapse(text[pos:h.start])))
+		b.WriteString("<mark>")
+		b.WriteString(html.EscapeString(text[h.start:h.end]))
+		b.WriteString("</mark>")
+		pos = h.end
+	}
+	b.WriteString(html.EscapeString(collapse(text[pos:to])))
+	if to < len(text) {
+		b.WriteString("…")
+	}
+	return b.String()
+}
+
+// collapse turns runs of white space into one space, so a snippet is a line.
+func collapse(s string) string {
+	if !strings.ContainsAny(s, "\n\t\r  ") {
+		return s
+	}
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			if !space {
+				b.WriteByte(' ')
+			}
+			space = true
+			continue
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,160 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"trove/backend/core"
+)
+
+// FileFilter restricts a search to files by place, type, time and size.
+// Zero fields do not restrict.
+type FileFilter struct {
+	Scope          string   // only below this folder (whole components)
+	Under          []string // only below one of these folders
+	Folders        []string // only files with a folder of one of these names in their path
+	Exts           []string // lower case, with the dot
+	ModifiedAfter  int64    // Unix ns, inclusive
+	ModifiedBefore int64    // Unix ns, exclusive
+	CreatedAfter   int64
+	CreatedBefore  int64
+	MinSize        int64
+	MaxSize        int64 // 0: no maximum
+}
+
+// Empty reports whether the filter restricts nothing.
+func (f FileFilter) Empty() bool {
+	return f.Scope == "" && len(f.Under) == 0 && len(f.Folders) == 0 && len(f.Exts) == 0 && f.ModifiedAfter == 0 &&
+		f.ModifiedBefore == 0 && f.CreatedAfter == 0 && f.CreatedBefore == 0 && f.MinSize == 0 && f.MaxSize == 0
+}
+
+// where renders the filter as SQL conditions on the files table aliased a.
+func (f FileFilter) where(a string) (string, []any) {
+	conds := []string{a + ".state = 'indexed'"}
+	var args []any
+	under := func(dir string) string {
+		dir = strings.TrimSuffix(dir, "/")
+		args = append(args, dir+"/", dir+"0") // '0' sorts right after '/'
+		return "(" + a + ".path >= ? AND " + a + ".path < ?)"
+	}
+	if f.Scope != "" {
+		conds = append(conds, under(f.Scope))
+	}
+	anyOf := func(parts []string) {
+		if len(parts) > 0 {
+			conds = append(conds, "("+strings.Join(parts, " OR ")+")")
+		}
+	}
+	var parts []string
+	for _, d := range f.Under {
+		parts = append(parts, under(d))
+	}
+	anyOf(parts)
+	parts = nil
+	for _, name := range f.Folders {
+		parts = append(parts, a+`.path LIKE ? ESCAPE '\'`)
+		args = append(args, "%/"+likeEscape(name)+"/%")
+	}
+	anyOf(parts)
+	if len(f.Exts) > 0 {
+		conds = append(conds, a+".extension IN (?"+strings.Repeat(", ?", len(f.Exts)-1)+")")
+		for _, e := range f.Exts {
+			args = append(args, e)
+		}
+	}
+	for _, c := range []struct {
+		col, op string
+		v       int64
+	}{
+		{"modified_ns", ">=", f.ModifiedAfter}, {"modified_ns", "<", f.ModifiedBefore},
+		{"created_ns", ">=", f.CreatedAfter}, {"created_ns", "<", f.CreatedBefore},
+		{"size", ">=", f.MinSize}, {"size", "<=", f.MaxSize},
+	} {
+		if c.v != 0 {
+			conds = append(conds, fmt.Sprintf("%s.%s %s ?", a, c.col, c.op))
+			args = append(args, c.v)
+		}
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// FilteredPassageHits is PassageHits restricted to files passing the filter
+// (the filter is applied before ranking, so a narrow filter still finds its
+// best matches).
+func (s *Store) FilteredPassageHits(ctx context.Context, expr string, f FileFilter, limit int) ([]Hit, error) {
+	cond, args := f.where("f")
+	rows, err := s.r.QueryContext(ctx, `SELECT c.file_id, c.ord, bm25(fts_chunks) AS s
+		FROM fts_chunks JOIN chunks c ON c.id = fts_chunks.rowid JOIN files f ON f.id = c.file_id
+		WHERE fts_chunks MATCH ? AND `+cond+` ORDER BY s LIMIT ?`, append(append([]any{expr}, args...), limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("passage search: %w", err)
+	}
+	return scanHits(rows)
+}
+
+// FilteredFileHits is FileHits restricted by a filter.
+func (s *Store) FilteredFileHits(ctx context.Context, expr string, weights [5]float64, f FileFilter, limit int) ([]Hit, error) {
+	cond, args := f.where("f")
+	w := make([]string, len(weights))
+	for i, x := range weights {
+		w[i] = fmt.Sprintf("%g", x)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT fts_files.rowid, 0, bm25(fts_files, `+strings.Join(w, ", ")+`) AS s
+		FROM fts_files JOIN files f ON f.id = fts_files.rowid
+		WHERE fts_files MATCH ? AND `+cond+` ORDER BY s LIMIT ?`, append(append([]any{expr}, args...), limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("file search: %w", err)
+	}
+	return scanHits(rows)
+}
+
+// Browse lists indexed files passing the filter, most recently modified
+// first (a query of filters only).
+func (s *Store) Browse(ctx context.Context, f FileFilter, limit int) ([]core.File, error) {
+	cond, args := f.where("files")
+	rows, err := s.r.QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE `+cond+` ORDER BY modified_ns DESC LIMIT ?`,
+		append(args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("browse: %w", err)
+	}
+	defer rows.Close()
+	var out []core.File
+	for rows.Next() {
+		file, err := scanFile(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, file)
+	}
+	return out, rows.Err()
+}
+
+// Allowed returns which of the given files pass the filter.
+func (s *Store) Allowed(ctx context.Context, ids []int64, f FileFilter) (map[int64]bool, error) {
+	out := make(map[int64]bool, len(ids))
+	cond, fargs := f.where("f")
+	const batch = 500
+	for start := 0; start < len(ids); start += batch {
+		part := ids[start:min(start+batch, len(ids))]
+		args := append([]any{}, fargs...)
+		for _, id := range part {
+			args = append(args, id)
+		}
+		rows, err := s.r.QueryContext(ctx, `SELECT f.id FROM files f WHERE `+cond+` AND f.id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			rows.Scan(&id)
+			out[id] = true
+		}
+		rows.Close()
+	}
+	return out, nil
+}

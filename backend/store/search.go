@@ -1,0 +1,164 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"trove/backend/core"
+)
+
+// Hit is a keyword match: a file, the passage that matched (for passage
+// hits) and its BM25 score, positive, higher is better.
+type Hit struct {
+	FileID int64
+	Ord    int32
+	Score  float64
+}
+
+// PassageHits runs a full-text expression against the passages. With
+// ranked, FTS5 scores every match and returns the best limit; without, it
+// returns the first limit matches in index order with their scores (a cheap
+// bound for expressions that match a large part of the index).
+func (s *Store) PassageHits(ctx context.Context, expr string, limit int, ranked bool) ([]Hit, error) {
+	inner := `SELECT rowid, rank FROM fts_chunks WHERE fts_chunks MATCH ? ORDER BY rank LIMIT ?`
+	if !ranked {
+		inner = `SELECT rowid, bm25(fts_chunks) AS rank FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?`
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT c.file_id, c.ord, h.rank FROM (`+inner+`) h JOIN chunks c ON c.id = h.rowid`, expr, limit)
+	if err != nil {
+		return nil, fmt.Errorf("passage search: %w", err)
+	}
+	return scanHits(rows)
+}
+
+// FileHits runs a full-text expression against file names, folder names,
+// titles, keywords and summaries, with per-column BM25 weights in that
+// order.
+func (s *Store) FileHits(ctx context.Context, expr string, weights [5]float64, limit int) ([]Hit, error) {
+	w := make([]string, len(weights))
+	for i, x := range weights {
+		w[i] = fmt.Sprintf("%g", x)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT rowid, 0, rank FROM fts_files
+		WHERE fts_files MATCH ? AND rank MATCH ? ORDER BY rank LIMIT ?`,
+		expr, "bm25("+strings.Join(w, ", ")+")", limit)
+	if err != nil {
+		return nil, fmt.Errorf("file search: %w", err)
+	}
+	return scanHits(rows)
+}
+
+func scanHits(rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+	Close() error
+}) ([]Hit, error) {
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		var h Hit
+		if err := rows.Scan(&h.FileID, &h.Ord, &h.Score); err != nil {
+			return nil, err
+		}
+		h.Score = -h.Score // FTS5 ranks lower-is-better
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// MatchingFiles lists the files whose passages or metadata match an
+// expression (for exclusions).
+func (s *Store) MatchingFiles(ctx context.Context, expr string) (map[int64]bool, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.file_id FROM fts_chunks JOIN chunks c ON c.id = fts_chunks.rowid
+			WHERE fts_chunks MATCH ?1
+		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1`, expr)
+	if err != nil {
+		return nil, fmt.Errorf("exclusion search: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+// IndexedFiles returns the records of the given ids that are indexed.
+func (s *Store) IndexedFiles(ctx context.Context, ids []int64) (map[int64]core.File, error) {
+	out := make(map[int64]core.File, len(ids))
+	const batch = 500
+	for start := 0; start < len(ids); start += batch {
+		part := ids[start:min(start+batch, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := s.r.QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE state = 'indexed' AND id IN (?`+
+			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			f, err := scanFile(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[f.ID] = f
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// PassageKey names a passage.
+type PassageKey struct {
+	FileID int64
+	Ord    int32
+}
+
+// Passages returns the text of the given passages.
+func (s *Store) Passages(ctx context.Context, keys []PassageKey) (map[PassageKey]string, error) {
+	out := make(map[PassageKey]string, len(keys))
+	for _, k := range keys {
+		var text string
+		err := s.r.QueryRowContext(ctx, `SELECT text FROM chunks WHERE file_id = ? AND ord = ?`, k.FileID, k.Ord).Scan(&text)
+		if err == nil {
+			out[k] = text
+		}
+	}
+	return out, nil
+}
+
+// PassageCount is the number of passages in the index.
+func (s *Store) PassageCount() int { return int(s.passages.Load()) }
+
+// LoadVectors streams every stored vector of files indexed with model.
+func (s *Store) LoadVectors(ctx context.Context, model string, fn func(fileID int64, ord int32, vec []byte)) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.file_id, c.ord, v.vec FROM files f
+		JOIN chunks c ON c.file_id = f.id JOIN vectors v ON v.chunk_id = c.id
+		WHERE f.state = 'indexed' AND f.embed_model = ?`, model)
+	if err != nil {
+		return fmt.Errorf("load vectors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var ord int32
+		var vec []byte
+		if err := rows.Scan(&id, &ord, &vec); err != nil {
+			return err
+		}
+		fn(id, ord, vec)
+	}
+	return rows.Err()
+}
