@@ -372,7 +372,7 @@ func (a *analyzer) unigramScore(st int32) float64 {
 func (a *analyzer) bigramScore(bi int32) float64 {
 	b := &a.bigrams[bi]
 	s1, s2 := &a.stems[a.winfo[b.a].stem], &a.stems[a.winfo[b.b].stem]
-	sc := a.tfWeight(b.count) * (s1.idf + s2.idf) / 2 * 1.3
+	sc := a.tfWeight(b.count) * (s1.idf + s2.idf) * 0.7
 	if s1.heading && s2.heading {
 		sc *= 1.4
 	}
@@ -485,9 +485,18 @@ func (a *analyzer) keywords() []string {
 		}
 		a.cands = append(a.cands, kwCand{s1: int32(i), s2: -1, score: a.unigramScore(int32(i))})
 	}
+	// A word that mostly occurs in one repeated phrase is shown as that
+	// phrase ("insurance" -> "insurance claim").
+	phraseOf := make(map[int32]int32, 24)
 	for _, bi := range a.topBigrams(12) {
 		b := &a.bigrams[bi]
-		a.cands = append(a.cands, kwCand{s1: a.winfo[b.a].stem, s2: a.winfo[b.b].stem, b: bi, score: a.bigramScore(bi)})
+		s1, s2 := a.winfo[b.a].stem, a.winfo[b.b].stem
+		a.cands = append(a.cands, kwCand{s1: s1, s2: s2, b: bi, score: a.bigramScore(bi)})
+		for _, st := range []int32{s1, s2} {
+			if _, ok := phraseOf[st]; !ok && 2*b.count >= a.stems[st].tf {
+				phraseOf[st] = bi
+			}
+		}
 	}
 	slices.SortFunc(a.cands, func(x, y kwCand) int {
 		if c := cmp.Compare(y.score, x.score); c != 0 {
@@ -508,10 +517,18 @@ func (a *analyzer) keywords() []string {
 		if used[c.s1] || c.s2 >= 0 && used[c.s2] {
 			continue
 		}
+		if c.s2 < 0 {
+			if bi, ok := phraseOf[c.s1]; ok {
+				b := &a.bigrams[bi]
+				if s1, s2 := a.winfo[b.a].stem, a.winfo[b.b].stem; !used[s1] && !used[s2] {
+					c.s1, c.s2, c.b = s1, s2, bi
+				}
+			}
+		}
 		if len(out) == 0 {
 			best = c.score
 		} else if len(out) >= minKeywords {
-			if c.score < 0.3*best {
+			if c.score < 0.25*best {
 				break
 			}
 			// Past the minimum, only words the text repeats.

@@ -96,16 +96,15 @@ func analyzeCode(text string, lang language) codeInfo {
 		text := strings.Join(block, " ")
 		block = block[:0]
 		boiler := isBoilerplate(text) || isDirective(text)
-		if !boiler {
+		if info.doc == "" && !boiler && wordCount(text, 5) >= 4 && !looksLikeCommentedCode(text) {
+			info.doc = collapseSpaces(text) // counted for keywords on its own
+		} else if !boiler {
 			for _, l := range blockLines {
 				kw.WriteString(l)
 				kw.WriteByte('\n')
 			}
 		}
 		blockLines = blockLines[:0]
-		if info.doc == "" && !boiler && wordCount(text, 5) >= 4 && !looksLikeCommentedCode(text) {
-			info.doc = collapseSpaces(text)
-		}
 	}
 	lines := 0
 	for len(text) > 0 {
