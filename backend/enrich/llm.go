@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -78,7 +79,21 @@ type LLM struct {
 	sem      chan struct{}
 	jsonMode atomic.Bool // cleared if the server rejects JSON mode
 	onWait   func()      // tests: called when a call waits for a free slot
+	now      func() time.Time
+
+	mu        sync.Mutex
+	fails     int       // calls in a row that got no answer
+	pauseTill time.Time // the model is left alone until then
 }
+
+// After breakerFailures calls in a row get no answer at all (no
+// connection, no answer in time, a server error), the model is left alone
+// for breakerPause: files get the builtin card at once instead of each
+// waiting out the timeout. The next call after the pause tries again.
+const (
+	breakerFailures = 3
+	breakerPause    = 30 * time.Second
+)
 
 func newLLM(provider string, cfg core.SummarizerSettings, getenv func(string) string, builtin *Builtin, log *slog.Logger) (*LLM, error) {
 	model, base := strings.TrimSpace(cfg.Model), strings.TrimSpace(cfg.BaseURL)
@@ -126,6 +141,7 @@ func newLLM(provider string, cfg core.SummarizerSettings, getenv func(string) st
 		sem:      make(chan struct{}, max(1, cfg.MaxConcurrency)),
 	}
 	e.jsonMode.Store(true)
+	e.now = time.Now
 	return e, nil
 }
 
@@ -174,11 +190,16 @@ func (e *LLM) Enrich(ctx context.Context, in Input) (Card, error) {
 	if err := e.acquire(ctx); err != nil {
 		return Card{}, err
 	}
+	if till, paused := e.paused(); paused {
+		<-e.sem
+		return e.fallback(ctx, in, fmt.Errorf("model unreachable %d times in a row, next try at %s", breakerFailures, till.Format(time.TimeOnly)))
+	}
 	answer, err := e.ask(ctx, in)
 	<-e.sem
 	if cerr := ctx.Err(); cerr != nil {
 		return Card{}, cerr
 	}
+	e.record(err == nil)
 	if err != nil {
 		return e.fallback(ctx, in, err)
 	}
@@ -207,6 +228,30 @@ func (e *LLM) Enrich(ctx context.Context, in Input) (Card, error) {
 func (e *LLM) fallback(ctx context.Context, in Input, reason error) (Card, error) {
 	e.log.Warn("enrich: model gave no usable card, using the builtin one", "path", in.Path, "model", e.name, "reason", reason.Error())
 	return e.builtin.Enrich(ctx, in)
+}
+
+// paused reports whether the model is being left alone after repeated
+// failures, and until when.
+func (e *LLM) paused() (time.Time, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.pauseTill, e.now().Before(e.pauseTill)
+}
+
+// record counts calls in a row that got no answer, and starts a pause at
+// breakerFailures.
+func (e *LLM) record(answered bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if answered {
+		e.fails = 0
+		return
+	}
+	e.fails++
+	if e.fails >= breakerFailures {
+		e.fails = 0
+		e.pauseTill = e.now().Add(breakerPause)
+	}
 }
 
 // acquire takes one of the MaxConcurrency slots, waiting while honouring

@@ -549,3 +549,43 @@ func TestParseAnswer(t *testing.T) {
 		t.Errorf("keywords %q", got.Keywords)
 	}
 }
+
+// After three calls in a row without an answer the model is left alone
+// for a while; then it is tried again.
+func TestLLMPausesAfterRepeatedFailures(t *testing.T) {
+	for _, p := range providers {
+		t.Run(p.name, func(t *testing.T) {
+			s := newStub(t, "500")
+			var log syncBuffer
+			e := newTestLLM(t, p, p.server(s, t), nil, &log, nil)
+			var mu sync.Mutex
+			now := time.Date(2024, 3, 1, 10, 0, 0, 0, time.UTC)
+			e.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+			for range breakerFailures + 2 {
+				c, err := e.Enrich(context.Background(), meetingInput(t))
+				if err != nil || c.By != BuiltinName {
+					t.Fatalf("card %+v, err %v", c, err)
+				}
+			}
+			if requests, _, _ := s.seen(); len(requests) != breakerFailures {
+				t.Fatalf("%d requests, want %d before the pause", len(requests), breakerFailures)
+			}
+			if !strings.Contains(log.String(), "next try at 10:00:30") {
+				t.Errorf("pause not logged: %q", log.String())
+			}
+			mu.Lock()
+			now = now.Add(breakerPause + time.Second)
+			mu.Unlock()
+			s.mu.Lock()
+			s.mode = "good"
+			s.mu.Unlock()
+			c, err := e.Enrich(context.Background(), meetingInput(t))
+			if err != nil || c.By != e.Name() {
+				t.Fatalf("after the pause: card %+v, err %v", c, err)
+			}
+			if requests, _, _ := s.seen(); len(requests) != breakerFailures+1 {
+				t.Errorf("%d requests", len(requests))
+			}
+		})
+	}
+}
