@@ -271,7 +271,7 @@ func (a *analyzer) candidate(w string, upper bool) bool {
 	if digits > 0 && (n > 6 || digits > 2*letters) {
 		return false // hashes, ids, version strings
 	}
-	if stopwords[w] || a.code && codeStopwords[w] {
+	if stopwords[w] || foreignStopwords[w] || a.code && codeStopwords[w] {
 		return false
 	}
 	return true

@@ -447,3 +447,21 @@ func TestStem(t *testing.T) {
 		}
 	}
 }
+
+func TestOtherLanguagesKeepFunctionWordsOut(t *testing.T) {
+	de := "Der Wasserschaden im Schlafzimmer kam durch das Dach. Der Dachdecker hat die Schiefer und das Blech am Schornstein geprüft. " +
+		"Die Reparatur des Dachs kostet etwa 1850 Euro, und die Versicherung soll den Schaden am Dach übernehmen."
+	c, err := NewBuiltin(nil).Enrich(context.Background(), Input{Filename: "dach.txt", Text: de})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCard(t, c)
+	for _, k := range c.Keywords {
+		if foreignStopwords[k] {
+			t.Errorf("function word %q in %q", k, c.Keywords)
+		}
+	}
+	if !hasKeywordWord(c.Keywords, "dach") {
+		t.Errorf("keywords %q", c.Keywords)
+	}
+}

@@ -119,6 +119,39 @@ jun jul aug sep sept oct nov dec
 http https www com org net html htm php asp aspx amp nbsp quot
 `)
 
+// foreignStopwords are the commonest function words of German, French,
+// Spanish, Italian, Dutch and Portuguese, so that documents in them do not
+// get "und" or "les" as keywords (the frequency list knows only English).
+// Words that are also English content words (hat, war, door, van) are
+// left out.
+var foreignStopwords = set(`
+aber alle allem allen aller alles als also am an ander andere anderen auch auf aus bei beim bis
+bist da damit dann das dass dein deine dem den der des dessen deshalb dich die dies diese diesem
+diesen dieser dieses dir doch dort du durch ein eine einem einen einer eines einige er es etwas euch
+euer für gegen gewesen hab habe haben hatte hatten hier hin hinter ich ihm ihn ihnen ihr ihre
+im in indem ins ist jede jedem jeden jeder jedes jetzt kann kein keine können könnte mich mir mit
+muss musste nach nicht nichts noch nun nur ob oder ohne sehr sein seine sich sie sind so solche soll
+sollte sondern sonst über um und uns unser unter vom von vor waren warum was weil welche wenn
+werde werden wie wieder wir wird wirst wo wollen würde zu zum zur zwar zwischen
+au aux avec ce ces cet cette dans de des du elle elles en est et être eux il ils je la le les leur
+leurs lui ma mais me même mes moi mon ne nos notre nous on ont ou où par pas qu que qui sa sans
+se ses sont sur ta te tes toi ton tu un une vos votre vous était sont été avait aussi comme
+plus tout tous toute toutes très fait peut
+al algo algunas algunos ante antes como contra cual cuando del desde donde durante el ella ellas
+ellos entre es esa esas ese eso esos esta estaba estas este esto estos fue ha la las le les
+lo los más me mi mis mucho muy nada ni no nos nosotros o otra otro para pero poco por porque que
+quien se ser si sobre su sus también te tiene todo todos tu un una uno unos y ya
+alla alle anche che chi ci come cui da dal dalla degli dei del della delle dello di e gli ha
+hanno il in io la le lei lo loro lui ma mi nei nel nella non noi per più questa questo se si sono su
+sua sue suo sulla tra tu un una uno
+aan al als bij dan dat de der deze die dit een en er had heb hebben heeft het hij hoe hun ik
+in is je kan maar me met mij na naar niet nog nu of om onder ons ook op over te tot u uit veel
+voor was wat we wel werd wie wij wordt zal ze zich zij zijn zo zou
+ao aos as às com da das dele dela do dos ela elas ele eles em entre essa esse está foi há isso isto
+já mais mas muito na nas não nem no nos num numa os ou para pela pelo por quando que se sem ser seu
+sua são também te tem um uma você
+`)
+
 // codeStopwords are also never keywords in source code: the keywords and
 // everyday identifiers of common programming languages.
 var codeStopwords = set(`
