@@ -74,11 +74,16 @@ func (a *analyzer) card(ctx context.Context, stats Stats, in Input) (Card, error
 	}
 
 	lang, isCode := sourceLanguage(filename, in.Mime)
-	var delim byte
+	var format string
+	var isData bool
 	if !isCode {
+		format, isData = dataFormat(filename, in.Mime)
+	}
+	var delim byte
+	if !isCode && !isData {
 		delim = tableDelimiter(filename, in.Mime, text)
 	}
-	a.reset(isCode)
+	a.reset(isCode || isData) // identifiers: split camelCase, skip language words
 
 	var title, summary string
 	var code codeInfo
@@ -93,6 +98,13 @@ func (a *analyzer) card(ctx context.Context, stats Stats, in Input) (Card, error
 		a.scan(title, true, false)
 		a.scan(code.doc, true, false) // the documentation says what matters
 		a.scan(code.text, false, false)
+	case isData:
+		title = docTitle
+		if title == "" {
+			title = fileTitle
+		}
+		a.scan(title, true, false)
+		a.scan(text, false, false)
 	case delim != 0:
 		table = analyzeTable(in.Text, text, delim)
 		title = docTitle
@@ -139,6 +151,8 @@ func (a *analyzer) card(ctx context.Context, stats Stats, in Input) (Card, error
 	switch {
 	case isCode:
 		summary = codeSummary(code, lang)
+	case isData:
+		summary = dataSummary(text, format)
 	case delim != 0:
 		summary = tableSummary(table)
 	default:
@@ -214,7 +228,7 @@ func looksLikeTitle(l string) bool {
 	if n < 3 || n > 100 || wordCount(l, 15) > 14 {
 		return false
 	}
-	if strings.ContainsAny(l[len(l)-1:], ".,;") || strings.Contains(l, "://") {
+	if strings.ContainsAny(l[len(l)-1:], ".,;") || strings.Contains(l, "://") || timestamped(l) {
 		return false
 	}
 	if r, _ := utf8.DecodeRuneInString(l); unicode.IsLower(r) || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '"' || r == '“') {
@@ -236,7 +250,7 @@ func (a *analyzer) fallbackSummary(title string) string {
 	n := 0
 	for i := range a.seg.units {
 		u := &a.seg.units[i]
-		if u.text == title || wordCount(u.text, 3) < 3 {
+		if u.kind == kTable || u.text == title || wordCount(u.text, 3) < 3 {
 			continue
 		}
 		t := u.text
@@ -254,7 +268,22 @@ func (a *analyzer) fallbackSummary(title string) string {
 			break
 		}
 	}
-	return b.String()
+	if b.Len() > 0 {
+		return b.String()
+	}
+	// A bare list (groceries, a packing list): its items.
+	var items []string
+	for i := range a.seg.units {
+		if u := &a.seg.units[i]; u.item && u.text != title {
+			items = append(items, strings.TrimRight(u.text, ".,;:"))
+		}
+	}
+	if len(items) < 2 {
+		return ""
+	}
+	list := strings.Join(items, ", ")
+	r, size := utf8.DecodeRuneInString(list)
+	return truncateRunes(string(unicode.ToUpper(r))+list[size:]+".", maxSummaryRunes)
 }
 
 // safeText guarantees valid, printable, single-spaced UTF-8 of at most max

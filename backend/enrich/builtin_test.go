@@ -465,3 +465,49 @@ func TestOtherLanguagesKeepFunctionWordsOut(t *testing.T) {
 		t.Errorf("keywords %q", c.Keywords)
 	}
 }
+
+func TestOtherKindsOfText(t *testing.T) {
+	cases := []struct {
+		in      Input
+		title   string
+		summary string
+		keyword string
+	}{
+		{Input{Filename: "groceries.md", Text: "# Groceries\n\n- milk\n- eggs\n- sourdough bread\n- olive oil\n"},
+			"Groceries", "Milk, eggs, sourdough bread, olive oil.", "sourdough"},
+		{Input{Filename: "re_roof_quote.eml", Title: "Re: Roof repair quote", Text: "From: Tom Becker <tom@becker-build.co.uk>\nSubject: Re: Roof repair quote\n\nHi Priya,\n\n" +
+			"Please find attached the quote for the roof repair at Harbour Street. The price includes new lead flashing around the chimney.\n\n" +
+			"Best regards,\nTom\n\n> On 1 Mar 2024, Priya Nair <priya@example.com> wrote:\n> Could you send the quote for the insurer?\n"},
+			"Re: Roof repair quote", "Please find attached the quote for the roof repair at Harbour Street. The price includes new lead flashing around the chimney.", "quote"},
+		{Input{Filename: "package.json", Text: "{\n  \"name\": \"tidewater-web\",\n  \"version\": \"1.2.0\",\n  \"scripts\": {\"build\": \"vite build\"},\n  \"dependencies\": {\"leaflet\": \"^1.9.4\"}\n}\n"},
+			"Package", "JSON data with the keys name, version, scripts and dependencies.", "leaflet"},
+		{Input{Filename: "config.yaml", Text: "# settings\nstation: 8443970\ndays: 3\ncache:\n  dir: ~/.cache/tidewater\n"},
+			"Config", "YAML data with the keys station, days and cache.", "station"},
+		{Input{Filename: "setup.cfg", Text: "[metadata]\nname = tidewater\n\n[options]\npackages = find:\n"},
+			"Setup", "Configuration file with the sections metadata and options.", "tidewater"},
+		{Input{Filename: "feed.xml", Mime: "application/xml", Text: "<?xml version=\"1.0\"?>\n<!-- tide feed -->\n<rss version=\"2.0\"><channel><title>Tides</title></channel></rss>"},
+			"Feed", "XML document with the root element rss.", "tide"},
+		{Input{Filename: "server.log", Text: "2024-03-01 10:00:01 INFO starting server on :8080\n2024-03-01 10:05:13 ERROR station 8443970 lookup failed: timeout\n"},
+			"Server", "", "timeout"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in.Filename, func(t *testing.T) {
+			c, err := NewBuiltin(nil).Enrich(context.Background(), tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCard(t, c)
+			if c.Title != tc.title || c.Summary != tc.summary {
+				t.Errorf("card %+v\nwant title %q, summary %q", c, tc.title, tc.summary)
+			}
+			if !hasKeywordWord(c.Keywords, tc.keyword) {
+				t.Errorf("keywords %q lack %q", c.Keywords, tc.keyword)
+			}
+			for _, bad := range []string{"regards", "wrote", "true", "null"} {
+				if hasKeywordWord(c.Keywords, bad) {
+					t.Errorf("keyword %q in %q", bad, c.Keywords)
+				}
+			}
+		})
+	}
+}

@@ -67,6 +67,7 @@ const (
 	kSentence unitKind = iota // prose: a summary candidate
 	kHeading                  // a heading or a title-like line
 	kOther                    // list fragments, metadata lines: keywords only
+	kTable                    // table rows and log lines: keywords only, never quoted
 )
 
 // unit is one piece of prose after the line structure is understood.
@@ -187,7 +188,13 @@ func (s *segmenter) line(raw string) {
 	if isBoilerplate(l) {
 		s.paraBoiler = true
 	}
-	if looksLikeTable(l) || looksLikeCode(l, raw) {
+	if looksLikeTable(l) {
+		s.flush()
+		s.units = append(s.units, unit{text: l, kind: kTable, para: s.nPara})
+		s.nPara++
+		return
+	}
+	if looksLikeCode(l, raw) {
 		s.flush()
 		return
 	}
@@ -368,7 +375,7 @@ func metaLine(l string) (key, val string, ok bool) {
 
 // looksLikeTable reports table rows and lines that are mostly numbers.
 func looksLikeTable(l string) bool {
-	if strings.Count(l, "|") >= 2 || strings.Count(l, "\t") >= 2 {
+	if strings.Count(l, "|") >= 2 || strings.Count(l, "\t") >= 2 || timestamped(l) {
 		return true
 	}
 	digits, letters := 0, 0
@@ -382,6 +389,26 @@ func looksLikeTable(l string) bool {
 		}
 	}
 	return digits >= 6 && digits > letters
+}
+
+// timestamped reports log lines: ones that start with a date or a time
+// ("2024-03-01 10:00:01 ...", "[10:00:01] ...").
+func timestamped(l string) bool {
+	l = strings.TrimLeft(l, "[(")
+	digits := 0
+	for digits < len(l) && isDigit(l[digits]) {
+		digits++
+	}
+	if digits == 0 || digits >= len(l) {
+		return false
+	}
+	switch l[digits] {
+	case '-', '/':
+		return digits == 4 && len(l) > digits+3 && isDigit(l[digits+1]) && isDigit(l[digits+2])
+	case ':':
+		return digits <= 2 && len(l) > digits+2 && isDigit(l[digits+1]) && isDigit(l[digits+2])
+	}
+	return false
 }
 
 // looksLikeCode reports lines of program text inside prose documents.
@@ -417,6 +444,12 @@ func looksLikeCode(l, raw string) bool {
 // text that never describes a document. It looks only at word starts, so
 // it costs one pass over the line.
 func isBoilerplate(l string) bool {
+	// Mail: the line that introduces a quoted reply, forwarded headers and
+	// phone signatures.
+	if strings.HasSuffix(l, "wrote:") && (strings.HasPrefix(l, "On ") || strings.HasPrefix(l, "Am ") || strings.HasPrefix(l, "Le ") || strings.HasPrefix(l, "El ")) ||
+		prefixFold(strings.TrimLeft(l, "- "), "original message") || prefixFold(strings.TrimLeft(l, "- "), "forwarded message") {
+		return true
+	}
 	for i := 0; i < len(l); i++ {
 		if i > 0 && (isLetterByte(l[i-1]) || l[i-1] >= 0x80) {
 			continue
@@ -457,7 +490,8 @@ func isBoilerplate(l string) bool {
 				return true
 			}
 		case 's':
-			if prefixFold(rest, "spdx-license") || prefixFold(rest, "see the license") || prefixFold(rest, "shall not be liable") {
+			if prefixFold(rest, "spdx-license") || prefixFold(rest, "see the license") || prefixFold(rest, "shall not be liable") ||
+				prefixFold(rest, "sent from my") {
 				return true
 			}
 		case 'd':

@@ -117,6 +117,7 @@ monday tuesday wednesday thursday friday saturday sunday
 january february march april june july august september october november december jan feb mar apr
 jun jul aug sep sept oct nov dec
 http https www com org net html htm php asp aspx amp nbsp quot
+hi hello dear thanks thank cheers regards sincerely yours faithfully attached attachment
 `)
 
 // foreignStopwords are the commonest function words of German, French,
