@@ -1,5 +1,10 @@
 // Package enrich gives every file a card: a title, a short summary and
 // keywords, from a builtin extractive method or from an LLM.
+//
+// The builtin method (NewBuiltin) works offline in about a millisecond per
+// file; the LLM methods (Ollama and OpenAI-compatible servers) fall back to
+// it whenever the model cannot give a usable answer. New chooses one from
+// the summarizer settings.
 package enrich
 
 import (
@@ -23,6 +28,11 @@ type Card struct {
 	Title    string
 	Summary  string
 	Keywords []string
+	// By names the method that wrote the card. It is the enricher's Name(),
+	// except when an LLM enricher could not get an answer and fell back to
+	// the builtin card: then it is BuiltinName, so a store that records By
+	// can try the LLM again later. Empty from enrichers that do not set it.
+	By string
 }
 
 // Stats are corpus statistics for scoring keywords: the number of indexed
@@ -42,6 +52,8 @@ type Enricher interface {
 
 // Simple is a placeholder enricher: the document's title or the cleaned
 // file name, and the first sentences as the summary.
+//
+// Deprecated: use New or NewBuiltin.
 type Simple struct{}
 
 // Name implements Enricher.
