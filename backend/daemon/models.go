@@ -2,11 +2,13 @@ package daemon
 
 import (
 	"log/slog"
+	"os"
 	"sync/atomic"
 
 	"trove/backend/core"
 	"trove/backend/embedding"
 	"trove/backend/enrich"
+	"trove/backend/pipeline"
 	"trove/backend/store"
 )
 
@@ -32,7 +34,7 @@ func (m *models) Embedder() embedding.Embedder { return *m.embedder.Load() }
 // card writer or the vector space changed, which means re-processing the
 // index in the background.
 func (m *models) rebuild(cfg core.Settings) (changed bool) {
-	var en enrich.Enricher = enrich.Simple{}
+	en := enrich.New(cfg.Summarizer, pipeline.DocStats{Store: m.store}, os.Getenv, m.log)
 	var em embedding.Embedder = embedding.Hashing{}
 	if old := m.enricher.Load(); old == nil || (*old).Name() != en.Name() {
 		changed = true

@@ -160,6 +160,9 @@ func (a *analyzer) card(ctx context.Context, stats Stats, in Input) (Card, error
 		if summary == "" {
 			summary = a.fallbackSummary(title)
 		}
+		if summary == "" {
+			summary = shortTextSummary(text, title)
+		}
 	}
 	return Card{
 		Title:    safeText(title, maxTitleRunes),
@@ -284,6 +287,20 @@ func (a *analyzer) fallbackSummary(title string) string {
 	list := strings.Join(items, ", ")
 	r, size := utf8.DecodeRuneInString(list)
 	return truncateRunes(string(unicode.ToUpper(r))+list[size:]+".", maxSummaryRunes)
+}
+
+// shortTextSummary: a one-line note too short to hold a sentence ("call
+// Dana back") is its own best summary. Longer texts without sentences (logs,
+// tables) keep an empty summary.
+func shortTextSummary(text, title string) string {
+	if strings.Count(strings.TrimSpace(text), "\n") > 0 {
+		return ""
+	}
+	t := cleanLine(text)
+	if t == "" || t == title || utf8.RuneCountInString(t) > 200 {
+		return ""
+	}
+	return t
 }
 
 // safeText guarantees valid, printable, single-spaced UTF-8 of at most max

@@ -9,8 +9,6 @@ package enrich
 
 import (
 	"context"
-	"path/filepath"
-	"strings"
 )
 
 // Input is what the enricher knows about one file.
@@ -48,30 +46,4 @@ type Enricher interface {
 	// a change of name re-enriches the index in the background.
 	Name() string
 	Enrich(ctx context.Context, in Input) (Card, error)
-}
-
-// Simple is a placeholder enricher: the document's title or the cleaned
-// file name, and the first sentences as the summary.
-//
-// Deprecated: use New or NewBuiltin.
-type Simple struct{}
-
-// Name implements Enricher.
-func (Simple) Name() string { return "simple-v0" }
-
-// Enrich implements Enricher.
-func (Simple) Enrich(_ context.Context, in Input) (Card, error) {
-	title := in.Title
-	if title == "" {
-		title = strings.TrimSuffix(in.Filename, filepath.Ext(in.Filename))
-	}
-	summary := strings.Join(strings.Fields(in.Text), " ")
-	if len(summary) > 300 {
-		summary = summary[:300]
-		if i := strings.LastIndexByte(summary, ' '); i > 200 {
-			summary = summary[:i]
-		}
-		summary += "…"
-	}
-	return Card{Title: title, Summary: summary}, nil
 }

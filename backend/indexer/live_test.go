@@ -163,7 +163,7 @@ func TestBurstOfWritesIsIndexedOnceAfterTheCooldown(t *testing.T) {
 	s := testserver.Start(t)
 	root := t.TempDir()
 	s.IndexDir(root, 0)
-	const cooldown = 1.0
+	const cooldown = 3.0 // far above any scheduling stall between two of the writes
 	s.Do("PUT", "/api/settings/", map[string]any{"queue.cooldown_seconds": cooldown})
 	events := s.Subscribe("types=file.indexed")
 	p := filepath.Join(root, "hot.txt")

@@ -164,9 +164,13 @@ func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core
 		}
 	}
 	rel := scan.Rel(f.Root, meta.Path)
+	by := card.By // an LLM that fell back to the builtin card says so: the file is redone later
+	if by == "" {
+		by = enricher.Name()
+	}
 	id, err := p.Store.PutDocument(ctx, store.Document{
 		File: meta, NameTerms: tokens.NameTerms(meta.Filename), PathTerms: tokens.PathTerms(rel),
-		Chunks: chunks, EmbedModel: embedModel, EnrichBy: enricher.Name(),
+		Chunks: chunks, EmbedModel: embedModel, EnrichBy: by,
 	})
 	if err != nil {
 		return err
