@@ -63,16 +63,29 @@ type Result struct {
 	Snippet  string  // HTML-escaped passage text with <mark> around matches
 }
 
-// Tuning of the ranking: general choices, measured on the Cranfield
-// collection and written in docs/api.md.
-var (
-	// fileWeights are the BM25 column weights of name, folder names, title,
+// Tuning holds the ranking's knobs. The defaults are general choices,
+// measured on the Cranfield collection (bench/quality, bench/tune) and
+// written in docs/api.md; nothing is tuned per query or per collection.
+type Tuning struct {
+	// FileWeights are the BM25 column weights of name, folder names, title,
 	// keywords and summary.
-	fileWeights = [5]float64{2, 0.5, 2, 1, 1}
-	// fileShare is how much the file-level score counts beside the best
+	FileWeights [5]float64
+	// FileShare is how much the file-level score counts beside the best
 	// passage's score.
-	fileShare = 0.5
-)
+	FileShare float64
+	// Pseudo-relevance feedback: the words most typical of the best
+	// FeedbackDocs first-pass files (found in at least FeedbackMinDF of
+	// them) are added, up to FeedbackTerms; the query's own words count
+	// OriginalBoost times an added word. FeedbackTerms 0 turns it off.
+	FeedbackDocs, FeedbackTerms, FeedbackMinDF, OriginalBoost int
+}
+
+// DefaultTuning is the ranking Trove ships with.
+var DefaultTuning = Tuning{
+	FileWeights:  [5]float64{2, 0.5, 2, 1, 1},
+	FileShare:    0.5,
+	FeedbackDocs: 5, FeedbackTerms: 10, FeedbackMinDF: 2, OriginalBoost: 2,
+}
 
 // Candidate set sizes.
 const (
@@ -94,6 +107,14 @@ type Engine struct {
 	Vectors  *Vectors
 	Embedder func() embedding.Embedder
 	Log      *slog.Logger
+	Tuning   Tuning // the zero value means DefaultTuning
+}
+
+func (e *Engine) tuning() Tuning {
+	if e.Tuning.OriginalBoost == 0 {
+		return DefaultTuning
+	}
+	return e.Tuning
 }
 
 // candidate gathers what is known about one file during a search.
@@ -153,9 +174,32 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 	return results, nil
 }
 
-// keyword collects BM25 matches from passages and from file metadata.
+// keyword collects BM25 matches from passages and from file metadata, in
+// two passes when feedback finds words to add.
 func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, get func(int64) *candidate) error {
-	expr, ranked := e.passageExpr(ctx, p)
+	first := map[int64]*candidate{}
+	if err := e.keywordPass(ctx, p, p.clauses, filter, func(id int64) *candidate {
+		c, ok := first[id]
+		if !ok {
+			c = &candidate{id: id}
+			first[id] = c
+		}
+		return c
+	}); err != nil {
+		return err
+	}
+	added := e.expand(ctx, p, first, e.tuning())
+	if len(added) == 0 {
+		for id, c := range first {
+			*get(id) = *c
+		}
+		return nil
+	}
+	return e.keywordPass(ctx, p, weighted(p.clauses, added, e.tuning().OriginalBoost), filter, get)
+}
+
+func (e *Engine) keywordPass(ctx context.Context, p plan, clauses []clause, filter store.FileFilter, get func(int64) *candidate) error {
+	expr, ranked := e.passageExpr(ctx, clauses)
 	var hits []store.Hit
 	var err error
 	if filter.Empty() {
@@ -173,10 +217,11 @@ func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, g
 		}
 	}
 	var files []store.Hit
+	weights := e.tuning().FileWeights
 	if filter.Empty() {
-		files, err = e.Store.FileHits(ctx, p.nameExpr(), fileWeights, keywordCandidates)
+		files, err = e.Store.FileHits(ctx, p.nameExpr(), weights, keywordCandidates)
 	} else {
-		files, err = e.Store.FilteredFileHits(ctx, p.nameExpr(), fileWeights, filter, keywordCandidates)
+		files, err = e.Store.FilteredFileHits(ctx, p.nameExpr(), weights, filter, keywordCandidates)
 	}
 	if err != nil {
 		return err
@@ -198,34 +243,34 @@ func keywordCandidatesFor(ranked bool) int {
 // make the query score a large part of the index are left out while rarer
 // words remain. When every word is common, the query scores the first
 // scanCap matches instead of all (ranked is then false).
-func (e *Engine) passageExpr(ctx context.Context, p plan) (expr string, ranked bool) {
+func (e *Engine) passageExpr(ctx context.Context, clauses []clause) (expr string, ranked bool) {
 	n := e.Store.PassageCount()
 	if n < commonMin {
-		return or(p.clauses), true
+		return or(clauses), true
 	}
 	var stems []string
-	for _, c := range p.clauses {
+	for _, c := range clauses {
 		if c.stem != "" {
 			stems = append(stems, c.stem)
 		}
 	}
 	_, df, err := e.Store.DocFreqs(ctx, stems)
 	if err != nil {
-		return or(p.clauses), true
+		return or(clauses), true
 	}
 	limit := int(commonShare * float64(n))
 	var rare []clause
 	total := 0
-	for _, c := range p.clauses {
+	for _, c := range clauses {
 		if c.stem == "" || df[c.stem] <= limit {
 			rare = append(rare, c)
 			total += df[c.stem]
 		}
 	}
 	if len(rare) == 0 {
-		return or(p.clauses), false
+		return or(clauses), false
 	}
-	return or(rare), total <= 4*scanCap || len(rare) == len(p.clauses)
+	return or(rare), total <= 4*scanCap || len(rare) == len(clauses)
 }
 
 // queryVector embeds the query's words when the index holds vectors of the
@@ -292,7 +337,8 @@ func (e *Engine) rank(ctx context.Context, req Request, p plan, filter store.Fil
 // the best one among the candidates (0 to 1), semantic_score is
 // exp(-distance) of the best passage, and the score is their sum.
 func (e *Engine) score(ctx context.Context, req Request, keep []*candidate) ([]Result, error) {
-	raw := func(c *candidate) float64 { return c.chunkScore + fileShare*c.fileScore }
+	share := e.tuning().FileShare
+	raw := func(c *candidate) float64 { return c.chunkScore + share*c.fileScore }
 	best := 0.0
 	for _, c := range keep {
 		best = max(best, raw(c))

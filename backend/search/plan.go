@@ -125,3 +125,14 @@ func (p plan) nameExpr() string {
 	}
 	return expr
 }
+
+// natural reports whether the query has plain words: feedback helps
+// natural-language queries and would blur explicit phrases and prefixes.
+func (p plan) natural() bool {
+	for _, c := range p.clauses {
+		if !c.phrase && !c.prefix {
+			return true
+		}
+	}
+	return false
+}
