@@ -4,10 +4,14 @@ package embedding
 
 import (
 	"context"
+	"fmt"
 	"hash/fnv"
 	"math"
+	"os"
 	"strings"
 	"unicode"
+
+	"trove/backend/core"
 )
 
 // Embedder makes vectors.
@@ -19,6 +23,41 @@ type Embedder interface {
 	Dim() int
 	// Embed returns one L2-normalised vector per text.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// New returns the embedder that cfg chooses. Provider is "builtin" (or
+// empty), "ollama" or "openai" (any OpenAI-compatible server); empty Model
+// and BaseURL mean the provider's default. For the builtin, Model may be
+// BuiltinHybrid (the default) or BuiltinSemantic. The OpenAI API key is
+// read with getenv (os.Getenv when nil) from the variable that APIKeyEnv
+// names; it is never stored in settings. New makes no request.
+func New(cfg core.EmbeddingSettings, getenv func(string) string) (Embedder, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	switch p := strings.ToLower(strings.TrimSpace(cfg.Provider)); p {
+	case "", core.ProviderBuiltin:
+		switch cfg.Model {
+		case "", BuiltinHybrid:
+			return NewBuiltin()
+		case BuiltinSemantic:
+			return semanticBuiltin()
+		}
+		return nil, fmt.Errorf("unknown builtin embedding model %q (want %q or %q)", cfg.Model, BuiltinHybrid, BuiltinSemantic)
+	case core.ProviderOllama:
+		return NewOllama(cfg.Model, cfg.BaseURL, nil)
+	case core.ProviderOpenAI:
+		var key string
+		if cfg.APIKeyEnv != "" {
+			key = getenv(cfg.APIKeyEnv)
+			if key == "" {
+				return nil, fmt.Errorf("embedding API key: environment variable %s is not set", cfg.APIKeyEnv)
+			}
+		}
+		return NewOpenAI(cfg.Model, cfg.BaseURL, key, nil)
+	default:
+		return nil, fmt.Errorf("unknown embedding provider %q (want builtin, ollama or openai)", cfg.Provider)
+	}
 }
 
 // Hashing is a placeholder embedder: hashed bag of words.
