@@ -126,13 +126,19 @@ type table struct {
 	sum   uint32
 }
 
-var loadTable = sync.OnceValues(func() (*table, error) {
+var loadTable = sync.OnceValues(parseTable)
+
+// parseTable parses the embedded table and indexes its words.
+func parseTable() (*table, error) {
 	t, err := model.Parse(tableData)
 	if err != nil {
 		return nil, fmt.Errorf("builtin embedding table: %w", err)
 	}
+	if len(t.Words) == 0 || len(t.Components) == 0 {
+		return nil, fmt.Errorf("builtin embedding table: no words or no common component")
+	}
 	return &table{Table: t, index: newWordIndex(t.Words), sum: crc32.ChecksumIEEE(tableData)}, nil
-})
+}
 
 // Builtin is the offline embedder. A text's vector has two parts:
 //
@@ -269,9 +275,11 @@ func (b *Builtin) Embed(ctx context.Context, texts []string) ([][]float32, error
 
 // scratch is per-call working memory.
 type scratch struct {
-	count   []float32 // per word: occurrences in the text
-	touched []int32   // words with a non-zero count
-	oov     map[string]float32
+	count   []float32      // per word: occurrences in the text
+	touched []int32        // words with a non-zero count
+	oov     map[string]int // unknown word -> index in oovWords
+	oovWord []string       // in order of first appearance
+	oovN    []float32      // occurrences
 	buf     []byte
 	stem    []byte
 	sub     []float32
@@ -282,7 +290,7 @@ type scratch struct {
 func newScratch(words, dim, stride int) *scratch {
 	return &scratch{
 		count:  make([]float32, words),
-		oov:    map[string]float32{},
+		oov:    map[string]int{},
 		sub:    make([]float32, dim),
 		subSum: newRowSum(stride),
 		words:  newLevelSums(stride),
@@ -345,7 +353,14 @@ func (b *Builtin) unknown(s *scratch, orig string, h uint64) {
 		s.add(id)
 		return
 	}
-	s.oov[string(s.buf)]++
+	if i, ok := s.oov[string(s.buf)]; ok {
+		s.oovN[i]++
+		return
+	}
+	w := string(s.buf)
+	s.oov[w] = len(s.oovWord)
+	s.oovWord = append(s.oovWord, w)
+	s.oovN = append(s.oovN, 1)
 }
 
 // suffixes are English inflections and derivations tried, in order, on
@@ -391,7 +406,9 @@ func (b *Builtin) Vector(text string) []float32 {
 	}
 	s.touched = s.touched[:0]
 	s.words.flush(sem)
-	for w, n := range s.oov {
+	// In order of appearance, so that sums are always made in one order.
+	for i, w := range s.oovWord {
+		n := s.oovN[i]
 		if !b.opts.NoSubwords {
 			axpy(sem, b.oovVector(w, s), n*b.oovCoef)
 		}
@@ -400,6 +417,7 @@ func (b *Builtin) Vector(text string) []float32 {
 		}
 	}
 	clear(s.oov)
+	s.oovWord, s.oovN = s.oovWord[:0], s.oovN[:0]
 
 	for _, u := range b.remove {
 		axpy(sem, u, -dot(sem, u))

@@ -192,6 +192,11 @@ func Parse(data []byte) (*Table, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	for i := 0; i+1 < len(t.NeighborID); i += 2 {
+		if int(binary.LittleEndian.Uint16(t.NeighborID[i:])) >= nWords {
+			return nil, errors.New("neighbour index out of range")
+		}
+	}
 	if len(r.b) != 0 {
 		return nil, fmt.Errorf("%d trailing bytes after table", len(r.b))
 	}
