@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"strings"
 	"sync"
@@ -18,7 +17,7 @@ import (
 //
 //go:generate go run ./internal/gen -out data/glove6b100d.bin
 //go:embed data/glove6b100d.bin
-var tableData []byte
+var tableData string
 
 // algorithmVersion names the text-to-vector algorithm. Change it whenever
 // the vectors Embed returns change for reasons other than the table (whose
@@ -123,7 +122,6 @@ func (o BuiltinOptions) name() string {
 type table struct {
 	*model.Table
 	index *wordIndex
-	sum   uint32
 }
 
 var loadTable = sync.OnceValues(parseTable)
@@ -137,7 +135,7 @@ func parseTable() (*table, error) {
 	if len(t.Words) == 0 || len(t.Components) == 0 {
 		return nil, fmt.Errorf("builtin embedding table: no words or no common component")
 	}
-	return &table{Table: t, index: newWordIndex(t.Words), sum: crc32.ChecksumIEEE(tableData)}, nil
+	return &table{Table: t, index: newWordIndex(t.Words)}, nil
 }
 
 // Builtin is the offline embedder. A text's vector has two parts:
@@ -162,7 +160,7 @@ type Builtin struct {
 	weight    []float32 // per word: weight
 	oovCoef   float32   // weight of an unknown word times the OOV norm
 	oovWeight float32
-	wordHash  []uint64 // per word: hash of its lexical key
+	lexSlot   []uint16 // per word: its lexical component and sign
 	remove    [][]float32
 	scratch   sync.Pool
 
@@ -185,11 +183,11 @@ func NewBuiltinWith(opts BuiltinOptions) (*Builtin, error) {
 		return nil, err
 	}
 	b := &Builtin{t: t, opts: opts, oovCache: map[string][]float32{}}
-	b.model = fmt.Sprintf("builtin:%s-%dd-%dk-%s-%08x", opts.name(), t.Dim, len(t.Words)/1000, algorithmVersion, t.sum)
+	b.model = fmt.Sprintf("builtin:%s-%dd-%dk-%s-%08x", opts.name(), t.Dim, len(t.Words)/1000, algorithmVersion, t.Sum)
 	if !opts.NoLexical {
 		b.lexDims = defaultLexicalDims
 		if opts.LexicalDims > 0 {
-			b.lexDims = opts.LexicalDims
+			b.lexDims = min(opts.LexicalDims, 1<<15)
 		}
 		b.share = 0.5
 		if opts.LexicalShare > 0 && opts.LexicalShare < 1 {
@@ -230,9 +228,9 @@ func NewBuiltinWith(opts BuiltinOptions) (*Builtin, error) {
 		b.oovCoef = b.oovWeight
 	}
 	if b.lexDims > 0 {
-		b.wordHash = make([]uint64, n)
+		b.lexSlot = make([]uint16, n)
 		for i, w := range t.Words {
-			b.wordHash[i] = lexHash(w)
+			b.lexSlot[i] = b.slotOf(w)
 		}
 	}
 	if !opts.KeepCommon {
@@ -400,7 +398,7 @@ func (b *Builtin) Vector(text string) []float32 {
 		n := s.count[id]
 		s.words.add(sem, t.WordRow(int(id)), n*b.coef[id])
 		if len(lex) > 0 {
-			lexAdd(lex, b.wordHash[id], b.weight[id]*tf(n))
+			lexAdd(lex, b.lexSlot[id], b.weight[id]*tf(n))
 		}
 		s.count[id] = 0
 	}
@@ -413,7 +411,7 @@ func (b *Builtin) Vector(text string) []float32 {
 			axpy(sem, b.oovVector(w, s), n*b.oovCoef)
 		}
 		if len(lex) > 0 {
-			lexAdd(lex, lexHash(w), b.oovWeight*tf(n))
+			lexAdd(lex, b.slotOf(w), b.oovWeight*tf(n))
 		}
 	}
 	clear(s.oov)
@@ -467,14 +465,20 @@ func splitmix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// lexAdd adds ±c to the component the hash picks (a signed feature hash:
-// dot products of such vectors estimate those of the bags of words).
-func lexAdd(lex []float32, h uint64, c float32) {
-	j := (h >> 1) % uint64(len(lex))
-	if h&1 != 0 {
-		lex[j] += c
+// slotOf picks the lexical component of a lower-case word (bits 1 and up)
+// and its sign (bit 0): a signed feature hash, whose dot products estimate
+// those of the bags of words.
+func (b *Builtin) slotOf(w string) uint16 {
+	h := lexHash(w)
+	return uint16((h>>1)%uint64(b.lexDims))<<1 | uint16(h&1)
+}
+
+// lexAdd adds ±c to the component of slot.
+func lexAdd(lex []float32, slot uint16, c float32) {
+	if slot&1 != 0 {
+		lex[slot>>1] += c
 	} else {
-		lex[j] -= c
+		lex[slot>>1] -= c
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"trove/backend/embedding/internal/model"
 )
 
 func builtin(t testing.TB) *Builtin {
@@ -277,6 +279,14 @@ func TestGoldenVector(t *testing.T) {
 	}
 	if m := b.Model(); m != goldenModel {
 		t.Fatalf("Model %q, golden %q", m, goldenModel)
+	}
+}
+
+// The checksum in the table, which Model names, must match its content:
+// a table changed by hand or by a broken generator fails here.
+func TestTableChecksum(t *testing.T) {
+	if !model.Verify(tableData) {
+		t.Fatal("the embedded table's checksum does not match its content; regenerate it")
 	}
 }
 

@@ -1,5 +1,15 @@
 // Package embedding turns text into vectors for semantic search: a builtin
-// offline model, or Ollama and OpenAI-compatible servers.
+// offline model, or Ollama and OpenAI-compatible servers. New picks one
+// from the settings.
+//
+// The builtin (Builtin, NewBuiltin) needs no network: it embeds a table of
+// GloVe 6B 100-d vectors for the 50,000 most frequent words, 8 bits each
+// (data/glove6b100d.bin, made by internal/gen; licences in NOTICE). A text
+// becomes the SIF-weighted sum of its word vectors (weight a/(a+p(w)), p
+// estimated from the word's frequency rank by Zipf's law) minus its
+// projection on the common component, followed by a hashed bag of its
+// words; unknown words get vectors from character n-grams. Neighbors gives
+// the nearest table words of a word, for query expansion.
 package embedding
 
 import (
@@ -61,6 +71,8 @@ func New(cfg core.EmbeddingSettings, getenv func(string) string) (Embedder, erro
 }
 
 // Hashing is a placeholder embedder: hashed bag of words.
+//
+// Deprecated: use New or NewBuiltin.
 type Hashing struct{}
 
 const hashDim = 64

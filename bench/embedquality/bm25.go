@@ -167,9 +167,23 @@ func expand(c *collection, bm *bm25) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("\nBM25 with query expansion by Neighbors (weight = similarity x factor):\n%-22s %8s %10s %8s %8s\n", "threshold, factor", "nDCG@10", "Recall@100", "MRR@10", "added/q")
+	// mutual keeps a neighbour only when the word is among the
+	// neighbour's own neighbours, which drops hubs ("because", "despite").
+	mutual := func(w string, nb embedding.Neighbor) bool {
+		for _, back := range b.Neighbors(nb.Word, 10) {
+			if back.Word == w {
+				return true
+			}
+		}
+		return false
+	}
+	fmt.Printf("\nBM25 with query expansion by Neighbors (weight = similarity x factor):\n%-28s %8s %10s %8s %8s\n", "threshold, factor", "nDCG@10", "Recall@100", "MRR@10", "added/q")
 	for _, th := range []float32{0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6} {
-		for _, factor := range []float64{0.5, 1} {
+		for _, mode := range []struct {
+			factor float64
+			mutual bool
+		}{{0.5, false}, {1, false}, {0.5, true}, {1, true}} {
+			factor := mode.factor
 			added := 0
 			m := score(c, func(qi int) []float64 {
 				q := map[string]float64{}
@@ -184,7 +198,7 @@ func expand(c *collection, bm *bm25) {
 						continue
 					}
 					for _, nb := range b.Neighbors(w, 10) {
-						if nb.Similarity < th || stopwords[nb.Word] {
+						if nb.Similarity < th || stopwords[nb.Word] || mode.mutual && !mutual(w, nb) {
 							continue
 						}
 						t := stem(nb.Word)
@@ -196,14 +210,22 @@ func expand(c *collection, bm *bm25) {
 				}
 				return bm.weighted(q)
 			})
-			fmt.Printf("%-22s %8.4f %10.4f %8.4f %8.2f\n", fmt.Sprintf("%.2f, %.1f", th, factor), m.ndcg, m.recall, m.mrr, float64(added)/float64(len(c.queries)))
+			name := fmt.Sprintf("%.2f, %.1f", th, factor)
+			if mode.mutual {
+				name += ", mutual"
+			}
+			fmt.Printf("%-28s %8.4f %10.4f %8.4f %8.2f\n", name, m.ndcg, m.recall, m.mrr, float64(added)/float64(len(c.queries)))
 		}
 	}
-	fmt.Println("\nexamples at similarity >= 0.7:")
+	fmt.Println("\nneighbours (* = mutual):")
 	for _, w := range []string{"wing", "airfoil", "supersonic", "heat", "boundary", "flutter", "buckling", "shock", "pressure", "aircraft"} {
 		var parts []string
 		for _, nb := range b.Neighbors(w, 10) {
-			parts = append(parts, fmt.Sprintf("%s %.2f", nb.Word, nb.Similarity))
+			star := ""
+			if mutual(w, nb) {
+				star = "*"
+			}
+			parts = append(parts, fmt.Sprintf("%s%s %.2f", nb.Word, star, nb.Similarity))
 		}
 		fmt.Printf("  %-11s %s\n", w, strings.Join(parts, ", "))
 	}

@@ -4,7 +4,8 @@
 // prints nDCG@10 (graded gains), Recall@100 and MRR@10, averaged over the
 // queries that have judgements.
 //
-//	go run ./bench/embedquality [-data DIR] [-variants] [-expansion]
+//	go run ./bench/embedquality [-data DIR] [-variants] [-hybrid] [-expansion]
+//	go run ./bench/embedquality -resources
 package main
 
 import (
@@ -43,7 +44,12 @@ func main() {
 	variants := flag.Bool("variants", false, "also measure variants of the builtin model")
 	expansion := flag.Bool("expansion", false, "also measure BM25 with query expansion by Neighbors")
 	hybrid := flag.Bool("hybrid", false, "also measure exp(-cosine distance) + BM25/max(BM25) for each variant")
+	res := flag.Bool("resources", false, "measure load time, memory and speed of the builtin instead")
 	flag.Parse()
+	if *res {
+		resources(*data)
+		return
+	}
 	c, err := load(*data)
 	if err != nil {
 		log.Fatal(err)

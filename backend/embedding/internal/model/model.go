@@ -8,11 +8,15 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
+	"strings"
+	"unsafe"
 )
 
-// Magic starts every table; the digits are the format version.
-const Magic = "TRVEMB01"
+// Magic starts every table; the digits are the format version. A CRC-32
+// (IEEE) of everything after it and itself follows.
+const Magic = "TRVEMB02"
 
 // Table is a word-vector table. Vectors are quantised to 8 bits and stored
 // as bytes biased by 128, in rows of Stride bytes (Dim rounded up to a
@@ -20,6 +24,8 @@ const Magic = "TRVEMB01"
 // i is WordScale[i] * (WordVec[i*Stride+j] - 128). The bias and the stride
 // let eight components add up at once in a uint64.
 type Table struct {
+	// Sum is the table's checksum (set by Marshal and Parse).
+	Sum       uint32
 	Dim       int
 	NgramMin  int // shortest character n-gram hashed for unknown words
 	NgramMax  int // longest
@@ -57,10 +63,11 @@ type Table struct {
 	NeighborSim []uint8
 }
 
-// Marshal encodes t.
+// Marshal encodes t and sets t.Sum.
 func (t *Table) Marshal() []byte {
 	var b bytes.Buffer
 	b.WriteString(Magic)
+	b.Write([]byte{0, 0, 0, 0}) // checksum, below
 	u32 := func(v int) { _ = binary.Write(&b, binary.LittleEndian, uint32(v)) }
 	f32s := func(v []float32) { _ = binary.Write(&b, binary.LittleEndian, v) }
 	u32(t.Dim)
@@ -88,25 +95,48 @@ func (t *Table) Marshal() []byte {
 	f32s(t.Mean)
 	b.Write(t.NeighborID)
 	b.Write(t.NeighborSim)
-	return b.Bytes()
+	out := b.Bytes()
+	t.Sum = crc32.ChecksumIEEE(out[len(Magic)+4:])
+	binary.LittleEndian.PutUint32(out[len(Magic):], t.Sum)
+	return out
+}
+
+// Verify reports whether the checksum in data matches its content. Parse
+// does not check it, so that loading does not read every page.
+func Verify(data string) bool {
+	n := len(Magic) + 4
+	return len(data) >= n && crc32.ChecksumIEEE([]byte(data[n:])) == binary.LittleEndian.Uint32([]byte(data[len(Magic):n]))
 }
 
 type reader struct {
-	b   []byte
+	s   string
 	err error
 }
 
+func (r *reader) str(n int) string {
+	if r.err != nil {
+		return ""
+	}
+	if n < 0 || n > len(r.s) {
+		r.err = errors.New("table truncated")
+		return ""
+	}
+	p := r.s[:n]
+	r.s = r.s[n:]
+	return p
+}
+
+// take returns the next n bytes, sharing the string's memory: they must
+// never be written.
 func (r *reader) take(n int) []byte {
+	p := r.str(n)
 	if r.err != nil {
 		return nil
 	}
-	if n < 0 || n > len(r.b) {
-		r.err = errors.New("table truncated")
-		return nil
+	if p == "" {
+		return []byte{}
 	}
-	p := r.b[:n:n]
-	r.b = r.b[n:]
-	return p
+	return unsafe.Slice(unsafe.StringData(p), len(p))
 }
 
 func (r *reader) u32() int {
@@ -129,13 +159,17 @@ func (r *reader) f32s(n int) []float32 {
 	return out
 }
 
-// Parse decodes a table made by Marshal.
-func Parse(data []byte) (*Table, error) {
-	if !bytes.HasPrefix(data, []byte(Magic)) {
+// Parse decodes a table made by Marshal. The table's words and vectors
+// share data's memory (a string, so that nobody writes it).
+func Parse(data string) (*Table, error) {
+	if !strings.HasPrefix(data, Magic) {
 		return nil, errors.New("not a word-vector table")
 	}
-	r := &reader{b: data[len(Magic):]}
+	r := &reader{s: data[len(Magic):]}
 	t := &Table{}
+	if p := r.take(4); p != nil {
+		t.Sum = binary.LittleEndian.Uint32(p)
+	}
 	t.Dim = r.u32()
 	nWords := r.u32()
 	nBuckets := r.u32()
@@ -153,11 +187,10 @@ func Parse(data []byte) (*Table, error) {
 		t.OOVNorm, t.BucketScale = o[0], o[1]
 	}
 	t.Buckets = nBuckets
-	blob := r.take(r.u32())
+	all := r.str(r.u32())
 	if r.err != nil {
 		return nil, r.err
 	}
-	all := string(blob)
 	t.Words = make([]string, 0, nWords)
 	for len(all) > 0 {
 		i := 0
@@ -197,8 +230,8 @@ func Parse(data []byte) (*Table, error) {
 			return nil, errors.New("neighbour index out of range")
 		}
 	}
-	if len(r.b) != 0 {
-		return nil, fmt.Errorf("%d trailing bytes after table", len(r.b))
+	if len(r.s) != 0 {
+		return nil, fmt.Errorf("%d trailing bytes after table", len(r.s))
 	}
 	return t, nil
 }
