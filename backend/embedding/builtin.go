@@ -65,6 +65,9 @@ type BuiltinOptions struct {
 	// NoSubwords drops unknown words instead of building their vectors
 	// from character n-grams.
 	NoSubwords bool
+	// NoInflections treats unknown inflected forms ("nozzles") as unknown
+	// words instead of taking the table word they inflect ("nozzle").
+	NoInflections bool
 	// UnitWords normalises word vectors before weighting them.
 	UnitWords bool
 	// NoLexical leaves out the word-identity dimensions: the vector is the
@@ -101,6 +104,9 @@ func (o BuiltinOptions) name() string {
 	}
 	if o.NoSubwords {
 		parts = append(parts, "nosubwords")
+	}
+	if o.NoInflections {
+		parts = append(parts, "noinflections")
 	}
 	if o.UnitWords {
 		parts = append(parts, "unitwords")
@@ -347,9 +353,11 @@ func (b *Builtin) unknown(s *scratch, orig string, h uint64) {
 	if len(s.buf) < 3 || digitsOnly(orig) {
 		return
 	}
-	if id, ok := b.inflected(s, s.buf); ok {
-		s.add(id)
-		return
+	if !b.opts.NoInflections {
+		if id, ok := b.inflected(s, s.buf); ok {
+			s.add(id)
+			return
+		}
 	}
 	if i, ok := s.oov[string(s.buf)]; ok {
 		s.oovN[i]++
