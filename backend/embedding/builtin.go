@@ -596,6 +596,22 @@ func (b *Builtin) Neighbors(word string, k int) []Neighbor {
 	return out
 }
 
+// Rank returns the frequency rank of word (case-insensitive) in the corpus
+// the vectors were trained on (1 = most frequent), or 0 when the word is
+// not in the table. Frequent words make poor expansions: they have many
+// close neighbours.
+func (b *Builtin) Rank(word string) int {
+	if len(word) > maxTokenBytes {
+		return 0
+	}
+	var buf [2 * maxTokenBytes]byte
+	id, ok := b.t.index.lookup(lowerHash(buf[:0], word))
+	if !ok {
+		return 0
+	}
+	return int(b.t.Ranks[id])
+}
+
 // Known reports whether word (case-insensitive) is in the table.
 func (b *Builtin) Known(word string) bool {
 	if len(word) > maxTokenBytes {

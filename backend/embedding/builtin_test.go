@@ -309,3 +309,14 @@ func TestLoadIsCheap(t *testing.T) {
 		t.Errorf("loading took %v", total)
 	}
 }
+
+func TestRank(t *testing.T) {
+	b := builtin(t)
+	the, wing, airfoil := b.Rank("The"), b.Rank("wing"), b.Rank("airfoil")
+	if the != 1 || wing <= the || airfoil != 0 {
+		t.Fatalf("Rank: the %d, wing %d, airfoil %d; want 1, more, 0 (not in the table)", the, wing, airfoil)
+	}
+	if b.Rank(strings.Repeat("x", 100)) != 0 || b.Rank("") != 0 {
+		t.Fatal("Rank of a non-word is not 0")
+	}
+}

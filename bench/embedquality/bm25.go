@@ -180,9 +180,10 @@ func expand(c *collection, bm *bm25) {
 	fmt.Printf("\nBM25 with query expansion by Neighbors (weight = similarity x factor):\n%-28s %8s %10s %8s %8s\n", "threshold, factor", "nDCG@10", "Recall@100", "MRR@10", "added/q")
 	for _, th := range []float32{0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6} {
 		for _, mode := range []struct {
-			factor float64
-			mutual bool
-		}{{0.5, false}, {1, false}, {0.5, true}, {1, true}} {
+			factor  float64
+			mutual  bool
+			minRank int
+		}{{0.5, false, 0}, {1, false, 0}, {0.5, true, 0}, {1, true, 0}, {0.5, false, 1000}, {0.5, true, 1000}} {
 			factor := mode.factor
 			added := 0
 			m := score(c, func(qi int) []float64 {
@@ -194,11 +195,11 @@ func expand(c *collection, bm *bm25) {
 					}
 				}
 				for _, w := range raw {
-					if stopwords[w] {
+					if stopwords[w] || b.Rank(w) < mode.minRank {
 						continue
 					}
 					for _, nb := range b.Neighbors(w, 10) {
-						if nb.Similarity < th || stopwords[nb.Word] || mode.mutual && !mutual(w, nb) {
+						if nb.Similarity < th || stopwords[nb.Word] || mode.mutual && !mutual(w, nb) || b.Rank(nb.Word) < mode.minRank {
 							continue
 						}
 						t := stem(nb.Word)
@@ -213,6 +214,9 @@ func expand(c *collection, bm *bm25) {
 			name := fmt.Sprintf("%.2f, %.1f", th, factor)
 			if mode.mutual {
 				name += ", mutual"
+			}
+			if mode.minRank > 0 {
+				name += fmt.Sprintf(", rank>%d", mode.minRank)
 			}
 			fmt.Printf("%-28s %8.4f %10.4f %8.4f %8.2f\n", name, m.ndcg, m.recall, m.mrr, float64(added)/float64(len(c.queries)))
 		}
