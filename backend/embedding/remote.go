@@ -15,6 +15,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
+	"golang.org/x/sync/errgroup"
 )
 
 // Defaults of the remote providers.
@@ -24,8 +25,12 @@ const (
 	DefaultOpenAIModel = "text-embedding-3-small"
 	DefaultOpenAIURL   = "https://api.openai.com/v1"
 
-	// BatchSize is the most texts sent in one request.
+	// BatchSize is the most texts sent in one request (to Ollama: handled
+	// in one Embed step, one request per text).
 	BatchSize = 64
+	// OllamaParallel is the default number of concurrent requests to
+	// Ollama, which serves up to 4 at once by default.
+	OllamaParallel = 4
 	// DefaultTimeout bounds one batch when the caller's context has no
 	// earlier deadline.
 	DefaultTimeout = 2 * time.Minute
@@ -60,6 +65,10 @@ type Remote struct {
 	create   createFunc
 	// Timeout bounds each batch (DefaultTimeout when zero).
 	Timeout time.Duration
+	// Parallel is how many requests of one batch may be in flight at once
+	// (1 when zero). NewOllama sets OllamaParallel: langchaingo sends
+	// Ollama one text per request.
+	Parallel int
 
 	mu   sync.Mutex
 	dim  int
@@ -83,7 +92,9 @@ func NewOllama(model, baseURL string, client *http.Client) (*Remote, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ollama client: %w", err)
 	}
-	return newRemote("ollama", model, "ollama:"+model, baseURL, llm.CreateEmbedding), nil
+	r := newRemote("ollama", model, "ollama:"+model, baseURL, llm.CreateEmbedding)
+	r.Parallel = OllamaParallel
+	return r, nil
 }
 
 // NewOpenAI returns an embedder for an OpenAI-compatible server (empty
@@ -194,10 +205,9 @@ func (r *Remote) batch(ctx context.Context, texts []string) ([][]float32, error)
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	rec := &exchange{}
-	vs, err := r.create(context.WithValue(ctx, exchangeKey{}, rec), texts)
+	vs, err := r.send(ctx, texts)
 	if err != nil {
-		return nil, r.explain(ctx, rec, err)
+		return nil, err
 	}
 	if len(vs) != len(texts) {
 		return nil, fmt.Errorf("%s at %s: %d vectors for %d texts", r.provider, r.where, len(vs), len(texts))
@@ -221,6 +231,45 @@ func (r *Remote) batch(ctx context.Context, texts []string) ([][]float32, error)
 		}
 	}
 	return vs, nil
+}
+
+// send asks the server for the vectors of texts, in up to r.Parallel
+// concurrent parts.
+func (r *Remote) send(ctx context.Context, texts []string) ([][]float32, error) {
+	parts := min(max(r.Parallel, 1), len(texts))
+	if parts <= 1 {
+		rec := &exchange{}
+		vs, err := r.create(context.WithValue(ctx, exchangeKey{}, rec), texts)
+		if err != nil {
+			return nil, r.explain(ctx, rec, err)
+		}
+		return vs, nil
+	}
+	results := make([][][]float32, parts)
+	g, gctx := errgroup.WithContext(ctx)
+	for p := range parts {
+		lo, hi := p*len(texts)/parts, (p+1)*len(texts)/parts
+		g.Go(func() error {
+			rec := &exchange{}
+			vs, err := r.create(context.WithValue(gctx, exchangeKey{}, rec), texts[lo:hi])
+			if err != nil {
+				return r.explain(ctx, rec, err)
+			}
+			if len(vs) != hi-lo {
+				return fmt.Errorf("%s at %s: %d vectors for %d texts", r.provider, r.where, len(vs), hi-lo)
+			}
+			results[p] = vs
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var out [][]float32
+	for _, vs := range results {
+		out = append(out, vs...)
+	}
+	return out, nil
 }
 
 // unitize normalises v in place, or reports false.

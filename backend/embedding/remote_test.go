@@ -440,3 +440,60 @@ func TestNewChoosesProvider(t *testing.T) {
 		t.Errorf("server saw Authorization %q and model %q", auth[0], models[0])
 	}
 }
+
+// Ollama gets one text per request from langchaingo; the requests of a
+// batch are sent concurrently. The stub holds every request until four are
+// in flight at once, which only concurrent requests can reach.
+func TestOllamaConcurrentRequests(t *testing.T) {
+	s := ollamaStub(t)
+	r, err := NewOllama("", s.srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	inFlight, peak := 0, 0
+	all := make(chan struct{})
+	s.setAnswer(func(w http.ResponseWriter, req *http.Request, _ []string) bool {
+		mu.Lock()
+		inFlight++
+		if inFlight > peak {
+			peak = inFlight
+		}
+		if peak == OllamaParallel {
+			select {
+			case <-all:
+			default:
+				close(all)
+			}
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-req.Context().Done():
+		}
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+		return false
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	texts := make([]string, 10)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("text %d %s", i, strings.Repeat("y", i))
+	}
+	got, err := r.Embed(ctx, texts)
+	if err != nil {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("Embed: %v (peak concurrency %d)", err, peak)
+	}
+	for i, text := range texts {
+		if want := unitOf(vectorFor(text, 4)); math.Abs(float64(got[i][0]-want[0])) > 1e-6 {
+			t.Fatalf("vector %d is out of order", i)
+		}
+	}
+	if n, _, _, _ := s.snapshot(); n != len(texts) {
+		t.Errorf("%d requests for %d texts", n, len(texts))
+	}
+}
