@@ -35,7 +35,12 @@ func (m *models) Embedder() embedding.Embedder { return *m.embedder.Load() }
 // index in the background.
 func (m *models) rebuild(cfg core.Settings) (changed bool) {
 	en := enrich.New(cfg.Summarizer, pipeline.DocStats{Store: m.store}, os.Getenv, m.log)
-	var em embedding.Embedder = embedding.Hashing{}
+	em, err := embedding.New(cfg.Embedding, os.Getenv)
+	if err != nil {
+		// Keep semantic search working with the offline model and say why.
+		m.log.Error("embedding provider unusable; using the builtin model", "err", err)
+		em, _ = embedding.New(core.EmbeddingSettings{Provider: core.ProviderBuiltin}, os.Getenv)
+	}
 	if old := m.enricher.Load(); old == nil || (*old).Name() != en.Name() {
 		changed = true
 	}

@@ -15,11 +15,8 @@ package embedding
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
-	"math"
 	"os"
 	"strings"
-	"unicode"
 
 	"trove/backend/core"
 )
@@ -68,42 +65,4 @@ func New(cfg core.EmbeddingSettings, getenv func(string) string) (Embedder, erro
 	default:
 		return nil, fmt.Errorf("unknown embedding provider %q (want builtin, ollama or openai)", cfg.Provider)
 	}
-}
-
-// Hashing is a placeholder embedder: hashed bag of words.
-//
-// Deprecated: use New or NewBuiltin.
-type Hashing struct{}
-
-const hashDim = 64
-
-// Model implements Embedder.
-func (Hashing) Model() string { return "hashing-64-v0" }
-
-// Dim implements Embedder.
-func (Hashing) Dim() int { return hashDim }
-
-// Embed implements Embedder.
-func (Hashing) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		v := make([]float32, hashDim)
-		for w := range strings.FieldsFuncSeq(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			h := fnv.New32a()
-			h.Write([]byte(w))
-			v[h.Sum32()%hashDim]++
-		}
-		var n float64
-		for _, x := range v {
-			n += float64(x * x)
-		}
-		if n > 0 {
-			s := float32(1 / math.Sqrt(n))
-			for j := range v {
-				v[j] *= s
-			}
-		}
-		out[i] = v
-	}
-	return out, nil
 }

@@ -78,13 +78,30 @@ type Tuning struct {
 	// them) are added, up to FeedbackTerms; the query's own words count
 	// OriginalBoost times an added word. FeedbackTerms 0 turns it off.
 	FeedbackDocs, FeedbackTerms, FeedbackMinDF, OriginalBoost int
+	// DistanceScale scales the Euclidean distance between unit vectors
+	// before semantic_score = exp(-distance): larger makes meaning count
+	// more against keywords.
+	DistanceScale float64
+	// FeedbackHybrid picks the feedback files by the hybrid score rather than
+	// by keywords alone.
+	FeedbackHybrid bool
+	// VectorFeedback moves the query vector toward the feedback passages
+	// (Rocchio): q + VectorFeedback * their mean.
+	VectorFeedback float64
 }
 
 // DefaultTuning is the ranking Trove ships with.
 var DefaultTuning = Tuning{
-	FileWeights:  [5]float64{2, 0.5, 2, 1, 1},
-	FileShare:    0.5,
-	FeedbackDocs: 5, FeedbackTerms: 10, FeedbackMinDF: 2, OriginalBoost: 2,
+	// Authored metadata counts most, derived metadata least.
+	FileWeights:    [5]float64{2, 0.5, 3, 1, 0.5},
+	FileShare:      0.5,
+	FeedbackDocs:   5,
+	FeedbackTerms:  10,
+	FeedbackMinDF:  2,
+	OriginalBoost:  2,
+	FeedbackHybrid: true,
+	VectorFeedback: 1,
+	DistanceScale:  1,
 }
 
 // Candidate set sizes.
@@ -152,12 +169,14 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 		}
 		return c
 	}
+	qv := e.queryVector(ctx, p, req.Mode)
 	if req.Mode != Semantic {
-		if err := e.keyword(ctx, p, filter, get); err != nil {
+		moved, err := e.keyword(ctx, p, filter, qv, get)
+		if err != nil {
 			return nil, err
 		}
+		qv = moved
 	}
-	qv := e.queryVector(ctx, p, req.Mode)
 	if qv != nil && req.Mode != Keyword {
 		for _, m := range e.Vectors.Search(qv, semanticCandidates) {
 			c := get(m.FileID)
@@ -175,8 +194,9 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 }
 
 // keyword collects BM25 matches from passages and from file metadata, in
-// two passes when feedback finds words to add.
-func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, get func(int64) *candidate) error {
+// two passes when feedback finds words to add. It returns the query vector,
+// moved toward the feedback passages.
+func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, qv []float32, get func(int64) *candidate) ([]float32, error) {
 	first := map[int64]*candidate{}
 	if err := e.keywordPass(ctx, p, p.clauses, filter, func(id int64) *candidate {
 		c, ok := first[id]
@@ -186,16 +206,30 @@ func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, g
 		}
 		return c
 	}); err != nil {
-		return err
+		return qv, err
 	}
-	added := e.expand(ctx, p, first, e.tuning())
+	tn := e.tuning()
+	if qv != nil {
+		ids := make([]int64, 0, len(first))
+		for id := range first {
+			ids = append(ids, id)
+		}
+		for id, m := range e.Vectors.Best(qv, ids) {
+			first[id].sim, first[id].semOrd, first[id].hasVector = m.Similarity, m.Ord, true
+		}
+	}
+	added, passages := e.expand(ctx, p, first, tn)
+	if qv != nil && len(passages) > 0 {
+		qv = moveQuery(qv, e.Vectors.Centroid(passages), tn.VectorFeedback)
+	}
 	if len(added) == 0 {
 		for id, c := range first {
 			*get(id) = *c
+			get(id).hasVector = false // scored again with the final query vector
 		}
-		return nil
+		return qv, nil
 	}
-	return e.keywordPass(ctx, p, weighted(p.clauses, added, e.tuning().OriginalBoost), filter, get)
+	return qv, e.keywordPass(ctx, p, weighted(p.clauses, added, tn.OriginalBoost), filter, get)
 }
 
 func (e *Engine) keywordPass(ctx context.Context, p plan, clauses []clause, filter store.FileFilter, get func(int64) *candidate) error {
@@ -354,7 +388,7 @@ func (e *Engine) score(ctx context.Context, req Request, keep []*candidate) ([]R
 			s.keyword = raw(c) / best
 		}
 		if c.hasVector && req.Mode != Keyword {
-			s.semantic = math.Exp(-Distance(c.sim))
+			s.semantic = math.Exp(-e.tuning().DistanceScale * Distance(c.sim))
 		}
 		s.score = s.keyword + s.semantic
 		if s.score > 0 && s.score >= req.MinScore {

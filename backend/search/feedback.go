@@ -27,22 +27,30 @@ var (
 // first-pass matches are probably relevant, so words they share (and the
 // query lacks) go into a second pass, as RM3 does. It helps queries phrased
 // differently from the documents that answer them.
-func (e *Engine) expand(ctx context.Context, p plan, first map[int64]*candidate, tn Tuning) []clause {
+func (e *Engine) expand(ctx context.Context, p plan, first map[int64]*candidate, tn Tuning) ([]clause, []Match) {
 	if tn.FeedbackTerms <= 0 || !p.natural() {
-		return nil
+		return nil, nil
 	}
 	type scored struct {
 		c     *candidate
 		score float64
 	}
 	var top []scored
+	best := 0.0
+	for _, c := range first {
+		best = max(best, c.chunkScore+tn.FileShare*c.fileScore)
+	}
 	for _, c := range first {
 		if c.hasChunk {
-			top = append(top, scored{c, c.chunkScore + tn.FileShare*c.fileScore})
+			s := c.chunkScore + tn.FileShare*c.fileScore
+			if tn.FeedbackHybrid && c.hasVector {
+				s = s/best + math.Exp(-tn.DistanceScale*Distance(c.sim))
+			}
+			top = append(top, scored{c, s})
 		}
 	}
 	if len(top) < 3 {
-		return nil // too little evidence
+		return nil, nil // too little evidence
 	}
 	slices.SortFunc(top, func(a, b scored) int {
 		if a.score != b.score {
@@ -60,13 +68,19 @@ func (e *Engine) expand(ctx context.Context, p plan, first map[int64]*candidate,
 	}
 	texts, err := e.Store.Passages(ctx, keys)
 	if err != nil {
-		return nil
+		return nil, nil
+	}
+	var passages []Match
+	for _, t := range top {
+		if t.c.hasVector {
+			passages = append(passages, Match{FileID: t.c.id, Ord: t.c.semOrd})
+		}
 	}
 	have := map[string]bool{}
 	for _, s := range p.stems {
 		have[s] = true
 	}
-	best := top[0].score
+	best = top[0].score
 	weight := map[string]float64{}
 	docs := map[string]int{}
 	surface := map[string]string{}
@@ -118,6 +132,27 @@ func (e *Engine) expand(ctx context.Context, p plan, first map[int64]*candidate,
 	var out []clause
 	for _, s := range stems[:min(len(stems), tn.FeedbackTerms)] {
 		out = append(out, clause{expr: quote(surface[s]), stem: s})
+	}
+	return out, passages
+}
+
+// moveQuery is Rocchio feedback on the query vector: q + beta * the mean of
+// the feedback passages' vectors, renormalised.
+func moveQuery(q, centroid []float32, beta float64) []float32 {
+	if centroid == nil || beta == 0 {
+		return q
+	}
+	out := make([]float32, len(q))
+	var n float64
+	for i := range q {
+		out[i] = q[i] + float32(beta)*centroid[i]
+		n += float64(out[i] * out[i])
+	}
+	if n == 0 {
+		return q
+	}
+	for i := range out {
+		out[i] /= float32(math.Sqrt(n))
 	}
 	return out
 }

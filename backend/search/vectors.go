@@ -51,7 +51,9 @@ func (v *Vectors) Model() string {
 func (v *Vectors) Reset(model string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	*v = Vectors{model: model, rows: map[int64][]int32{}}
+	v.model, v.dim, v.words = model, 0, 0
+	v.comps, v.signs, v.scale, v.file, v.ord = nil, nil, nil, nil, nil
+	v.rows = map[int64][]int32{}
 }
 
 // Len is the number of passage vectors held.
@@ -280,4 +282,36 @@ func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 // vectors, sqrt(2 - 2 cos), from 0 (same direction) to 2 (opposite).
 func Distance(similarity float64) float64 {
 	return math.Sqrt(max(0, 2-2*similarity))
+}
+
+// Centroid returns the mean of the given passages' vectors (as unit-scaled
+// float32), for moving a query toward its best matches; nil when none of
+// them has a vector.
+func (v *Vectors) Centroid(passages []Match) []float32 {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	if v.dim == 0 {
+		return nil
+	}
+	sum := make([]float32, v.dim)
+	n := 0
+	for _, m := range passages {
+		for _, r := range v.rows[m.FileID] {
+			if v.ord[r] != m.Ord {
+				continue
+			}
+			comps := v.comps[int(r)*v.dim : int(r+1)*v.dim]
+			for i, c := range comps {
+				sum[i] += v.scale[r] * float32(c)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	for i := range sum {
+		sum[i] /= float32(n)
+	}
+	return sum
 }

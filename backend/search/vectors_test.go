@@ -183,3 +183,18 @@ func BenchmarkSearch1MPassages(b *testing.B) {
 		v.Search(q, 50)
 	}
 }
+
+func TestResetEmptiesForAnotherModel(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	v := NewVectors("m")
+	fill(r, v, 10, 2, 16)
+	v.Reset("m2")
+	if v.Len() != 0 || v.Model() != "m2" {
+		t.Fatalf("after reset: len %d model %q", v.Len(), v.Model())
+	}
+	x := randUnit(r, 32) // another dimension is fine after a reset
+	v.Indexed([]store.Indexed{{ID: 1, EmbedModel: "m2", Vecs: [][]byte{vecquant.Encode(x)}}})
+	if got := v.Search(x, 1); len(got) != 1 || got[0].FileID != 1 {
+		t.Fatalf("search after reset: %+v", got)
+	}
+}

@@ -49,6 +49,7 @@ func Validate(s core.Settings) error {
 		between("summarizer.max_concurrency", float64(s.Summarizer.MaxConcurrency), 1, 16),
 		oneOf("embedding.provider", s.Embedding.Provider, providers),
 		maxLen("embedding.model", s.Embedding.Model, 200),
+		builtinModel(s.Embedding),
 		baseURL("embedding.base_url", s.Embedding.BaseURL),
 		envName("embedding.api_key_env", s.Embedding.APIKeyEnv),
 		between("queue.cooldown_seconds", s.Queue.CooldownSeconds, 0, 86400),
@@ -78,6 +79,19 @@ func oneOf(key, v string, allowed []string) error {
 		}
 	}
 	return core.InvalidField("INVALID_VALUE", key, "%q is not allowed (use one of: %s)", v, strings.Join(allowed, ", "))
+}
+
+// builtinEmbeddingModels are the models of the builtin embedder.
+var builtinEmbeddingModels = []string{"", "glove6b-sif-lex", "glove6b-sif"}
+
+func builtinModel(e core.EmbeddingSettings) error {
+	if e.Provider != core.ProviderBuiltin {
+		return nil
+	}
+	if err := oneOf("embedding.model", e.Model, builtinEmbeddingModels); err != nil {
+		return core.InvalidField("INVALID_VALUE", "embedding.model", "%q is not a builtin model (use glove6b-sif-lex, glove6b-sif, or \"\" for the default)", e.Model)
+	}
+	return nil
 }
 
 func between(key string, v, lo, hi float64) error {

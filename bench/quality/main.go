@@ -35,6 +35,7 @@ func main() {
 	bin := flag.String("bin", "", "trove binary (built from this checkout when empty)")
 	verbose := flag.Bool("v", false, "print per-query nDCG@10 of the last mode")
 	keep := flag.String("keep", "", "keep the corpus and index in this folder (for further experiments)")
+	embedModel := flag.String("embedding-model", "", "embedding.model setting (default: the builtin default)")
 	flag.Parse()
 
 	docs := readCorpus(filepath.Join(*data, "corpus.jsonl"))
@@ -68,6 +69,9 @@ func main() {
 	}
 	api, stop := startTrove(*bin, work)
 	defer stop()
+	if *embedModel != "" {
+		api.put("/api/settings/", map[string]any{"embedding.model": *embedModel})
+	}
 	t0 := time.Now()
 	api.post("/api/watch/directory", map[string]any{"path": corpus})
 	for !api.idle(corpus, len(docs)) {

@@ -74,6 +74,8 @@ func parse(v string) search.Tuning {
 		k, val, _ := strings.Cut(kv, "=")
 		f := rv.FieldByName(k)
 		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(val == "true")
 		case reflect.Int:
 			n, _ := strconv.Atoi(val)
 			f.SetInt(int64(n))
