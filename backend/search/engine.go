@@ -88,6 +88,9 @@ type Tuning struct {
 	// VectorFeedback moves the query vector toward the feedback passages
 	// (Rocchio): q + VectorFeedback * their mean.
 	VectorFeedback float64
+	// SemanticOnlyMin is the cosine similarity a file without any keyword
+	// match needs to be a result of a hybrid search.
+	SemanticOnlyMin float64
 }
 
 // DefaultTuning is the ranking Trove ships with.
@@ -102,6 +105,9 @@ var DefaultTuning = Tuning{
 	FeedbackHybrid: true,
 	VectorFeedback: 1,
 	DistanceScale:  1,
+	// With the builtin model, passages related to a query without sharing
+	// a word with it score 0.18-0.40 and unrelated ones 0.00-0.21.
+	SemanticOnlyMin: 0.3,
 }
 
 // Candidate set sizes.
@@ -389,6 +395,9 @@ func (e *Engine) score(ctx context.Context, req Request, keep []*candidate) ([]R
 		}
 		if c.hasVector && req.Mode != Keyword {
 			s.semantic = math.Exp(-e.tuning().DistanceScale * Distance(c.sim))
+		}
+		if req.Mode == Hybrid && s.keyword == 0 && c.sim < e.tuning().SemanticOnlyMin {
+			continue
 		}
 		s.score = s.keyword + s.semantic
 		if s.score > 0 && s.score >= req.MinScore {
