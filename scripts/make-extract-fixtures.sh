@@ -78,6 +78,7 @@ lo odp "$work/impress.fodp"
 for f in writer.docx writer.odt writer.rtf writer.pdf writer.epub calc.xlsx calc.ods impress.pptx impress.odp; do
   cp "$work/$f" "$out/$f"
 done
+qpdf --object-streams=generate "$out/writer.pdf" "$out/objstm.pdf"
 qpdf --encrypt trovepass ownerpass 256 -- "$out/writer.pdf" "$out/encrypted.pdf"
 
 # A small JPEG, then EXIF camera and date written by exiftool.

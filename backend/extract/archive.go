@@ -193,6 +193,9 @@ func extractZip(s *source, d *Document) error {
 
 // zipEntryText indexes an entry that is small and looks like text.
 func zipEntryText(z *zipDoc, f *zip.File) error {
+	if f.UncompressedSize64 > zipRatioSlack && f.UncompressedSize64/max(f.CompressedSize64, 1) > zipMaxRatio {
+		return bombWarning(f.Name)
+	}
 	if f.FileInfo().IsDir() || f.UncompressedSize64 > archiveTextMax || !textName(f.Name) {
 		return nil
 	}

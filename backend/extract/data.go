@@ -183,6 +183,9 @@ func extractYAML(s *source, d *Document) error {
 	if err != nil {
 		return plainFallback(s, d, src)
 	}
+	if len(docs) > 0 {
+		d.Title = yamlTitle(docs[0])
+	}
 	for _, n := range docs {
 		if err := yamlText(s, n); err != nil {
 			return err
@@ -226,6 +229,21 @@ func yamlText(s *source, root *yaml.Node) error {
 		}
 	}
 	return nil
+}
+
+// yamlTitle reads a top-level "title" key, as front matter and site
+// configurations have.
+func yamlTitle(doc *yaml.Node) string {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return ""
+	}
+	m := doc.Content[0].Content
+	for i := 0; i+1 < len(m); i += 2 {
+		if m[i].Value == "title" && m[i+1].Kind == yaml.ScalarNode {
+			return m[i+1].Value
+		}
+	}
+	return ""
 }
 
 // bracketDepth is a cheap upper bound of flow nesting, checked before a

@@ -80,9 +80,7 @@ func Extract(ctx context.Context, path string, opt Options) (Document, error) {
 	}
 	defer f.Close()
 	trap := &readTrap{r: f}
-	s := &source{ctx: ctx, name: filepath.Base(path), r: trap, size: size, opt: opt}
-	s.ext = strings.ToLower(filepath.Ext(s.name))
-	doc := extractSource(s)
+	doc := extractFrom(ctx, filepath.Base(path), trap, size, opt)
 	if trap.err != nil {
 		return Document{}, &fs.PathError{Op: "read", Path: path, Err: trap.err}
 	}
@@ -127,24 +125,34 @@ func (t *readTrap) ReadAt(p []byte, off int64) (int, error) {
 	return n, err
 }
 
-// extractSource runs detection and the family's extractor under the limits.
-func extractSource(s *source) Document {
-	if s.size == 0 {
+// extractFrom runs detection and the family's extractor under the limits.
+func extractFrom(ctx context.Context, name string, r io.ReaderAt, size int64, opt Options) Document {
+	s := &source{ctx: ctx, name: name, r: r, size: size, opt: opt.withDefaults()}
+	s.ext = strings.ToLower(filepath.Ext(name))
+	if size == 0 {
 		return Document{Format: "metadata", Mime: "application/x-empty"}
 	}
-	s.head = readHead(s.r, s.size)
+	s.head = readHead(r, size)
 	fam := detect(s)
-	doc := Document{Format: fam.name, Mime: fam.mime}
-	if s.size > s.opt.MaxFileSize {
-		doc.Warning = fmt.Sprintf("larger than %s: indexed by name only", humanSize(s.opt.MaxFileSize))
-		return doc
+	if size > s.opt.MaxFileSize {
+		return Document{Format: fam.name, Mime: fam.mime,
+			Warning: fmt.Sprintf("larger than %s: indexed by name only", humanSize(s.opt.MaxFileSize))}
 	}
+	if ctx.Err() != nil {
+		return Document{Format: fam.name, Mime: fam.mime, Warning: ctxWarning(s)}
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opt.Timeout)
+	defer cancel()
+	s.ctx = ctx
+	return runFamily(s, fam)
+}
+
+// runFamily runs one extractor with panics recovered and the text capped.
+func runFamily(s *source, fam family) Document {
+	doc := Document{Format: fam.name, Mime: fam.mime}
 	if fam.run == nil {
 		return doc
 	}
-	ctx, cancel := context.WithTimeout(s.ctx, s.opt.Timeout)
-	defer cancel()
-	s.ctx = ctx
 	s.text = newSink(s.opt.MaxTextBytes)
 	err := protect(func() error { return fam.run(s, &doc) })
 	finish(s, &doc, fam, err)

@@ -19,11 +19,11 @@ func extractMarkdown(s *source, d *Document) error {
 	if a := fm["author"]; a != "" {
 		d.Meta = map[string]string{"author": a}
 	}
-	title := markdownText(s, body)
+	title, err := markdownText(s, body)
 	if d.Title == "" {
 		d.Title = title
 	}
-	return nil
+	return err
 }
 
 // frontMatter splits off a leading YAML (---) or TOML (+++) block and reads
@@ -73,13 +73,16 @@ func frontMatter(src string) (string, map[string]string) {
 }
 
 // markdownText writes the readable text and returns the first heading.
-func markdownText(s *source, body string) string {
+func markdownText(s *source, body string) (string, error) {
 	var title, prev string
 	var b strings.Builder
 	fence := ""
 	tk := tick{ctx: s.ctx}
 	for line := range strings.SplitSeq(body, "\n") {
-		if tk.err() != nil || s.text.full() {
+		if err := tk.err(); err != nil {
+			return title, err
+		}
+		if s.text.full() {
 			break
 		}
 		line = strings.TrimRight(line, "\r")
@@ -126,7 +129,7 @@ func markdownText(s *source, body string) string {
 		s.text.WriteString("\n")
 		prev = trim
 	}
-	return title
+	return title, nil
 }
 
 func isSetextUnderline(t string) bool {
