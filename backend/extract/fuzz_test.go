@@ -192,4 +192,3 @@ func FuzzExtract(f *testing.F) {
 		checkFuzzDoc(t, doc)
 	})
 }
-
