@@ -380,3 +380,11 @@ func (m *runtimeMem) read() {
 	runtime.ReadMemStats(&ms)
 	m.total = ms.TotalAlloc
 }
+
+func TestHTMLDeclaredCharset(t *testing.T) {
+	page := "<html><head><meta charset=\"iso-8859-7\"><title>\xc1\xe8\xdc\xed\xe1</title></head><body>\xe3\xe5\xe9\xdc tuatarataco</body></html>"
+	doc := extractBytes(t, "greek.html", []byte(page), Options{})
+	if doc.Title != "Αθάνα" || !strings.Contains(doc.Text, "γειά tuatarataco") {
+		t.Errorf("%+v", doc)
+	}
+}

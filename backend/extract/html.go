@@ -4,15 +4,17 @@ import (
 	"context"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
 	"golang.org/x/net/html/atom"
 )
 
 // extractHTML keeps only the visible text. Markup is several times larger
 // than its text, so it may read past the text limit, within bounds.
 func extractHTML(s *source, d *Document) error {
-	src, ok := textOf(s, markupBudget(s))
+	src, ok := htmlSource(s)
 	if !ok {
 		binaryDoc(s, d)
 		return nil
@@ -23,6 +25,32 @@ func extractHTML(s *source, d *Document) error {
 		d.Meta = map[string]string{"author": page.author}
 	}
 	return err
+}
+
+// htmlSource decodes the page: UTF-8 when valid, else the charset its
+// <meta> declares, else Windows-1252 as browsers do.
+func htmlSource(s *source) (string, bool) {
+	if isBinary(s.head) {
+		return "", false
+	}
+	raw := s.head
+	if int64(len(raw)) < s.size {
+		raw = make([]byte, min(s.size, int64(markupBudget(s))))
+		n, _ := s.r.ReadAt(raw, 0)
+		raw = raw[:n]
+	}
+	if isUTF16(raw) || utf8.Valid(raw) || int64(len(raw)) < s.size {
+		return decodeText(raw, int64(len(raw)) == s.size), true
+	}
+	enc, name, _ := charset.DetermineEncoding(raw, "text/html")
+	if name == "utf-8" || name == "windows-1252" {
+		return decodeText(raw, true), true
+	}
+	out, err := enc.NewDecoder().Bytes(raw)
+	if err != nil {
+		return decodeText(raw, true), true
+	}
+	return string(out), true
 }
 
 func markupBudget(s *source) int {

@@ -49,6 +49,7 @@ func extractMbox(s *source, d *Document) error {
 	m := &mailReader{s: s}
 	var msg bytes.Buffer
 	count, prevBlank := 0, true
+	tk := tick{ctx: s.ctx}
 	flush := func() error {
 		if msg.Len() == 0 {
 			return nil
@@ -79,7 +80,7 @@ func extractMbox(s *source, d *Document) error {
 		if err != nil {
 			break
 		}
-		if err := s.ctx.Err(); err != nil {
+		if err := tk.err(); err != nil {
 			return err
 		}
 	}

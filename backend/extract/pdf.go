@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -21,7 +22,7 @@ import (
 
 const (
 	pdfMaxPages      = 20000
-	pdfDecodedBudget = 512 << 20 // decompressed stream bytes per file
+	pdfDecodedBudget = 128 << 20 // decompressed stream bytes per file
 	pdfFormDepth     = 3
 )
 
@@ -153,8 +154,8 @@ func (p *pdfFile) parseAt(off int) any {
 }
 
 func (p *pdfFile) streamEnd(dict pdfDict, start int) int {
-	if n, ok := p.resolve(dict["Length"]).(float64); ok && n >= 0 && start+int(n) <= len(p.data) {
-		end := start + int(n)
+	if n, ok := pdfInt(p.resolve(dict["Length"]), len(p.data)-start); ok {
+		end := start + n
 		rest := p.data[end:min(len(p.data), end+32)]
 		if bytes.Contains(rest, []byte("endstream")) {
 			return end
@@ -210,30 +211,39 @@ func (p *pdfFile) unpackObjStms() {
 
 func (p *pdfFile) unpackObjStm(st *pdfStream) {
 	data := p.decode(st)
-	n, _ := st.dict["N"].(float64)
-	first, _ := st.dict["First"].(float64)
-	if n <= 0 || first < 0 || int(first) > len(data) {
+	n, ok1 := pdfInt(st.dict["N"], 100000)
+	first, ok2 := pdfInt(st.dict["First"], len(data))
+	if !ok1 || !ok2 {
 		return
 	}
-	l := &pdfLexer{b: data[:int(first)]}
-	for i := 0; i < int(n) && i < 100000; i++ {
-		a, ok1 := l.token()
-		b, ok2 := l.token()
-		num, isNum := a.(float64)
-		off, isOff := b.(float64)
-		if !ok1 || !ok2 || !isNum || !isOff {
+	l := &pdfLexer{b: data[:first]}
+	for i := 0; i < n; i++ {
+		a, _ := l.token()
+		b, _ := l.token()
+		num, ok1 := pdfInt(a, math.MaxInt32)
+		off, ok2 := pdfInt(b, len(data)-first-1)
+		if !ok1 || !ok2 {
 			return
 		}
-		if _, direct := p.offsets[int(num)]; direct {
+		if _, direct := p.offsets[num]; direct {
 			continue
 		}
-		if _, seen := p.cache[int(num)]; seen || int(first)+int(off) >= len(data) || off < 0 {
+		if _, seen := p.cache[num]; seen {
 			continue
 		}
-		ol := &pdfLexer{b: data, pos: int(first) + int(off)}
+		ol := &pdfLexer{b: data, pos: first + off}
 		v, _ := ol.object(0)
-		p.cache[int(num)] = v
+		p.cache[num] = v
 	}
+}
+
+// pdfInt accepts a whole number in [0, most], as offsets and counts must be.
+func pdfInt(v any, most int) (int, bool) {
+	f, ok := v.(float64)
+	if !ok || f < 0 || f > float64(most) || f != math.Trunc(f) {
+		return 0, false
+	}
+	return int(f), true
 }
 
 // decode applies the stream's filters; unknown filters give nothing.

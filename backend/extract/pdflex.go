@@ -246,7 +246,7 @@ func (l *pdfLexer) object(depth int) (any, bool) {
 func (l *pdfLexer) maybeRef(num float64) any {
 	save := l.pos
 	gen, ok := l.token()
-	if g, isNum := gen.(float64); ok && isNum && g >= 0 && num >= 0 && num == float64(int(num)) {
+	if g, isNum := gen.(float64); ok && isNum && g >= 0 && g < 1<<16 && num >= 0 && num < 1<<31 && num == float64(int(num)) {
 		if r, ok := l.token(); ok && r == pdfKeyword("R") {
 			return pdfRef{int(num), int(g)}
 		}
