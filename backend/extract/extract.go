@@ -164,7 +164,8 @@ func finish(s *source, doc *Document, fam family, err error) {
 	if doc.Format == "" {
 		doc.Format = fam.name
 	}
-	doc.Text = s.text.String()
+	// Every parser means to emit UTF-8; this makes it a promise.
+	doc.Text = strings.ToValidUTF8(s.text.String(), "\uFFFD")
 	doc.Title = cleanTitle(doc.Title)
 	switch {
 	case err != nil && s.ctx.Err() != nil:

@@ -339,6 +339,6 @@ func cleanTitle(t string) string {
 	if t == "" {
 		return ""
 	}
-	t = strings.Join(strings.Fields(t), " ")
+	t = strings.Join(strings.Fields(strings.ToValidUTF8(t, "\uFFFD")), " ")
 	return cutUTF8(t, 300)
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Office Open XML: zip files of XML parts. Text lives in w:t (Word), a:t
@@ -49,6 +50,9 @@ func coreProps(z *zipDoc, d *Document) {
 func setMeta(d *Document, k, v string) {
 	if v = strings.TrimSpace(v); v == "" {
 		return
+	}
+	if !utf8.ValidString(v) {
+		v = decode1252([]byte(v))
 	}
 	if d.Meta == nil {
 		d.Meta = map[string]string{}

@@ -34,6 +34,7 @@ type pdfFile struct {
 	objStm  bool // object streams have been unpacked into cache
 	budget  int64
 	depth   int // nested get calls: a chain of /Length references is bounded
+	fonts   map[pdfRef]*pdfFont
 	tk      tick
 }
 
@@ -42,7 +43,7 @@ func extractPDF(s *source, d *Document) error {
 	if err != nil {
 		return err
 	}
-	p := &pdfFile{ctx: s.ctx, data: data, cache: map[int]any{}, budget: pdfDecodedBudget, tk: tick{ctx: s.ctx}}
+	p := &pdfFile{ctx: s.ctx, data: data, cache: map[int]any{}, fonts: map[pdfRef]*pdfFont{}, budget: pdfDecodedBudget, tk: tick{ctx: s.ctx}}
 	p.index()
 	trailer := p.trailer()
 	if trailer["Encrypt"] != nil {

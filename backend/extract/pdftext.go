@@ -12,8 +12,7 @@ import (
 type pdfText struct {
 	p     *pdfFile
 	out   *sink
-	fonts map[pdfName]*pdfFont
-	byRef map[pdfRef]*pdfFont
+	fonts map[pdfName]*pdfFont // fonts given inline, by resource name
 	font  *pdfFont
 	lastY float64
 	forms int
@@ -161,14 +160,12 @@ func (t *pdfText) show(s string) {
 func (t *pdfText) fontFor(res pdfDict, name pdfName) *pdfFont {
 	ref := t.p.dict(res["Font"])[name]
 	if r, ok := ref.(pdfRef); ok {
-		if t.byRef == nil {
-			t.byRef = map[pdfRef]*pdfFont{}
-		}
-		if f := t.byRef[r]; f != nil {
+		// Fonts are shared by pages: their CMaps are parsed once per file.
+		if f := t.p.fonts[r]; f != nil {
 			return f
 		}
 		f := t.p.loadFont(t.p.dict(r))
-		t.byRef[r] = f
+		t.p.fonts[r] = f
 		return f
 	}
 	if f := t.fonts[name]; f != nil {
@@ -190,10 +187,7 @@ type pdfFont struct {
 }
 
 func (p *pdfFile) loadFont(fd pdfDict) *pdfFont {
-	f := &pdfFont{}
-	for i := range f.simple {
-		f.simple[i] = []rune(decode1252([]byte{byte(i)}))[0]
-	}
+	f := &pdfFont{simple: winAnsi}
 	if fd == nil {
 		return f
 	}
@@ -271,6 +265,14 @@ func (f *pdfFont) decodeCMap(s string) string {
 	}
 	return b.String()
 }
+
+// winAnsi is the default single-byte encoding.
+var winAnsi = func() (t [256]rune) {
+	for i := range t {
+		t[i] = []rune(decode1252([]byte{byte(i)}))[0]
+	}
+	return t
+}()
 
 const cmapMaxEntries = 1 << 17
 
