@@ -80,7 +80,11 @@ func detect(s *source) family {
 	case name == "zip":
 		name, mime = zipFamily(s, ext)
 	case name != "":
-	case ext != "" && ext != "image" && ext != "audio" && ext != "video" && ext != "archive":
+	case ext == "image" || ext == "audio" || ext == "video" || ext == "archive":
+		// A format without a signature checked here (MP3 frames, ICO, ...):
+		// the general sniffer names it.
+		name, mime = ext, mimetype.Detect(s.head).String()
+	case ext != "":
 		name = ext
 	default:
 		name = sniffText(s.head)

@@ -1,5 +1,14 @@
 // Package extract turns files into text and metadata: one file per format
-// family, chosen by content sniffing as well as by extension.
+// family, chosen by a few magic bytes and the extension, with a general
+// sniffer only for binaries nobody claimed.
+//
+// Extract fails only when a file cannot be read at all. Everything wrong
+// with the content (too big, encrypted, corrupt, a zip bomb, a parser
+// panic, the time limit) yields a Document with a Warning for a person, and
+// whatever text could be trusted. The limits in limits.go bound memory and
+// time on hostile input: reads stop at the text limit, archives and
+// compressed streams share a byte budget and a ratio cap, nesting is capped,
+// and long loops check the context.
 package extract
 
 import (

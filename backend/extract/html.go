@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"strings"
@@ -164,11 +165,11 @@ func writeHTMLText(out *sink, text []byte, pre bool) {
 		out.sp()
 	}
 	first := true
-	for f := range strings.FieldsSeq(string(text)) {
+	for f := range bytes.FieldsSeq(text) {
 		if !first {
 			out.WriteString(" ")
 		}
-		out.WriteString(f)
+		out.Write(f)
 		first = false
 	}
 	if len(text) > 0 && isSpace(text[len(text)-1]) && !first {

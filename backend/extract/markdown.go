@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -75,7 +76,7 @@ func frontMatter(src string) (string, map[string]string) {
 // markdownText writes the readable text and returns the first heading.
 func markdownText(s *source, body string) (string, error) {
 	var title, prev string
-	var b strings.Builder
+	var b bytes.Buffer
 	fence := ""
 	tk := tick{ctx: s.ctx}
 	for line := range strings.SplitSeq(body, "\n") {
@@ -124,8 +125,11 @@ func markdownText(s *source, body string) (string, error) {
 		}
 		b.Reset()
 		mdInline(&b, stripBlockMarks(trim), 0)
-		out := strings.TrimSpace(strings.ReplaceAll(b.String(), "|", " "))
-		s.text.WriteString(out)
+		out := bytes.TrimSpace(b.Bytes())
+		if bytes.IndexByte(out, '|') >= 0 {
+			out = bytes.ReplaceAll(out, []byte("|"), []byte(" "))
+		}
+		s.text.Write(out)
 		s.text.WriteString("\n")
 		prev = trim
 	}
@@ -193,7 +197,7 @@ func isDigits(s string) bool {
 }
 
 func inlineText(s string) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	mdInline(&b, s, 0)
 	return strings.TrimSpace(b.String())
 }
@@ -201,7 +205,7 @@ func inlineText(s string) string {
 // mdInline writes a line without emphasis marks, link targets and tags.
 // Searches for closing brackets look only a bounded distance ahead, so
 // hostile lines cost linear time.
-func mdInline(b *strings.Builder, line string, depth int) {
+func mdInline(b *bytes.Buffer, line string, depth int) {
 	for i := 0; i < len(line); {
 		c := line[i]
 		switch {
@@ -298,7 +302,7 @@ func mdLink(line string, i int) (string, int, bool) {
 }
 
 // mdAngle keeps autolinks and drops HTML tags and comments.
-func mdAngle(b *strings.Builder, line string, i int) int {
+func mdAngle(b *bytes.Buffer, line string, i int) int {
 	rest := line[i+1:]
 	end := strings.IndexByte(rest[:min(len(rest), mdLookahead)], '>')
 	if end < 0 {
