@@ -56,9 +56,13 @@ func checkZipDirectory(s *source) error {
 	}
 	count := uint64(binary.LittleEndian.Uint16(tail[i+10:]))
 	dirSize := uint64(binary.LittleEndian.Uint32(tail[i+12:]))
-	if j := bytes.LastIndex(tail[:i], []byte("PK\x06\x06")); j >= 0 && len(tail)-j >= 56 {
-		count = max(count, binary.LittleEndian.Uint64(tail[j+32:]))
-		dirSize = max(dirSize, binary.LittleEndian.Uint64(tail[j+40:]))
+	if count == 0xffff || dirSize == 0xffffffff {
+		// Zip64: the real numbers are in the zip64 end record.
+		j := bytes.LastIndex(tail[:i], []byte("PK\x06\x06"))
+		if j < 0 || len(tail)-j < 56 {
+			return nil
+		}
+		count, dirSize = binary.LittleEndian.Uint64(tail[j+32:]), binary.LittleEndian.Uint64(tail[j+40:])
 	}
 	if count > zipMaxEntries || dirSize > zipMaxEntries*1024 {
 		return warnf("archive lists %d entries (more than %d): contents not indexed", count, zipMaxEntries)

@@ -42,3 +42,12 @@ func BenchmarkMarkdown20KB(b *testing.B) {
 
 func BenchmarkPDF(b *testing.B)  { benchFile(b, "writer.pdf", fixtureBytes(b, "writer.pdf")) }
 func BenchmarkDOCX(b *testing.B) { benchFile(b, "writer.docx", fixtureBytes(b, "writer.docx")) }
+
+func BenchmarkBinary32KB(b *testing.B) {
+	data := make([]byte, 32<<10)
+	copy(data, "\x7fELF\x02\x01\x01")
+	for i := 64; i < len(data); i++ {
+		data[i] = byte(i * 31)
+	}
+	benchFile(b, "prog", data)
+}

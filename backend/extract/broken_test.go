@@ -189,8 +189,8 @@ func TestZipBudget(t *testing.T) {
 }
 
 func TestZipTooManyEntries(t *testing.T) {
-	// An end record claiming a million entries, as a crafted file would.
-	eocd := []byte("PK\x05\x06\x00\x00\x00\x00\xff\xff\xff\xff\x00\x00\x00\x40\x00\x00\x00\x00\x00\x00")
+	// An end record claiming 65534 entries, as a crafted file would.
+	eocd := []byte("PK\x05\x06\x00\x00\x00\x00\xfe\xff\xfe\xff\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00")
 	data := append([]byte("PK\x03\x04"+strings.Repeat("\x00", 100)), eocd...)
 	doc := extractBytes(t, "many.zip", data, Options{})
 	if !strings.Contains(doc.Warning, "entries") || doc.Format != "archive" {
