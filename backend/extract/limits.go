@@ -112,6 +112,14 @@ func (t *sink) since(off int) string {
 
 func (t *sink) len() int { return len(t.buf) + len(t.whole) }
 
+// last returns the last byte written, or 0.
+func (t *sink) last() byte {
+	if len(t.buf) == 0 {
+		return 0
+	}
+	return t.buf[len(t.buf)-1]
+}
+
 // nl ends the current line unless the text is empty or already ends one.
 func (t *sink) nl() {
 	n := len(t.buf)

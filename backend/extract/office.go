@@ -280,7 +280,9 @@ func writeCell(s *source, typ, v string, shared []string) {
 	if v = strings.TrimSpace(v); v == "" {
 		return
 	}
-	s.text.sp()
+	if c := s.text.last(); c != 0 && c != '\n' {
+		s.text.WriteString("\t")
+	}
 	s.text.WriteString(v)
 }
 
