@@ -315,33 +315,17 @@ func tomlText(s *source, v any, depth int) {
 }
 
 // extractXML writes the character data, one line per element, and takes
-// the first <title> as the title (SVG, RSS, Atom, DocBook, ...).
+// the first <title> as the title (SVG, RSS, Atom, DocBook, ...). It uses
+// encoding/xml rather than the office scanner: any XML may arrive here, and
+// text that is not XML must fall back to plain text.
 func extractXML(s *source, d *Document) error {
 	src, ok := textOf(s, markupBudget(s))
 	if !ok {
 		binaryDoc(s, d)
 		return nil
 	}
-	var title strings.Builder
-	inTitle, titleDone := false, false
-	err := walkXML(s.ctx, strings.NewReader(src), xmlVisitor{
-		start: func(e xml.StartElement) {
-			inTitle = !titleDone && e.Name.Local == "title"
-		},
-		end: func(e xml.EndElement) {
-			if inTitle {
-				inTitle, titleDone = false, true
-			}
-			s.text.nl()
-		},
-		text: func(b []byte) {
-			if inTitle {
-				title.Write(b)
-			}
-			writeCollapsed(s.text, b)
-		},
-	}, s.text)
-	d.Title = title.String()
+	title, err := xmlText(s, src)
+	d.Title = title
 	var w warning
 	if err != nil && !errors.As(err, &w) && s.ctx.Err() == nil {
 		d.Title = ""
@@ -350,51 +334,46 @@ func extractXML(s *source, d *Document) error {
 	return err
 }
 
-type xmlVisitor struct {
-	start func(xml.StartElement)
-	end   func(xml.EndElement)
-	text  func([]byte)
-}
-
-// walkXML streams raw tokens (no namespace bookkeeping: prefixes are stable
-// in the formats read here) and caps the nesting depth.
-func walkXML(ctx interface{ Err() error }, r io.Reader, v xmlVisitor, out *sink) error {
-	dec := xml.NewDecoder(r)
+func xmlText(s *source, src string) (string, error) {
+	dec := xml.NewDecoder(strings.NewReader(src))
 	dec.Strict = false
-	dec.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
+	dec.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil } // already UTF-8
 	dec.Entity = xml.HTMLEntity
-	depth, n := 0, 0
-	for !out.full() {
-		if n++; n&255 == 0 && ctx.Err() != nil {
-			return ctx.Err()
+	var title strings.Builder
+	inTitle, titleDone := false, false
+	depth := 0
+	tk := tick{ctx: s.ctx}
+	for !s.text.full() {
+		if err := tk.err(); err != nil {
+			return title.String(), err
 		}
 		tok, err := dec.RawToken()
 		if err == io.EOF {
-			return nil
+			break
 		}
 		if err != nil {
-			return err
+			return title.String(), err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if depth++; depth > maxNesting {
-				return warnf("XML nested deeper than %d levels: the rest is not indexed", maxNesting)
+				return title.String(), warnf("XML nested deeper than %d levels: the rest is not indexed", maxNesting)
 			}
-			if v.start != nil {
-				v.start(t)
-			}
+			inTitle = !titleDone && t.Name.Local == "title"
 		case xml.EndElement:
 			depth--
-			if v.end != nil {
-				v.end(t)
+			if inTitle {
+				inTitle, titleDone = false, true
 			}
+			s.text.nl()
 		case xml.CharData:
-			if v.text != nil {
-				v.text(t)
+			if inTitle {
+				title.Write(t)
 			}
+			writeCollapsed(s.text, t)
 		}
 	}
-	return nil
+	return title.String(), nil
 }
 
 // writeCollapsed writes text with runs of white space made single spaces.

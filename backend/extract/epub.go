@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"encoding/xml"
 	"errors"
 	"net/url"
 	"path"
@@ -16,9 +15,9 @@ func extractEPUB(s *source, d *Document) error {
 		return err
 	}
 	opf := ""
-	err = z.walkMeta("META-INF/container.xml", xmlVisitor{start: func(e xml.StartElement) {
-		if e.Name.Local == "rootfile" && opf == "" {
-			opf = attr(e, "full-path")
+	err = z.walkMeta("META-INF/container.xml", xmlVisitor{start: func(e *xmlElem) {
+		if e.local == "rootfile" && opf == "" {
+			opf = e.attr("full-path")
 		}
 	}})
 	if err != nil {
@@ -54,21 +53,21 @@ func readOPF(z *zipDoc, name string) (*opfPackage, error) {
 	var cur string
 	var b strings.Builder
 	err := z.walkMeta(name, xmlVisitor{
-		start: func(e xml.StartElement) {
-			cur = e.Name.Local
+		start: func(e *xmlElem) {
+			cur = e.local
 			b.Reset()
 			switch cur {
 			case "item":
-				p.hrefs[attr(e, "id")] = p.resolve(attr(e, "href"))
+				p.hrefs[e.attr("id")] = p.resolve(e.attr("href"))
 			case "itemref":
-				p.spine = append(p.spine, attr(e, "idref"))
+				p.spine = append(p.spine, e.attr("idref"))
 			}
 		},
 		text: func(t []byte) { b.Write(t) },
-		end: func(e xml.EndElement) {
+		end: func(local string) {
 			v := strings.TrimSpace(b.String())
 			switch {
-			case e.Name.Local != cur:
+			case local != cur:
 			case cur == "title" && p.title == "":
 				p.title = v
 			case cur == "creator" && p.author == "":

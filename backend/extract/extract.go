@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Options bound the work spent on one file. Zero fields take the defaults
@@ -174,7 +175,9 @@ func finish(s *source, doc *Document, fam family, err error) {
 		doc.Format = fam.name
 	}
 	// Every parser means to emit UTF-8; this makes it a promise.
-	doc.Text = strings.ToValidUTF8(s.text.String(), "\uFFFD")
+	if doc.Text = s.text.String(); !utf8.ValidString(doc.Text) {
+		doc.Text = strings.ToValidUTF8(doc.Text, "\uFFFD")
+	}
 	doc.Title = cleanTitle(doc.Title)
 	switch {
 	case err != nil && s.ctx.Err() != nil:

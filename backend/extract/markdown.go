@@ -343,6 +343,9 @@ func cleanTitle(t string) string {
 	if t == "" {
 		return ""
 	}
-	t = strings.Join(strings.Fields(strings.ToValidUTF8(t, "\uFFFD")), " ")
+	if !utf8.ValidString(t) {
+		t = strings.ToValidUTF8(t, "\uFFFD")
+	}
+	t = strings.Join(strings.Fields(t), " ")
 	return cutUTF8(t, 300)
 }

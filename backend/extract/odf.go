@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"encoding/xml"
 	"errors"
 	"strings"
 )
@@ -29,10 +28,10 @@ func odfMeta(z *zipDoc, d *Document) {
 	var b strings.Builder
 	props := map[string]string{}
 	err := z.walkMeta("meta.xml", xmlVisitor{
-		start: func(e xml.StartElement) { cur = e.Name.Local; b.Reset() },
+		start: func(e *xmlElem) { cur = e.local; b.Reset() },
 		text:  func(t []byte) { b.Write(t) },
-		end: func(e xml.EndElement) {
-			if e.Name.Local == cur && props[cur] == "" {
+		end: func(local string) {
+			if local == cur && props[cur] == "" {
 				props[cur] = strings.TrimSpace(b.String())
 			}
 			cur = ""
@@ -52,8 +51,8 @@ func odfMeta(z *zipDoc, d *Document) {
 func odfVisitor(s *source, heading *string) xmlVisitor {
 	inBody, inHeading, start, skip := false, false, 0, 0
 	return xmlVisitor{
-		start: func(e xml.StartElement) {
-			switch e.Name.Local {
+		start: func(e *xmlElem) {
+			switch e.local {
 			case "body":
 				inBody = true
 			case "p":
@@ -68,7 +67,7 @@ func odfVisitor(s *source, heading *string) xmlVisitor {
 			case "line-break":
 				s.text.WriteString("\n")
 			case "table":
-				if n := attr(e, "name"); n != "" && e.Name.Space == "table" {
+				if n := e.attr("name"); n != "" && e.prefix == "table" {
 					s.text.nl()
 					s.text.WriteString(n)
 					s.text.WriteString("\n")
@@ -79,8 +78,8 @@ func odfVisitor(s *source, heading *string) xmlVisitor {
 				skip++
 			}
 		},
-		end: func(e xml.EndElement) {
-			switch e.Name.Local {
+		end: func(local string) {
+			switch local {
 			case "p", "table-row", "page":
 				s.text.nl()
 			case "h":

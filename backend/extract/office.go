@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"path"
@@ -14,25 +13,16 @@ import (
 // Office Open XML: zip files of XML parts. Text lives in w:t (Word), a:t
 // (PowerPoint) and shared strings or inline cells (Excel).
 
-func attr(e xml.StartElement, local string) string {
-	for _, a := range e.Attr {
-		if a.Name.Local == local {
-			return a.Value
-		}
-	}
-	return ""
-}
-
 // coreProps reads docProps/core.xml: title, author and dates.
 func coreProps(z *zipDoc, d *Document) {
 	var cur string
 	var b strings.Builder
 	props := map[string]string{}
 	err := z.walkMeta("docProps/core.xml", xmlVisitor{
-		start: func(e xml.StartElement) { cur = e.Name.Local; b.Reset() },
+		start: func(e *xmlElem) { cur = e.local; b.Reset() },
 		text:  func(t []byte) { b.Write(t) },
-		end: func(e xml.EndElement) {
-			if e.Name.Local == cur && props[cur] == "" {
+		end: func(local string) {
+			if local == cur && props[cur] == "" {
 				props[cur] = strings.TrimSpace(b.String())
 			}
 			cur = ""
@@ -98,8 +88,8 @@ func extractDOCX(s *source, d *Document) error {
 func wordVisitor(s *source, heading *string) xmlVisitor {
 	inText, isHeading, start := false, false, 0
 	return xmlVisitor{
-		start: func(e xml.StartElement) {
-			switch e.Name.Local {
+		start: func(e *xmlElem) {
+			switch e.local {
 			case "t":
 				inText = true
 			case "tab":
@@ -110,12 +100,12 @@ func wordVisitor(s *source, heading *string) xmlVisitor {
 				s.text.nl()
 				start, isHeading = s.text.len(), false
 			case "pStyle":
-				v := strings.ToLower(strings.ReplaceAll(attr(e, "val"), " ", ""))
+				v := strings.ToLower(strings.ReplaceAll(e.attr("val"), " ", ""))
 				isHeading = v == "title" || v == "heading1"
 			}
 		},
-		end: func(e xml.EndElement) {
-			switch e.Name.Local {
+		end: func(local string) {
+			switch local {
 			case "t":
 				inText = false
 			case "p":
@@ -169,16 +159,16 @@ func sharedStrings(z *zipDoc) ([]string, error) {
 	var b strings.Builder
 	inT := false
 	err := z.walkMeta("xl/sharedStrings.xml", xmlVisitor{
-		start: func(e xml.StartElement) {
-			switch e.Name.Local {
+		start: func(e *xmlElem) {
+			switch e.local {
 			case "si":
 				b.Reset()
 			case "t":
 				inT = true
 			}
 		},
-		end: func(e xml.EndElement) {
-			switch e.Name.Local {
+		end: func(local string) {
+			switch local {
 			case "si":
 				out = append(out, b.String())
 			case "t":
@@ -203,9 +193,9 @@ func workbookSheets(z *zipDoc) ([]sheet, error) {
 		return nil, err
 	}
 	var out []sheet
-	err = z.walkMeta("xl/workbook.xml", xmlVisitor{start: func(e xml.StartElement) {
-		if e.Name.Local == "sheet" {
-			out = append(out, sheet{name: attr(e, "name"), part: rels[attr(e, "id")]})
+	err = z.walkMeta("xl/workbook.xml", xmlVisitor{start: func(e *xmlElem) {
+		if e.local == "sheet" {
+			out = append(out, sheet{name: e.attr("name"), part: rels[e.attr("id")]})
 		}
 	}})
 	for i := range out {
@@ -219,15 +209,15 @@ func workbookSheets(z *zipDoc) ([]sheet, error) {
 // relationships maps relationship ids to part names.
 func relationships(z *zipDoc, part, base string) (map[string]string, error) {
 	rels := map[string]string{}
-	err := z.walkMeta(part, xmlVisitor{start: func(e xml.StartElement) {
-		if e.Name.Local == "Relationship" {
-			target := attr(e, "Target")
+	err := z.walkMeta(part, xmlVisitor{start: func(e *xmlElem) {
+		if e.local == "Relationship" {
+			target := e.attr("Target")
 			if strings.HasPrefix(target, "/") {
 				target = strings.TrimPrefix(target, "/")
 			} else {
 				target = path.Join(base, target)
 			}
-			rels[attr(e, "Id")] = target
+			rels[e.attr("Id")] = target
 		}
 	}})
 	return rels, err
@@ -238,10 +228,10 @@ func cellVisitor(s *source, shared []string) xmlVisitor {
 	typ, inV, inT := "", false, false
 	var v strings.Builder
 	return xmlVisitor{
-		start: func(e xml.StartElement) {
-			switch e.Name.Local {
+		start: func(e *xmlElem) {
+			switch e.local {
 			case "c":
-				typ = attr(e, "t")
+				typ = e.attr("t")
 				v.Reset()
 			case "v":
 				inV = true
@@ -249,8 +239,8 @@ func cellVisitor(s *source, shared []string) xmlVisitor {
 				inT = true
 			}
 		},
-		end: func(e xml.EndElement) {
-			switch e.Name.Local {
+		end: func(local string) {
+			switch local {
 			case "v":
 				inV = false
 			case "t":
@@ -349,22 +339,22 @@ func numberedParts(z *zipDoc, prefix string) []string {
 func slideVisitor(s *source, title *string) xmlVisitor {
 	inText, inTitle, start := false, false, 0
 	return xmlVisitor{
-		start: func(e xml.StartElement) {
-			switch e.Name.Local {
+		start: func(e *xmlElem) {
+			switch e.local {
 			case "t":
 				inText = true
 			case "sp":
 				inTitle, start = false, s.text.len()
 			case "ph":
-				if t := attr(e, "type"); t == "title" || t == "ctrTitle" {
+				if t := e.attr("type"); t == "title" || t == "ctrTitle" {
 					inTitle = true
 				}
 			case "br":
 				s.text.WriteString("\n")
 			}
 		},
-		end: func(e xml.EndElement) {
-			switch e.Name.Local {
+		end: func(local string) {
+			switch local {
 			case "t":
 				inText = false
 			case "p":
