@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"strconv"
+	"strings"
 )
 
 // A small PDF object reader. It is lenient (broken files are common) and
@@ -27,8 +28,9 @@ type pdfKeyword string
 const pdfMaxNesting = 64
 
 type pdfLexer struct {
-	b   []byte
-	pos int
+	b      []byte
+	pos    int
+	noRefs bool // content streams and CMaps have no "n g R" references
 }
 
 func isPDFSpace(c byte) bool {
@@ -96,11 +98,61 @@ func (l *pdfLexer) token() (any, bool) {
 	}
 	word := l.b[start:l.pos]
 	if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' {
-		if f, err := strconv.ParseFloat(string(word), 64); err == nil {
+		if f, ok := pdfNumber(word); ok {
 			return f, true
 		}
 	}
+	if k, ok := pdfKeywords[string(word)]; ok {
+		return k, true
+	}
 	return pdfKeyword(word), true
+}
+
+// pdfKeywords are the words met most, returned without allocating.
+var pdfKeywords = func() map[string]pdfKeyword {
+	m := map[string]pdfKeyword{}
+	for _, k := range strings.Fields(`obj endobj stream endstream R true false null BT ET Tf Tj TJ ' " Td TD
+		T* Tm Tc Tw Tz TL Ts Tr Do q Q cm re f F f* n W W* S s B B* b b* m l c v y h g G rg RG k K cs CS
+		sc SC scn SCN gs ri i d w J j M BI ID EI BMC BDC EMC MP DP sh d0 d1 begincmap endcmap
+		beginbfchar endbfchar beginbfrange endbfrange begincodespacerange endcodespacerange def`) {
+		m[k] = pdfKeyword(k)
+	}
+	return m
+}()
+
+// pdfNumber parses the plain decimal numbers PDF uses, without the
+// generality (and cost) of strconv.ParseFloat.
+func pdfNumber(w []byte) (float64, bool) {
+	neg := false
+	if w[0] == '-' || w[0] == '+' {
+		neg, w = w[0] == '-', w[1:]
+	}
+	var v, scale float64 = 0, 0
+	digits := 0
+	for _, c := range w {
+		switch {
+		case c >= '0' && c <= '9':
+			v = v*10 + float64(c-'0')
+			if scale > 0 {
+				scale *= 10
+			}
+			digits++
+		case c == '.' && scale == 0:
+			scale = 1
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if scale > 1 {
+		v /= scale
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 func (l *pdfLexer) name() pdfName {
@@ -238,6 +290,9 @@ func (l *pdfLexer) object(depth int) (any, bool) {
 		}
 		return t, true
 	case float64:
+		if l.noRefs {
+			return t, true
+		}
 		return l.maybeRef(t), true
 	}
 	return tok, true

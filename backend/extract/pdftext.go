@@ -20,41 +20,116 @@ type pdfText struct {
 
 const pdfMaxOperands = 32
 
+// pdfOperand is one operand of a content stream operator. Content streams
+// hold most of a PDF's tokens, so they are read without boxing each number
+// in an interface, and strings without escapes alias the stream.
+type pdfOperand struct {
+	kind byte // 'n' number, 's' string, '/' name, '[' array (in arr), 'x' other
+	num  float64
+	str  []byte
+}
+
 func (t *pdfText) run(content []byte, res pdfDict, depth int) {
-	l := &pdfLexer{b: content}
-	var ops []any
+	l := &pdfLexer{b: content, noRefs: true}
+	ops := make([]pdfOperand, 0, pdfMaxOperands)
+	var arr []pdfOperand // the last array operand (TJ)
 	for !t.out.full() {
-		tok, ok := l.object(0)
-		if !ok || t.p.tk.err() != nil {
+		if t.p.tk.err() != nil {
 			return
 		}
-		op, isOp := tok.(pdfKeyword)
-		if !isOp {
-			if len(ops) < pdfMaxOperands {
-				ops = append(ops, tok)
+		l.skipSpace()
+		if l.pos >= len(l.b) {
+			return
+		}
+		var op pdfOperand
+		switch c := l.b[l.pos]; {
+		case c == '(' || c == '<' && (l.pos+1 >= len(l.b) || l.b[l.pos+1] != '<'):
+			op = pdfOperand{kind: 's', str: l.stringBytes()}
+		case c == '[':
+			l.pos++
+			arr = l.operandArray(arr[:0])
+			op.kind = '['
+		case c == '/':
+			op = pdfOperand{kind: '/', str: []byte(l.name())}
+		case c == '<' || c == '{' || c == '}' || c == ']' || c == ')' || c == '>':
+			l.object(0) // dictionaries (marked content, inline images) and stray delimiters
+			op.kind = 'x'
+		default:
+			start := l.pos
+			for l.pos < len(l.b) && !isPDFSpace(l.b[l.pos]) && !isPDFDelim(l.b[l.pos]) {
+				l.pos++
 			}
+			word := l.b[start:l.pos]
+			if f, ok := pdfNumber(word); ok {
+				op = pdfOperand{kind: 'n', num: f}
+				break
+			}
+			t.operator(l, string(word), ops, arr, res, depth)
+			ops = ops[:0]
 			continue
 		}
-		t.operator(l, op, ops, res, depth)
-		ops = ops[:0]
+		if len(ops) < pdfMaxOperands {
+			ops = append(ops, op)
+		}
 	}
 }
 
-func (t *pdfText) operator(l *pdfLexer, op pdfKeyword, ops []any, res pdfDict, depth int) {
+// stringBytes reads a literal or hex string; a literal without escapes is
+// returned in place.
+func (l *pdfLexer) stringBytes() []byte {
+	if l.b[l.pos] == '(' {
+		end := l.pos + 1
+		for end < len(l.b) && l.b[end] != ')' && l.b[end] != '(' && l.b[end] != '\\' {
+			end++
+		}
+		if end < len(l.b) && l.b[end] == ')' {
+			str := l.b[l.pos+1 : end]
+			l.pos = end + 1
+			return str
+		}
+		return []byte(l.literal())
+	}
+	return []byte(l.hex())
+}
+
+// operandArray reads the elements of a TJ array up to its ']'.
+func (l *pdfLexer) operandArray(arr []pdfOperand) []pdfOperand {
+	for len(arr) < 1<<16 {
+		l.skipSpace()
+		if l.pos >= len(l.b) {
+			return arr
+		}
+		switch c := l.b[l.pos]; {
+		case c == ']':
+			l.pos++
+			return arr
+		case c == '(' || c == '<' && (l.pos+1 >= len(l.b) || l.b[l.pos+1] != '<'):
+			arr = append(arr, pdfOperand{kind: 's', str: l.stringBytes()})
+		default:
+			save := l.pos
+			tok, _ := l.token()
+			if f, ok := tok.(float64); ok {
+				arr = append(arr, pdfOperand{kind: 'n', num: f})
+			} else if l.pos == save {
+				l.pos++
+			}
+		}
+	}
+	return arr
+}
+
+func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pdfDict, depth int) {
+	n := len(ops)
 	num := func(i int) float64 {
-		if i < 0 || i >= len(ops) {
+		if i < 0 || i >= n || ops[i].kind != 'n' {
 			return 0
 		}
-		f, _ := ops[i].(float64)
-		return f
+		return ops[i].num
 	}
-	n := len(ops)
 	switch op {
 	case "Tf":
-		if n >= 2 {
-			if name, ok := ops[n-2].(pdfName); ok {
-				t.font = t.fontFor(res, name)
-			}
+		if n >= 2 && ops[n-2].kind == '/' {
+			t.font = t.fontFor(res, pdfName(ops[n-2].str))
 		}
 	case "Tj":
 		t.showLast(ops)
@@ -62,18 +137,15 @@ func (t *pdfText) operator(l *pdfLexer, op pdfKeyword, ops []any, res pdfDict, d
 		t.out.nl()
 		t.showLast(ops)
 	case "TJ":
-		if n == 0 {
+		if n == 0 || ops[n-1].kind != '[' {
 			return
 		}
-		arr, _ := ops[n-1].([]any)
 		for _, e := range arr {
-			switch x := e.(type) {
-			case string:
-				t.show(x)
-			case float64:
-				if x < -200 {
-					t.out.sp()
-				}
+			switch {
+			case e.kind == 's':
+				t.show(e.str)
+			case e.num < -200:
+				t.out.sp()
 			}
 		}
 	case "Td", "TD":
@@ -94,10 +166,8 @@ func (t *pdfText) operator(l *pdfLexer, op pdfKeyword, ops []any, res pdfDict, d
 	case "ET":
 		t.out.sp()
 	case "Do":
-		if n >= 1 {
-			if name, ok := ops[n-1].(pdfName); ok {
-				t.form(res, name, depth)
-			}
+		if n >= 1 && ops[n-1].kind == '/' {
+			t.form(res, pdfName(ops[n-1].str), depth)
 		}
 	case "ID":
 		skipInlineImage(l)
@@ -141,20 +211,18 @@ func (t *pdfText) form(res pdfDict, name pdfName, depth int) {
 	t.font = saved
 }
 
-func (t *pdfText) showLast(ops []any) {
-	if n := len(ops); n > 0 {
-		if s, ok := ops[n-1].(string); ok {
-			t.show(s)
-		}
+func (t *pdfText) showLast(ops []pdfOperand) {
+	if n := len(ops); n > 0 && ops[n-1].kind == 's' {
+		t.show(ops[n-1].str)
 	}
 }
 
-func (t *pdfText) show(s string) {
+func (t *pdfText) show(s []byte) {
 	if t.font == nil {
-		t.out.WriteString(decode1252([]byte(s)))
+		t.out.WriteString(decode1252(s))
 		return
 	}
-	t.out.WriteString(t.font.decode(s))
+	t.font.decode(t.out, s)
 }
 
 func (t *pdfText) fontFor(res pdfDict, name pdfName) *pdfFont {
@@ -222,35 +290,37 @@ func (f *pdfFont) differences(p *pdfFile, enc pdfDict) {
 	}
 }
 
-func (f *pdfFont) decode(s string) string {
+// decode writes the text of a shown string.
+func (f *pdfFont) decode(out *sink, s []byte) {
 	switch {
 	case f.cmap != nil:
-		return f.decodeCMap(s)
+		f.decodeCMap(out, s)
 	case f.ucs2:
-		return utf16Text([]byte(s), true)
+		out.WriteString(utf16Text(s, true))
 	case f.twoByte:
-		return "" // glyph ids without a map: nothing readable
+		// glyph ids without a map: nothing readable
+	default:
+		var buf [utf8.UTFMax]byte
+		for _, c := range s {
+			n := utf8.EncodeRune(buf[:], f.simple[c])
+			out.Write(buf[:n])
+		}
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		b.WriteRune(f.simple[s[i]])
-	}
-	return b.String()
 }
 
-func (f *pdfFont) decodeCMap(s string) string {
-	var b strings.Builder
+func (f *pdfFont) decodeCMap(out *sink, s []byte) {
+	var buf [utf8.UTFMax]byte
 	for i := 0; i < len(s); {
 		if f.codeLen > 0 {
 			end := min(len(s), i+f.codeLen)
-			b.WriteString(f.cmap[s[i:end]])
+			out.WriteString(f.cmap[string(s[i:end])])
 			i = end
 			continue
 		}
 		done := false
 		for n := 1; n <= 4 && i+n <= len(s); n++ {
-			if u, ok := f.cmap[s[i:i+n]]; ok {
-				b.WriteString(u)
+			if u, ok := f.cmap[string(s[i:i+n])]; ok {
+				out.WriteString(u)
 				i += n
 				done = true
 				break
@@ -258,12 +328,12 @@ func (f *pdfFont) decodeCMap(s string) string {
 		}
 		if !done {
 			if !f.twoByte {
-				b.WriteRune(f.simple[s[i]])
+				n := utf8.EncodeRune(buf[:], f.simple[s[i]])
+				out.Write(buf[:n])
 			}
 			i++
 		}
 	}
-	return b.String()
 }
 
 // winAnsi is the default single-byte encoding.
@@ -279,7 +349,7 @@ const cmapMaxEntries = 1 << 17
 // parseCMap reads bfchar and bfrange mappings of a ToUnicode CMap.
 func parseCMap(data []byte) (map[string]string, int) {
 	m := map[string]string{}
-	l := &pdfLexer{b: data}
+	l := &pdfLexer{b: data, noRefs: true}
 	var ops []any
 	mode := ""
 	for len(m) < cmapMaxEntries {
