@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
@@ -376,23 +375,22 @@ func xmlText(s *source, src string) (string, error) {
 	return title.String(), nil
 }
 
-// writeCollapsed writes text with runs of white space made single spaces.
+// writeCollapsed writes text with each run of white space made one space,
+// and none at the start of a line.
 func writeCollapsed(out *sink, b []byte) {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return
-	}
-	if isSpace(b[0]) {
-		out.sp()
-	}
-	first := true
-	for f := range bytes.FieldsSeq(b) {
-		if !first {
-			out.WriteString(" ")
+	for len(b) > 0 {
+		i := 0
+		for i < len(b) && !isSpace(b[i]) {
+			i++
 		}
-		out.Write(f)
-		first = false
-	}
-	if isSpace(b[len(b)-1]) {
+		out.Write(b[:i])
+		if i == len(b) {
+			return
+		}
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
 		out.sp()
+		b = b[i:]
 	}
 }

@@ -85,6 +85,7 @@ func htmlText(ctx context.Context, r io.Reader, out *sink) (htmlPage, error) {
 	var title, h1 strings.Builder
 	z := html.NewTokenizer(r)
 	hidden, inTitle, inH1, pre, h1Done := 0, false, false, 0, false
+	var nameBuf [16]byte
 	tk := tick{ctx: ctx}
 	for !out.full() {
 		if err := tk.err(); err != nil {
@@ -99,7 +100,7 @@ func htmlText(ctx context.Context, r io.Reader, out *sink) (htmlPage, error) {
 			}
 			return page, nil
 		case html.TextToken:
-			text := z.Text()
+			text := htmlTokenText(z)
 			switch {
 			case inTitle:
 				title.Write(text)
@@ -112,8 +113,7 @@ func htmlText(ctx context.Context, r io.Reader, out *sink) (htmlPage, error) {
 				writeHTMLText(out, text, pre > 0)
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			a := atom.Lookup(name)
+			a := atom.Lookup(rawTagName(z.Raw(), &nameBuf))
 			switch {
 			case hiddenTags[a]:
 				if tt == html.StartTagToken {
@@ -125,7 +125,7 @@ func htmlText(ctx context.Context, r io.Reader, out *sink) (htmlPage, error) {
 				inH1 = true
 			case a == atom.Pre:
 				pre++
-			case a == atom.Meta && hasAttr:
+			case a == atom.Meta:
 				readMeta(z, &page)
 			case a == atom.Td || a == atom.Th:
 				out.sp()
@@ -134,8 +134,7 @@ func htmlText(ctx context.Context, r io.Reader, out *sink) (htmlPage, error) {
 				out.nl()
 			}
 		case html.EndTagToken:
-			name, _ := z.TagName()
-			a := atom.Lookup(name)
+			a := atom.Lookup(rawTagName(z.Raw(), &nameBuf))
 			switch {
 			case hiddenTags[a]:
 				hidden = max(hidden-1, 0)
@@ -155,26 +154,46 @@ func htmlText(ctx context.Context, r io.Reader, out *sink) (htmlPage, error) {
 	return page, nil
 }
 
+// rawTagName lower-cases the name of a raw tag into buf. The tokenizer's
+// TagName copies every name; names longer than any known atom are cut,
+// which leaves them unknown, as they are.
+func rawTagName(raw []byte, buf *[16]byte) []byte {
+	i := 1
+	if i < len(raw) && raw[i] == '/' {
+		i++
+	}
+	n := 0
+	for ; i < len(raw) && n < len(buf); i++ {
+		c := raw[i]
+		if isSpace(c) || c == '/' || c == '>' {
+			break
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[n] = c
+		n++
+	}
+	return buf[:n]
+}
+
+// htmlTokenText returns a text token's text. The tokenizer's Text copies
+// every token; plain runs without references, NULs or CRs need no copy.
+func htmlTokenText(z *html.Tokenizer) []byte {
+	raw := z.Raw()
+	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, 0) < 0 && bytes.IndexByte(raw, '\r') < 0 {
+		return raw
+	}
+	return z.Text()
+}
+
 // writeHTMLText collapses white space as a browser does, outside <pre>.
 func writeHTMLText(out *sink, text []byte, pre bool) {
 	if pre {
 		out.Write(text)
 		return
 	}
-	if len(text) > 0 && isSpace(text[0]) {
-		out.sp()
-	}
-	first := true
-	for f := range bytes.FieldsSeq(text) {
-		if !first {
-			out.WriteString(" ")
-		}
-		out.Write(f)
-		first = false
-	}
-	if len(text) > 0 && isSpace(text[len(text)-1]) && !first {
-		out.sp()
-	}
+	writeCollapsed(out, text)
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' }
