@@ -388,3 +388,16 @@ func TestHTMLDeclaredCharset(t *testing.T) {
 		t.Errorf("%+v", doc)
 	}
 }
+
+// The text limit holds for formats that stream their text too.
+func TestTextLimitAcrossFormats(t *testing.T) {
+	for _, file := range []string{"writer.pdf", "writer.docx", "writer.odt", "writer.rtf", "calc.xlsx", "message.eml", "page.html"} {
+		doc, err := Extract(context.Background(), filepath.Join("testdata", file), Options{MaxTextBytes: 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Text) > 30 || !utf8.ValidString(doc.Text) || doc.Warning != "text truncated at 30 bytes" {
+			t.Errorf("%s: %d bytes %q, warning %q", file, len(doc.Text), doc.Text, doc.Warning)
+		}
+	}
+}
