@@ -120,16 +120,6 @@ func (g *guarded) Read(p []byte) (int, error) {
 
 func (g *guarded) Close() error { return g.rc.Close() }
 
-// readAll reads a small entry whole, within the caps.
-func (z *zipDoc) readAll(name string, max int64) ([]byte, error) {
-	rc, err := z.open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(io.LimitReader(rc, max))
-}
-
 // walk streams one XML entry through a visitor.
 func (z *zipDoc) walk(name string, v xmlVisitor) error {
 	rc, err := z.open(name)

@@ -296,9 +296,9 @@ func TestPanicIsRecovered(t *testing.T) {
 		t.Fatalf("protect returned %v", err)
 	}
 	s := testSource("x.txt", []byte("hello"), Options{})
-	doc := runFamily(s, family{name: "pdf", mime: "application/pdf", run: func(*source, *Document) error {
-		var m map[string]int
-		m["boom"]++ // nil map write panics
+	doc := runFamily(s, family{name: "pdf", mime: "application/pdf", run: func(s *source, _ *Document) error {
+		i := len(s.head) + 1
+		s.text.Write(s.head[:i]) // out of range: a runtime panic, as a parser bug would raise
 		return nil
 	}})
 	if !strings.Contains(doc.Warning, "internal error reading this PDF") || doc.Format != "pdf" {

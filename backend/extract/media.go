@@ -186,7 +186,7 @@ func id3Meta(b []byte, d *Document) {
 	names := map[string]string{"TIT2": "title", "TT2": "title", "TPE1": "artist", "TP1": "artist",
 		"TALB": "album", "TAL": "album", "TYER": "year", "TYE": "year", "TDRC": "year", "TCON": "genre", "TCO": "genre"}
 	for len(tag) >= hdr && tag[0] != 0 {
-		id := string(tag[:idLen])
+		id := tag[:idLen]
 		var n int
 		switch ver {
 		case 2:
@@ -199,7 +199,7 @@ func id3Meta(b []byte, d *Document) {
 		if n < 0 || hdr+n > len(tag) {
 			return
 		}
-		if k := names[id]; k != "" && d.Meta[k] == "" {
+		if k := names[string(id)]; k != "" && d.Meta[k] == "" {
 			setMeta(d, k, id3Text(tag[hdr:hdr+n]))
 		}
 		tag = tag[hdr+n:]

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/ascii85"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"math"
 	"regexp"
@@ -503,5 +502,3 @@ func (p *pdfFile) pageText(pg pdfPage, out *sink) {
 	ti := &pdfText{p: p, out: out, fonts: map[pdfName]*pdfFont{}}
 	ti.run(content, pg.resources, 0)
 }
-
-func (p *pdfFile) String() string { return fmt.Sprintf("pdf(%d objects)", len(p.offsets)) }
