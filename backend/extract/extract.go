@@ -1,11 +1,22 @@
 // Package extract turns files into text and metadata: one file per format
-// family, chosen by content sniffing as well as by extension.
+// family, chosen by a few magic bytes and the extension, with a general
+// sniffer only for binaries nobody claimed.
+//
+// Extract fails only when a file cannot be read at all. Everything wrong
+// with the content (too big, encrypted, corrupt, a zip bomb, a parser
+// panic, the time limit) yields a Document with a Warning for a person, and
+// whatever text could be trusted. The limits in limits.go bound memory and
+// time on hostile input: reads stop at the text limit, archives and
+// compressed streams share a byte budget and a ratio cap, nesting is capped,
+// and long loops check the context.
 package extract
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +24,8 @@ import (
 	"unicode/utf8"
 )
 
-// Options bound the work spent on one file.
+// Options bound the work spent on one file. Zero fields take the defaults
+// of DefaultOptions.
 type Options struct {
 	MaxFileSize  int64         // larger files are indexed by metadata only
 	MaxTextBytes int           // extracted text is cut at this many bytes
@@ -30,69 +42,177 @@ type Document struct {
 	Warning string            // why content was not (fully) indexed; "" when all is well
 }
 
+// ErrNotRegular is returned (wrapped in an *fs.PathError) for FIFOs,
+// sockets, devices and directories: they are never opened, since opening a
+// FIFO would block until a writer comes.
+var ErrNotRegular = errors.New("not a regular file")
+
+// DefaultOptions are the limits used for zero fields of Options.
+func DefaultOptions() Options {
+	return Options{MaxFileSize: 100 << 20, MaxTextBytes: 10 << 20, Timeout: 30 * time.Second}
+}
+
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	if o.MaxFileSize <= 0 {
+		o.MaxFileSize = d.MaxFileSize
+	}
+	if o.MaxTextBytes <= 0 {
+		o.MaxTextBytes = d.MaxTextBytes
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = d.Timeout
+	}
+	return o
+}
+
 // Extract reads the file at path. It returns an error only when the file
-// cannot be read at all (it vanished, permission denied, I/O error); such
-// errors wrap the fs errors. Problems with the content itself (too big,
-// encrypted, corrupt, a parser panic, the time limit) give a metadata-only
-// Document whose Warning says why.
+// cannot be read at all (it vanished, permission denied, I/O error, not a
+// regular file); such errors wrap the fs errors or ErrNotRegular. Problems
+// with the content itself (too big, encrypted, corrupt, a parser panic, the
+// time limit, ctx cancellation) give a metadata-only or partial Document
+// whose Warning says why.
 func Extract(ctx context.Context, path string, opt Options) (Document, error) {
+	opt = opt.withDefaults()
 	st, err := os.Stat(path)
 	if err != nil {
 		return Document{}, err
 	}
-	if opt.MaxFileSize > 0 && st.Size() > opt.MaxFileSize {
-		return Document{Format: "metadata", Mime: "application/octet-stream",
-			Warning: fmt.Sprintf("larger than %d MB: indexed by name only", opt.MaxFileSize>>20)}, nil
+	if !st.Mode().IsRegular() {
+		return Document{}, &fs.PathError{Op: "extract", Path: path, Err: ErrNotRegular}
 	}
-	f, err := os.Open(path)
+	if testHookAfterStat != nil {
+		testHookAfterStat(path)
+	}
+	f, size, err := openRegular(path)
 	if err != nil {
 		return Document{}, err
 	}
 	defer f.Close()
-	limit := int64(opt.MaxTextBytes)
-	if limit <= 0 {
-		limit = 10 << 20
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit))
-	if err != nil {
-		return Document{}, err
-	}
-	if isBinary(data) {
-		return Document{Format: "metadata", Mime: "application/octet-stream"}, nil
-	}
-	doc := Document{Text: strings.ToValidUTF8(string(data), "\uFFFD"), Format: "text", Mime: "text/plain"}
-	if ext := strings.ToLower(filepath.Ext(path)); ext == ".md" || ext == ".markdown" {
-		doc.Format, doc.Mime = "markdown", "text/markdown"
-		doc.Title = firstHeading(doc.Text)
+	trap := &readTrap{r: f}
+	doc := extractFrom(ctx, filepath.Base(path), trap, size, opt)
+	if trap.err != nil {
+		return Document{}, &fs.PathError{Op: "read", Path: path, Err: trap.err}
 	}
 	return doc, nil
 }
 
-func isBinary(data []byte) bool {
-	head := data[:min(len(data), 8000)]
-	for _, b := range head {
-		if b == 0 {
-			return true
-		}
+// testHookAfterStat lets tests remove or replace the file between the
+// checks and the open.
+var testHookAfterStat func(path string)
+
+// openRegular opens without blocking on a FIFO that replaced the file since
+// it was checked, and checks again on the open descriptor.
+func openRegular(path string) (*os.File, int64, error) {
+	f, err := openNoBlock(path)
+	if err != nil {
+		return nil, 0, err
 	}
-	return !utf8.Valid(head) && len(head) > 0 && !looksLatin1(head)
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, &fs.PathError{Op: "extract", Path: path, Err: ErrNotRegular}
+	}
+	return f, st.Size(), nil
 }
 
-func looksLatin1(b []byte) bool {
-	ctrl := 0
-	for _, c := range b {
-		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' {
-			ctrl++
-		}
-	}
-	return ctrl*20 < len(b)
+// readTrap remembers the first real I/O error, so that a failing disk is
+// reported as an error rather than as a corrupt document.
+type readTrap struct {
+	r   io.ReaderAt
+	err error
 }
 
-func firstHeading(text string) string {
-	for line := range strings.SplitSeq(text, "\n") {
-		if t, ok := strings.CutPrefix(strings.TrimSpace(line), "# "); ok {
-			return strings.TrimSpace(t)
-		}
+func (t *readTrap) ReadAt(p []byte, off int64) (int, error) {
+	n, err := t.r.ReadAt(p, off)
+	if err != nil && err != io.EOF && t.err == nil {
+		t.err = err
 	}
-	return ""
+	return n, err
+}
+
+// extractFrom runs detection and the family's extractor under the limits.
+func extractFrom(ctx context.Context, name string, r io.ReaderAt, size int64, opt Options) Document {
+	s := &source{ctx: ctx, name: name, r: r, size: size, opt: opt.withDefaults()}
+	s.ext = strings.ToLower(filepath.Ext(name))
+	if size == 0 {
+		return Document{Format: "metadata", Mime: "application/x-empty"}
+	}
+	s.head = readHead(r, size)
+	fam := detect(s)
+	if size > s.opt.MaxFileSize {
+		return Document{Format: fam.name, Mime: fam.mime,
+			Warning: fmt.Sprintf("larger than %s: indexed by name only", humanSize(s.opt.MaxFileSize))}
+	}
+	if ctx.Err() != nil {
+		return Document{Format: fam.name, Mime: fam.mime, Warning: ctxWarning(s)}
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opt.Timeout)
+	defer cancel()
+	s.ctx = ctx
+	return runFamily(s, fam)
+}
+
+// runFamily runs one extractor with panics recovered and the text capped.
+func runFamily(s *source, fam family) Document {
+	doc := Document{Format: fam.name, Mime: fam.mime}
+	if fam.run == nil {
+		return doc
+	}
+	s.text = newSink(s.opt.MaxTextBytes)
+	err := protect(func() error { return fam.run(s, &doc) })
+	finish(s, &doc, fam, err)
+	return doc
+}
+
+// finish turns the extractor's outcome into the Document's text and warning.
+func finish(s *source, doc *Document, fam family, err error) {
+	if doc.Format == "" {
+		doc.Format = fam.name
+	}
+	// Every parser means to emit UTF-8; this makes it a promise.
+	if doc.Text = s.text.String(); !utf8.ValidString(doc.Text) {
+		doc.Text = strings.ToValidUTF8(doc.Text, "\uFFFD")
+	}
+	doc.Title = cleanTitle(doc.Title)
+	switch {
+	case err != nil && s.ctx.Err() != nil:
+		doc.Warning = ctxWarning(s)
+	case err != nil:
+		doc.Warning = warningFor(doc.Format, err)
+	case s.text.cut:
+		doc.Warning = fmt.Sprintf("text truncated at %s", humanSize(int64(s.opt.MaxTextBytes)))
+	}
+}
+
+func ctxWarning(s *source) string {
+	if errors.Is(s.ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Sprintf("took longer than %s: contents not fully indexed", s.opt.Timeout)
+	}
+	return "extraction cancelled: contents not fully indexed"
+}
+
+// readHead reads the start of the file once; small files are read whole, so
+// plain text needs no second read.
+func readHead(r io.ReaderAt, size int64) []byte {
+	n := min(size, headLen)
+	buf := make([]byte, n)
+	got, _ := r.ReadAt(buf, 0)
+	return buf[:got]
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GB", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

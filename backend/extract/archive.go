@@ -1,0 +1,332 @@
+package extract
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+)
+
+// zipDoc is an opened zip-based file whose reads share one budget of
+// uncompressed bytes and obey a compression-ratio cap, so a zip bomb is
+// stopped after a bounded amount of work.
+type zipDoc struct {
+	s      *source
+	zr     *zip.Reader
+	files  map[string]*zip.File
+	budget int64
+	bomb   bool // an entry was cut off by the caps
+}
+
+var errMissing = errors.New("missing part")
+
+func openZip(s *source) (*zipDoc, error) {
+	if err := checkZipDirectory(s); err != nil {
+		return nil, err
+	}
+	zr, err := zip.NewReader(s.r, s.size)
+	if err != nil {
+		return nil, err
+	}
+	z := &zipDoc{s: s, zr: zr, files: make(map[string]*zip.File, len(zr.File)), budget: zipMaxTotal}
+	for _, f := range zr.File {
+		if _, dup := z.files[f.Name]; !dup {
+			z.files[f.Name] = f
+		}
+	}
+	return z, nil
+}
+
+// checkZipDirectory reads the end record before archive/zip allocates one
+// entry per directory record: a small file can claim millions of entries.
+func checkZipDirectory(s *source) error {
+	tailLen := min(s.size, 65535+22+20+56)
+	tail := make([]byte, tailLen)
+	n, _ := s.r.ReadAt(tail, s.size-tailLen)
+	tail = tail[:n]
+	i := bytes.LastIndex(tail, []byte("PK\x05\x06"))
+	if i < 0 || len(tail)-i < 22 {
+		return nil // archive/zip reports the damage
+	}
+	count := uint64(binary.LittleEndian.Uint16(tail[i+10:]))
+	dirSize := uint64(binary.LittleEndian.Uint32(tail[i+12:]))
+	if count == 0xffff || dirSize == 0xffffffff {
+		// Zip64: the real numbers are in the zip64 end record.
+		j := bytes.LastIndex(tail[:i], []byte("PK\x06\x06"))
+		if j < 0 || len(tail)-j < 56 {
+			return nil
+		}
+		count, dirSize = binary.LittleEndian.Uint64(tail[j+32:]), binary.LittleEndian.Uint64(tail[j+40:])
+	}
+	if count > zipMaxEntries || dirSize > zipMaxEntries*1024 {
+		return warnf("archive lists %d entries (more than %d): contents not indexed", count, zipMaxEntries)
+	}
+	return nil
+}
+
+// open returns a reader of one entry that fails once the entry expands past
+// the ratio cap or the archive's budget runs out.
+func (z *zipDoc) open(name string) (io.ReadCloser, error) {
+	f := z.files[name]
+	if f == nil {
+		return nil, errMissing
+	}
+	return z.openFile(f)
+}
+
+func (z *zipDoc) openFile(f *zip.File) (io.ReadCloser, error) {
+	if f.UncompressedSize64 > zipRatioSlack && f.UncompressedSize64/max(f.CompressedSize64, 1) > zipMaxRatio {
+		z.bomb = true
+		return nil, bombWarning(f.Name)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	limit := int64(min(f.CompressedSize64, 1<<40))*zipMaxRatio + zipRatioSlack
+	return &guarded{rc: rc, z: z, name: f.Name, left: limit}, nil
+}
+
+func bombWarning(name string) error {
+	return warnf("%q expands more than %d times (a zip bomb?): not read", name, zipMaxRatio)
+}
+
+type guarded struct {
+	rc   io.ReadCloser
+	z    *zipDoc
+	name string
+	left int64
+}
+
+func (g *guarded) Read(p []byte) (int, error) {
+	if err := g.z.s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := g.rc.Read(p)
+	g.left -= int64(n)
+	g.z.budget -= int64(n)
+	if g.left < 0 || g.z.budget < 0 {
+		g.z.bomb = true
+		return n, bombWarning(g.name)
+	}
+	return n, err
+}
+
+func (g *guarded) Close() error { return g.rc.Close() }
+
+// walk streams one XML entry through a visitor.
+func (z *zipDoc) walk(name string, v xmlVisitor) error {
+	rc, err := z.open(name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return walkXML(z.s.ctx, rc, v, z.s.text)
+}
+
+// walkMeta streams an XML entry that feeds metadata, not the text.
+func (z *zipDoc) walkMeta(name string, v xmlVisitor) error {
+	rc, err := z.open(name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return walkXML(z.s.ctx, rc, v, newSink(0))
+}
+
+// extractArchive lists a zip's or tar's entries and indexes the text of
+// small text entries; archives inside are listed, never opened.
+func extractArchive(s *source, d *Document) error {
+	switch {
+	case bytes.HasPrefix(s.head, []byte("PK\x03\x04")) || bytes.HasPrefix(s.head, []byte("PK\x05\x06")):
+		return extractZip(s, d)
+	case bytes.HasPrefix(s.head, []byte("\x1f\x8b")):
+		return extractGzip(s, d)
+	case len(s.head) > 262 && string(s.head[257:262]) == "ustar":
+		return listTar(s, d, s.reader())
+	}
+	return nil
+}
+
+const archiveTextMax = 1 << 20 // text entries larger than this are listed only
+
+func extractZip(s *source, d *Document) error {
+	z, err := openZip(s)
+	if err != nil {
+		return err
+	}
+	if fam := officeByEntries(z); fam != "" && fam != d.Format {
+		d.Format, d.Mime = fam, familyMime[fam]
+		return runner(fam)(s, d)
+	}
+	d.Meta = map[string]string{"entries": fmt.Sprint(len(z.zr.File))}
+	tk := tick{ctx: s.ctx}
+	var firstErr error
+	for _, f := range z.zr.File {
+		if err := tk.err(); err != nil {
+			return err
+		}
+		if s.text.full() {
+			break
+		}
+		s.text.nl()
+		s.text.WriteString(f.Name)
+		s.text.WriteString("\n")
+		if err := zipEntryText(z, f); err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	return firstErr
+}
+
+// zipEntryText indexes an entry that is small and looks like text.
+func zipEntryText(z *zipDoc, f *zip.File) error {
+	if f.UncompressedSize64 > zipRatioSlack && f.UncompressedSize64/max(f.CompressedSize64, 1) > zipMaxRatio {
+		return bombWarning(f.Name)
+	}
+	if f.FileInfo().IsDir() || f.UncompressedSize64 > archiveTextMax || !textName(f.Name) {
+		return nil
+	}
+	rc, err := z.openFile(f)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, archiveTextMax))
+	if err != nil {
+		return err
+	}
+	if !isBinary(data) {
+		z.s.text.WriteString(decodeText(data, true))
+	}
+	return nil
+}
+
+// textName rejects entries whose extension names a binary or container
+// format; one level of archive is all that is opened.
+func textName(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	switch extFamily[ext] {
+	case "", "markdown", "html", "csv", "json", "yaml", "toml", "xml", "eml", "rtf":
+		return !binaryExt[ext]
+	}
+	return false
+}
+
+var binaryExt = map[string]bool{
+	".exe": true, ".dll": true, ".so": true, ".o": true, ".a": true, ".class": true, ".bin": true,
+	".pyc": true, ".ttf": true, ".otf": true, ".woff": true, ".woff2": true, ".bz2": true,
+	".xz": true, ".7z": true, ".rar": true, ".zst": true, ".doc": true, ".xls": true, ".ppt": true,
+	".db": true, ".sqlite": true, ".iso": true, ".dat": true, ".apk": true,
+}
+
+// officeByEntries recognises OOXML, ODF and EPUB files that lack their
+// usual extension.
+func officeByEntries(z *zipDoc) string {
+	switch {
+	case z.files["word/document.xml"] != nil:
+		return "docx"
+	case z.files["xl/workbook.xml"] != nil:
+		return "xlsx"
+	case z.files["ppt/presentation.xml"] != nil:
+		return "pptx"
+	case z.files["META-INF/container.xml"] != nil && z.files["mimetype"] != nil:
+		return "epub"
+	}
+	return ""
+}
+
+// extractGzip lists a .tar.gz, or indexes a gzipped text file such as a
+// compressed man page or changelog.
+func extractGzip(s *source, d *Document) error {
+	zr, err := gzip.NewReader(s.reader())
+	if err != nil {
+		return err
+	}
+	zr.Multistream(false)
+	capped := &ratioReader{r: zr, left: s.size*zipMaxRatio + zipRatioSlack}
+	br := &peekReader{r: capped}
+	peek, _ := br.peek(512)
+	if len(peek) > 262 && string(peek[257:262]) == "ustar" {
+		return listTar(s, d, br)
+	}
+	inner := strings.TrimSuffix(strings.TrimSuffix(s.name, ".gz"), ".GZ")
+	if !textName(inner) || isBinary(peek) {
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(br, int64(s.opt.MaxTextBytes)+4))
+	s.text.WriteString(decodeText(data, err == nil && len(data) <= s.opt.MaxTextBytes))
+	if len(data) > s.opt.MaxTextBytes {
+		s.text.cut = true
+	}
+	d.Format = "text"
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return err
+	}
+	return nil
+}
+
+func listTar(s *source, d *Document, r io.Reader) error {
+	tr := tar.NewReader(r)
+	n := 0
+	for !s.text.full() {
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if n++; n > zipMaxEntries {
+			break
+		}
+		s.text.WriteString(h.Name)
+		s.text.WriteString("\n")
+	}
+	d.Meta = map[string]string{"entries": fmt.Sprint(n)}
+	return nil
+}
+
+// ratioReader stops a decompressor that expands too much.
+type ratioReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (r *ratioReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if r.left -= int64(n); r.left < 0 {
+		return n, warnf("expands more than %d times (a compression bomb?): not fully read", zipMaxRatio)
+	}
+	return n, err
+}
+
+type peekReader struct {
+	r   io.Reader
+	buf []byte
+}
+
+func (p *peekReader) peek(n int) ([]byte, error) {
+	p.buf = make([]byte, n)
+	got, err := io.ReadFull(p.r, p.buf)
+	p.buf = p.buf[:got]
+	return p.buf, err
+}
+
+func (p *peekReader) Read(b []byte) (int, error) {
+	if len(p.buf) > 0 {
+		n := copy(b, p.buf)
+		p.buf = p.buf[n:]
+		return n, nil
+	}
+	return p.r.Read(b)
+}

@@ -1,0 +1,194 @@
+package extract
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// Every family has a fuzz target that feeds hostile bytes straight to its
+// extractor. A recovered panic counts as a failure here: protect keeps the
+// process alive in production, but each panic is a bug to fix.
+
+const fuzzTextLimit = 1 << 20
+
+func fuzzFamily(f *testing.F, fam, name string, wrap func([]byte) []byte, seeds ...string) {
+	for _, s := range seeds {
+		if strings.Contains(s, ".") && !strings.ContainsAny(s, "\n<{") {
+			f.Add(fixtureBytes(f, s))
+		} else {
+			f.Add([]byte(s))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if wrap != nil && !bytes.HasPrefix(data, []byte("PK")) {
+			data = wrap(data)
+		}
+		checkFuzzDoc(t, runFuzz(fam, name, data))
+	})
+}
+
+func runFuzz(fam, name string, data []byte) Document {
+	s := testSource(name, data, Options{MaxTextBytes: fuzzTextLimit, MaxFileSize: 64 << 20})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s.ctx = ctx
+	return runFamily(s, family{name: fam, mime: "application/octet-stream", run: runner(fam)})
+}
+
+func checkFuzzDoc(t *testing.T, doc Document) {
+	t.Helper()
+	if strings.Contains(doc.Warning, "internal error") {
+		t.Fatalf("parser panic: %s", doc.Warning)
+	}
+	if strings.Contains(doc.Warning, "took longer") {
+		t.Fatalf("too slow: %s", doc.Warning)
+	}
+	if !utf8.ValidString(doc.Text) || !utf8.ValidString(doc.Title) {
+		t.Fatal("invalid UTF-8")
+	}
+	if len(doc.Text) > fuzzTextLimit {
+		t.Fatalf("text of %d bytes passed the limit", len(doc.Text))
+	}
+	for k, v := range doc.Meta {
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			t.Fatal("invalid UTF-8 in metadata")
+		}
+	}
+}
+
+// zipOf builds a zip with entries in the given order; a data entry of nil
+// takes the fuzz input.
+func zipOf(entries ...string) func([]byte) []byte {
+	return func(data []byte) []byte {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for i := 0; i+1 < len(entries); i += 2 {
+			w, _ := zw.Create(entries[i])
+			if entries[i+1] == "" {
+				w.Write(data)
+			} else {
+				w.Write([]byte(entries[i+1]))
+			}
+		}
+		zw.Close()
+		return buf.Bytes()
+	}
+}
+
+func FuzzText(f *testing.F) {
+	fuzzFamily(f, "text", "f.txt", nil, "latin1.txt", "utf16le.txt", "utf16be.txt", "source.go", "\xff\xfe\x00")
+}
+
+func FuzzMarkdown(f *testing.F) {
+	fuzzFamily(f, "markdown", "f.md", nil, "notes.md", "---\ntitle: x\n---\n# [a](b) ![c](d) <e> `f` **g**",
+		"Title\n=====\n[[[[[[[[[[[[](((((((((")
+}
+
+func FuzzHTML(f *testing.F) {
+	fuzzFamily(f, "html", "f.html", nil, "page.html", "<title>t</title><h1>h</h1><pre> x </pre><script>s</script>")
+}
+
+func FuzzPDF(f *testing.F) {
+	fuzzFamily(f, "pdf", "f.pdf", nil, "writer.pdf", "objstm.pdf", "encrypted.pdf",
+		"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]>>endobj "+
+			"3 0 obj<</Type/Page/Parent 2 0 R/Contents 4 0 R>>endobj 4 0 obj<</Length 5 0 R>>stream\n"+
+			"BT (hello) Tj [(a) -300 (b)] TJ ET\nendstream endobj 5 0 obj 31 endobj trailer<</Root 1 0 R>>\n%%EOF")
+}
+
+func FuzzDOCX(f *testing.F) {
+	fuzzFamily(f, "docx", "f.docx", zipOf("docProps/core.xml", "", "word/document.xml", ""), "writer.docx",
+		`<w:document><w:body><w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr><w:r><w:t>x</w:t><w:tab/></w:r></w:p></w:body></w:document>`)
+}
+
+func FuzzXLSX(f *testing.F) {
+	fuzzFamily(f, "xlsx", "f.xlsx", zipOf(
+		"xl/workbook.xml", `<workbook><sheets><sheet name="S" r:id="rId1"/></sheets></workbook>`,
+		"xl/_rels/workbook.xml.rels", `<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>`,
+		"xl/sharedStrings.xml", "", "xl/worksheets/sheet1.xml", ""), "calc.xlsx",
+		`<sst><si><t>a</t></si></sst><sheetData><row><c t="s"><v>0</v></c><c><v>1.5</v></c></row></sheetData>`)
+}
+
+func FuzzPPTX(f *testing.F) {
+	fuzzFamily(f, "pptx", "f.pptx", zipOf("ppt/presentation.xml", "<p/>", "ppt/slides/slide1.xml", "",
+		"ppt/notesSlides/notesSlide1.xml", ""), "impress.pptx",
+		`<p:sld><p:sp><p:nvPr><p:ph type="title"/></p:nvPr><a:p><a:r><a:t>t</a:t></a:r></a:p></p:sp></p:sld>`)
+}
+
+func FuzzODF(f *testing.F) {
+	fuzzFamily(f, "odt", "f.odt", zipOf("mimetype", "application/vnd.oasis.opendocument.text", "meta.xml", "",
+		"content.xml", ""), "writer.odt", "calc.ods", "impress.odp",
+		`<office:body><text:h>h</text:h><text:p>a<text:s/>b<text:tab/></text:p><table:table table:name="T"/></office:body>`)
+}
+
+func FuzzEPUB(f *testing.F) {
+	fuzzFamily(f, "epub", "f.epub", zipOf("mimetype", "application/epub+zip",
+		"META-INF/container.xml", `<container><rootfiles><rootfile full-path="OEBPS/content.opf"/></rootfiles></container>`,
+		"OEBPS/content.opf", `<package><metadata><dc:title>T</dc:title></metadata><manifest><item id="c1" href="c%201.xhtml"/></manifest><spine><itemref idref="c1"/></spine></package>`,
+		"OEBPS/c 1.xhtml", ""), "writer.epub", "<html><body><p>chapter</p></body></html>")
+}
+
+func FuzzRTF(f *testing.F) {
+	fuzzFamily(f, "rtf", "f.rtf", nil, "writer.rtf", `{\rtf1\ansi\ansicpg1251{\info{\title T}}\u1055?\'e9\bin3 abc{\*\x y}\par}`)
+}
+
+func FuzzEML(f *testing.F) {
+	fuzzFamily(f, "eml", "f.eml", nil, "message.eml",
+		"Subject: =?iso-8859-1?q?caf=e9?=\nContent-Type: text/html; charset=shift_jis\nContent-Transfer-Encoding: base64\n\nPGI+aGk8L2I+\n")
+}
+
+func FuzzMbox(f *testing.F) {
+	fuzzFamily(f, "mbox", "f.mbox", nil, "inbox.mbox", "From a\nSubject: x\n\nbody\n\nFrom b\n\n>From c\n")
+}
+
+func FuzzCSV(f *testing.F) {
+	fuzzFamily(f, "csv", "f.csv", nil, "animals.csv", "animals.tsv", "a;b;c\n\"x\"\"y\";2;3\n")
+}
+
+func FuzzJSON(f *testing.F) {
+	fuzzFamily(f, "json", "f.json", nil, "config.json", `{"a\"b":["\ud83d\ude00",{"c":null}]}`)
+}
+
+func FuzzYAML(f *testing.F) {
+	fuzzFamily(f, "yaml", "f.yaml", nil, "config.yaml", "a: &x [1, 2]\nb: *x\n---\n- c\n")
+}
+
+func FuzzTOML(f *testing.F) {
+	fuzzFamily(f, "toml", "f.toml", nil, "config.toml", "a = [[1], {b = \"c\"}]\n[[t]]\nx = 1\n")
+}
+
+func FuzzXML(f *testing.F) {
+	fuzzFamily(f, "xml", "f.xml", nil, "feed.xml", `<?xml version="1.0" encoding="ISO-8859-1"?><a>&amp;<title>t</title><![CDATA[c]]></a>`)
+}
+
+func FuzzMedia(f *testing.F) {
+	fuzzFamily(f, "image", "f.jpg", nil, "photo.jpg", "tone.flac",
+		"ID3\x03\x00\x00\x00\x00\x00\x20TIT2\x00\x00\x00\x06\x00\x00\x01\xff\xfeA\x00",
+		"II*\x00\x08\x00\x00\x00\x01\x00\x10\x01\x02\x00\x03\x00\x00\x00ab\x00\x00",
+		"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00\x00\x00\x00\x80", "OggS\x03vorbis\x01\x00\x00\x00a\x01\x00\x00\x00\x03\x00\x00\x00t=x")
+}
+
+func FuzzArchive(f *testing.F) {
+	f.Add(makeZip(map[string][]byte{"a.txt": []byte("hello"), "b/c.md": []byte("# hi")}))
+	f.Add(fixtureBytes(f, "writer.docx"))
+	fuzzFamily(f, "archive", "f.zip", nil, "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03")
+}
+
+// FuzzExtract goes through detection, as files arrive in practice.
+func FuzzExtract(f *testing.F) {
+	for _, fx := range fixtures {
+		f.Add(fx.file, fixtureBytes(f, fx.file))
+	}
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		if strings.ContainsAny(name, "/\x00") {
+			return
+		}
+		doc := extractFrom(context.Background(), name, bytes.NewReader(data), int64(len(data)),
+			Options{MaxTextBytes: fuzzTextLimit, Timeout: 5 * time.Second})
+		checkFuzzDoc(t, doc)
+	})
+}

@@ -1,0 +1,504 @@
+package extract
+
+import (
+	"bytes"
+	"compress/zlib"
+	"context"
+	"encoding/ascii85"
+	"encoding/hex"
+	"io"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The PDF reader finds objects by scanning for "n g obj" rather than
+// trusting the cross-reference table, so damaged and truncated files still
+// give the text of the objects that survive. Encrypted files are reported,
+// not decrypted.
+
+const (
+	pdfMaxPages      = 20000
+	pdfDecodedBudget = 128 << 20 // decompressed stream bytes per file
+	pdfFormDepth     = 3
+)
+
+type pdfFile struct {
+	ctx     context.Context
+	data    []byte
+	offsets map[int]int // object number -> offset just after "obj"
+	cache   map[int]any
+	objStm  bool // object streams have been unpacked into cache
+	budget  int64
+	depth   int // nested get calls: a chain of /Length references is bounded
+	fonts   map[pdfRef]*pdfFont
+	tk      tick
+}
+
+func extractPDF(s *source, d *Document) error {
+	data, err := s.whole()
+	if err != nil {
+		return err
+	}
+	p := &pdfFile{ctx: s.ctx, data: data, cache: map[int]any{}, fonts: map[pdfRef]*pdfFont{}, budget: pdfDecodedBudget, tk: tick{ctx: s.ctx}}
+	p.index()
+	trailer := p.trailer()
+	if trailer["Encrypt"] != nil {
+		return warning("encrypted PDF: contents not indexed")
+	}
+	p.info(trailer, d)
+	pages := p.pages(trailer)
+	setMeta(d, "pages", strconv.Itoa(len(pages)))
+	for _, pg := range pages {
+		if s.text.full() {
+			break
+		}
+		if err := p.ctx.Err(); err != nil {
+			return err
+		}
+		p.pageText(pg, s.text)
+		s.text.nl()
+		s.text.WriteString("\n")
+	}
+	truncated := !bytes.Contains(data[max(0, len(data)-2048):], []byte("%%EOF"))
+	switch {
+	case len(pages) == 0 && truncated:
+		return warning("truncated PDF: no pages could be read")
+	case len(pages) == 0:
+		return warning("corrupt PDF: no pages could be read")
+	case truncated:
+		return warning("truncated PDF: only part of the text was indexed")
+	}
+	return nil
+}
+
+var pdfObjRe = regexp.MustCompile(`(\d{1,10})\s+(\d{1,5})\s+obj\b`)
+
+// index records where each object starts; later definitions (incremental
+// updates) win.
+func (p *pdfFile) index() {
+	p.offsets = map[int]int{}
+	for off := 0; off < len(p.data); {
+		i := bytes.Index(p.data[off:], []byte("obj"))
+		if i < 0 {
+			break
+		}
+		at := off + i
+		off = at + 3
+		if p.tk.err() != nil {
+			return
+		}
+		if at < 2 || !isPDFSpace(p.data[at-1]) || at >= 5 && string(p.data[at-3:at]) == "end" {
+			continue
+		}
+		start := max(0, at-20)
+		m := pdfObjRe.FindSubmatchIndex(p.data[start : at+3])
+		if m == nil || start+m[1] != at+3 {
+			continue
+		}
+		if m[2] > 0 && !isPDFSpace(p.data[start+m[2]-1]) && !isPDFDelim(p.data[start+m[2]-1]) {
+			continue
+		}
+		num, _ := strconv.Atoi(string(p.data[start+m[2] : start+m[3]]))
+		p.offsets[num] = at + 3
+	}
+}
+
+// get returns object num, parsed once.
+func (p *pdfFile) get(num int) any {
+	if v, ok := p.cache[num]; ok {
+		return v
+	}
+	off, ok := p.offsets[num]
+	if !ok {
+		if !p.objStm {
+			p.unpackObjStms()
+			return p.cache[num]
+		}
+		return nil
+	}
+	if p.depth >= 16 {
+		return nil
+	}
+	p.depth++
+	defer func() { p.depth-- }()
+	p.cache[num] = nil // a self-reference during parsing reads null
+	v := p.parseAt(off)
+	p.cache[num] = v
+	return v
+}
+
+// parseAt parses the object at off, with its stream data if any.
+func (p *pdfFile) parseAt(off int) any {
+	l := &pdfLexer{b: p.data, pos: off}
+	v, _ := l.object(0)
+	dict, isDict := v.(pdfDict)
+	if !isDict {
+		return v
+	}
+	save := l.pos
+	if tok, _ := l.token(); tok != pdfKeyword("stream") {
+		l.pos = save
+		return dict
+	}
+	start := l.pos
+	if start < len(p.data) && p.data[start] == '\r' {
+		start++
+	}
+	if start < len(p.data) && p.data[start] == '\n' {
+		start++
+	}
+	return &pdfStream{dict: dict, raw: p.data[start:p.streamEnd(dict, start)]}
+}
+
+func (p *pdfFile) streamEnd(dict pdfDict, start int) int {
+	if n, ok := pdfInt(p.resolve(dict["Length"]), len(p.data)-start); ok {
+		end := start + n
+		rest := p.data[end:min(len(p.data), end+32)]
+		if bytes.Contains(rest, []byte("endstream")) {
+			return end
+		}
+	}
+	if i := bytes.Index(p.data[start:], []byte("endstream")); i >= 0 {
+		return start + i
+	}
+	return len(p.data)
+}
+
+// resolve follows references, a bounded number of times.
+func (p *pdfFile) resolve(v any) any {
+	for i := 0; i < 8; i++ {
+		r, ok := v.(pdfRef)
+		if !ok {
+			return v
+		}
+		v = p.get(r.num)
+	}
+	return nil
+}
+
+func (p *pdfFile) dict(v any) pdfDict {
+	switch x := p.resolve(v).(type) {
+	case pdfDict:
+		return x
+	case *pdfStream:
+		return x.dict
+	}
+	return nil
+}
+
+// unpackObjStms parses every object stream once, for files that keep most
+// objects compressed.
+func (p *pdfFile) unpackObjStms() {
+	p.objStm = true
+	nums := make([]int, 0, len(p.offsets))
+	for num, off := range p.offsets {
+		if bytes.Contains(p.data[off:min(len(p.data), off+256)], []byte("/ObjStm")) {
+			nums = append(nums, num)
+		}
+	}
+	sort.Ints(nums)
+	for _, num := range nums {
+		st, ok := p.get(num).(*pdfStream)
+		if !ok || st.dict["Type"] != pdfName("ObjStm") {
+			continue
+		}
+		p.unpackObjStm(st)
+	}
+}
+
+func (p *pdfFile) unpackObjStm(st *pdfStream) {
+	data := p.decode(st)
+	n, ok1 := pdfInt(st.dict["N"], 100000)
+	first, ok2 := pdfInt(st.dict["First"], len(data))
+	if !ok1 || !ok2 {
+		return
+	}
+	l := &pdfLexer{b: data[:first]}
+	for i := 0; i < n; i++ {
+		a, _ := l.token()
+		b, _ := l.token()
+		num, ok1 := pdfInt(a, math.MaxInt32)
+		off, ok2 := pdfInt(b, len(data)-first-1)
+		if !ok1 || !ok2 {
+			return
+		}
+		if _, direct := p.offsets[num]; direct {
+			continue
+		}
+		if _, seen := p.cache[num]; seen {
+			continue
+		}
+		ol := &pdfLexer{b: data, pos: first + off}
+		v, _ := ol.object(0)
+		p.cache[num] = v
+	}
+}
+
+// pdfInt accepts a whole number in [0, most], as offsets and counts must be.
+func pdfInt(v any, most int) (int, bool) {
+	f, ok := v.(float64)
+	if !ok || f < 0 || f > float64(most) || f != math.Trunc(f) {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// decode applies the stream's filters; unknown filters give nothing.
+func (p *pdfFile) decode(st *pdfStream) []byte {
+	data := st.raw
+	var filters []any
+	switch f := p.resolve(st.dict["Filter"]).(type) {
+	case pdfName:
+		filters = []any{f}
+	case []any:
+		filters = f
+	}
+	for _, f := range filters {
+		var err error
+		switch p.resolve(f) {
+		case pdfName("FlateDecode"), pdfName("Fl"):
+			data, err = p.inflate(data)
+		case pdfName("ASCIIHexDecode"), pdfName("AHx"):
+			data, err = hex.DecodeString(strings.Map(keepHex, string(data)))
+		case pdfName("ASCII85Decode"), pdfName("A85"):
+			data, err = decodeA85(data)
+		default:
+			return nil
+		}
+		if err != nil && len(data) == 0 {
+			return nil
+		}
+	}
+	return data
+}
+
+func keepHex(r rune) rune {
+	if r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F' {
+		return r
+	}
+	return -1
+}
+
+func decodeA85(b []byte) ([]byte, error) {
+	b = bytes.TrimPrefix(bytes.TrimSpace(b), []byte("<~"))
+	if i := bytes.Index(b, []byte("~>")); i >= 0 {
+		b = b[:i]
+	}
+	out := make([]byte, 4*len(b)/5+4)
+	n, _, err := ascii85.Decode(out, b, true)
+	return out[:n], err
+}
+
+// inflate decompresses within the file's budget and keeps what it got from
+// a damaged stream.
+func (p *pdfFile) inflate(b []byte) ([]byte, error) {
+	zr, err := zlib.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	defer zr.Close()
+	var out bytes.Buffer
+	_, err = io.Copy(&out, io.LimitReader(zr, max(p.budget, 0)))
+	p.budget -= int64(out.Len())
+	return out.Bytes(), err
+}
+
+// trailer merges the trailer dictionaries, or the dictionaries of
+// cross-reference streams, latest first.
+func (p *pdfFile) trailer() pdfDict {
+	out := pdfDict{}
+	merge := func(d pdfDict) {
+		for k, v := range d {
+			if _, ok := out[k]; !ok {
+				out[k] = v
+			}
+		}
+	}
+	for end := len(p.data); ; {
+		i := bytes.LastIndex(p.data[:end], []byte("trailer"))
+		if i < 0 {
+			break
+		}
+		l := &pdfLexer{b: p.data, pos: i + len("trailer")}
+		if d, ok := l.object(0); ok {
+			if dd, isDict := d.(pdfDict); isDict {
+				merge(dd)
+			}
+		}
+		end = i
+	}
+	for _, num := range p.sortedNums(true) {
+		off := p.offsets[num]
+		if bytes.Contains(p.data[off:min(len(p.data), off+512)], []byte("/XRef")) {
+			if st, ok := p.get(num).(*pdfStream); ok && st.dict["Type"] == pdfName("XRef") {
+				merge(st.dict)
+			}
+		}
+	}
+	return out
+}
+
+// sortedNums lists object numbers by file offset, latest first if asked.
+func (p *pdfFile) sortedNums(latestFirst bool) []int {
+	nums := make([]int, 0, len(p.offsets))
+	for n := range p.offsets {
+		nums = append(nums, n)
+	}
+	sort.Slice(nums, func(i, j int) bool {
+		if latestFirst {
+			return p.offsets[nums[i]] > p.offsets[nums[j]]
+		}
+		return p.offsets[nums[i]] < p.offsets[nums[j]]
+	})
+	return nums
+}
+
+func (p *pdfFile) info(trailer pdfDict, d *Document) {
+	info := p.dict(trailer["Info"])
+	str := func(k pdfName) string {
+		s, _ := p.resolve(info[k]).(string)
+		return pdfString(s)
+	}
+	if t := str("Title"); meaningfulTitle(t) {
+		d.Title = t
+	}
+	setMeta(d, "author", str("Author"))
+	setMeta(d, "created", pdfDate(str("CreationDate")))
+	setMeta(d, "modified", pdfDate(str("ModDate")))
+}
+
+// meaningfulTitle rejects the placeholders many generators write.
+func meaningfulTitle(t string) bool {
+	low := strings.ToLower(strings.TrimSpace(t))
+	if low == "" || low == "untitled" || strings.HasPrefix(low, "microsoft word - ") {
+		return false
+	}
+	for _, ext := range []string{".doc", ".docx", ".pdf", ".tex", ".dvi", ".indd", ".rtf", ".odt", ".ps"} {
+		if strings.HasSuffix(low, ext) {
+			return false
+		}
+	}
+	return true
+}
+
+// pdfDate turns "D:20240131120000+01'00'" into "2024-01-31 12:00:00".
+func pdfDate(s string) string {
+	s = strings.TrimPrefix(s, "D:")
+	if len(s) < 8 || !isDigits(s[:8]) {
+		return ""
+	}
+	out := s[:4] + "-" + s[4:6] + "-" + s[6:8]
+	if len(s) >= 14 && isDigits(s[8:14]) {
+		out += " " + s[8:10] + ":" + s[10:12] + ":" + s[12:14]
+	}
+	return out
+}
+
+// pdfString decodes a text string: UTF-16 with a BOM, UTF-8 with a BOM, or
+// PDFDocEncoding (close enough to Windows-1252 for titles).
+func pdfString(s string) string {
+	switch {
+	case strings.HasPrefix(s, "\xfe\xff"), strings.HasPrefix(s, "\xff\xfe"):
+		return utf16Text([]byte(s), true)
+	case strings.HasPrefix(s, "\xef\xbb\xbf"):
+		return decodeText([]byte(s[3:]), true)
+	}
+	return decode1252([]byte(s))
+}
+
+type pdfPage struct {
+	dict      pdfDict
+	resources pdfDict
+}
+
+// pages walks the page tree from the catalog, with inherited resources;
+// without a usable tree, every /Type /Page object is a page.
+func (p *pdfFile) pages(trailer pdfDict) []pdfPage {
+	root := p.dict(trailer["Root"])
+	if root == nil {
+		root = p.findCatalog()
+	}
+	var out []pdfPage
+	seen := map[any]bool{}
+	var walk func(node any, res pdfDict, depth int)
+	walk = func(node any, res pdfDict, depth int) {
+		if ref, ok := node.(pdfRef); ok {
+			if seen[ref] {
+				return
+			}
+			seen[ref] = true
+		}
+		d := p.dict(node)
+		if d == nil || depth > pdfMaxNesting || len(out) >= pdfMaxPages || p.tk.err() != nil {
+			return
+		}
+		if r := p.dict(d["Resources"]); r != nil {
+			res = r
+		}
+		kids, isArr := p.resolve(d["Kids"]).([]any)
+		if d["Type"] == pdfName("Page") || !isArr {
+			out = append(out, pdfPage{dict: d, resources: res})
+			return
+		}
+		for _, k := range kids {
+			walk(k, res, depth+1)
+		}
+	}
+	if root != nil {
+		walk(root["Pages"], nil, 0)
+	}
+	if len(out) == 0 {
+		out = p.loosePages()
+	}
+	return out
+}
+
+func (p *pdfFile) findCatalog() pdfDict {
+	for _, num := range p.sortedNums(true) {
+		off := p.offsets[num]
+		if bytes.Contains(p.data[off:min(len(p.data), off+512)], []byte("/Catalog")) {
+			if d := p.dict(p.get(num)); d["Type"] == pdfName("Catalog") {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+func (p *pdfFile) loosePages() []pdfPage {
+	var out []pdfPage
+	for _, num := range p.sortedNums(false) {
+		off := p.offsets[num]
+		if !bytes.Contains(p.data[off:min(len(p.data), off+1024)], []byte("/Page")) {
+			continue
+		}
+		if d := p.dict(p.get(num)); d["Type"] == pdfName("Page") {
+			out = append(out, pdfPage{dict: d, resources: p.dict(d["Resources"])})
+		}
+		if len(out) >= pdfMaxPages {
+			break
+		}
+	}
+	return out
+}
+
+// pageText runs the page's content streams through the text interpreter.
+func (p *pdfFile) pageText(pg pdfPage, out *sink) {
+	var content []byte
+	switch c := p.resolve(pg.dict["Contents"]).(type) {
+	case *pdfStream:
+		content = p.decode(c)
+	case []any:
+		for _, part := range c {
+			if st, ok := p.resolve(part).(*pdfStream); ok {
+				content = append(content, p.decode(st)...)
+				content = append(content, '\n')
+			}
+		}
+	}
+	ti := &pdfText{p: p, out: out, fonts: map[pdfName]*pdfFont{}}
+	ti.run(content, pg.resources, 0)
+}

@@ -1,0 +1,4 @@
+package main
+
+// Plain source with a wallabywaffle comment.
+func main() {}
