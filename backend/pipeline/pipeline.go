@@ -127,6 +127,9 @@ func (p *Pipeline) readError(ctx context.Context, path string, err error) error 
 	if errors.Is(err, fs.ErrNotExist) {
 		return p.Delete(ctx, path) // vanished while we looked at it
 	}
+	if errors.Is(err, extract.ErrNotRegular) {
+		return queue.Permanent(err) // swapped for a pipe or device: never read it
+	}
 	return fmt.Errorf("read %s: %w", path, err)
 }
 
@@ -136,6 +139,11 @@ func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core
 	doc, err := p.Extract(ctx, meta.Path, extractOptions(cfg))
 	if err != nil {
 		return p.readError(ctx, meta.Path, err)
+	}
+	if err := ctx.Err(); err != nil {
+		// Extraction stops early when cancelled and says so in a warning;
+		// shutting down must not store that as the file's content.
+		return err
 	}
 	card, err := enricher.Enrich(ctx, enrich.Input{Path: meta.Path, Filename: meta.Filename, Title: doc.Title, Text: doc.Text, Mime: doc.Mime})
 	if err != nil {
