@@ -8,17 +8,17 @@ LDFLAGS := -X main.version=$(VERSION)
 BIN     := build/bin/trove
 export PATH := $(dir $(GO)):$(PATH)
 
-.PHONY: run serve build test fuzz deps check clean
+.PHONY: run serve build test go-test fuzz deps check clean
 
-## run: start Trove
-run: serve
+## run: start Trove (the desktop app)
+run: desktop-run
 
-## serve: build and run the headless server (API on 127.0.0.1:8765)
+## serve: build and run the headless server (API and web UI on 127.0.0.1:8765)
 serve: build
 	./$(BIN) serve
 
-## build: the headless binary (no cgo)
-build: deps
+## build: the headless binary (no cgo), with the web UI embedded
+build: deps frontend
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 ## deps: Go modules
@@ -32,13 +32,18 @@ check: deps
 	$(GO) vet ./...
 
 ## test: the whole suite
-test: check
+test: check go-test fuzz frontend-test e2e-test desktop-test
+
+## go-test: Go tests, with the race detector
+go-test: deps
 	$(GO) test -count=1 -race -timeout 20m ./...
-	FUZZTIME=$${FUZZTIME:-3s} ./scripts/fuzz.sh
 
 ## fuzz: every fuzz target for FUZZTIME (default 3s) each
 fuzz: deps
-	./scripts/fuzz.sh
+	FUZZTIME=$${FUZZTIME:-3s} ./scripts/fuzz.sh
 
 clean:
 	rm -rf build/bin
+
+include mk/frontend.mk
+include mk/desktop.mk

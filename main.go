@@ -9,10 +9,12 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -24,6 +26,20 @@ import (
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
+
+// ui is the built web interface (empty until the frontend is built; the
+// Makefile builds it before the binary).
+//
+//go:embed all:frontend/dist
+var ui embed.FS
+
+func uiFS() fs.FS {
+	sub, err := fs.Sub(ui, "frontend/dist")
+	if err != nil {
+		return nil
+	}
+	return sub
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -37,6 +53,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "serve":
 		return serve(args, stderr)
+	case "search":
+		return search(args, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "trove", version)
 		return 0
@@ -56,6 +74,7 @@ func usage(w io.Writer) {
 
 commands:
   serve     run the indexing service and the API (headless)
+  search    search a running Trove from the terminal (--json for scripts)
   version   print the version
 
 Run "trove serve --help" for the flags. Environment: TROVE_ADDR, TROVE_DATA_DIR,
@@ -79,7 +98,7 @@ func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, 
 	}
 	return daemon.Config{
 		Addr: *addr, DataDir: *data, ConfigDir: *conf, Token: os.Getenv("TROVE_TOKEN"),
-		Version: version, Log: newLogger(stderr),
+		Version: version, Log: newLogger(stderr), UI: uiFS(),
 	}, nil
 }
 

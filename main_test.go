@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"trove/backend/testserver"
 )
 
 func TestVersionCommand(t *testing.T) {
@@ -25,5 +28,30 @@ func TestUnknownCommandAndBadFlags(t *testing.T) {
 	errOut.Reset()
 	if code := run([]string{"serve", "--addr", "not-an-address"}, &out, &errOut); code != 1 {
 		t.Fatalf("bad address: code %d", code)
+	}
+}
+
+func TestSearchCommand(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "roof.txt", "The roof leaks above the bedroom.")
+	s.IndexDir(root, 1)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"search", "--addr", addr, "roof", "leak"}, &out, &errOut); code != 0 {
+		t.Fatalf("code %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), root+"/roof.txt") || !strings.Contains(out.String(), "The roof leaks") {
+		t.Fatalf("output %q", out.String())
+	}
+	out.Reset()
+	if code := run([]string{"search", "--addr", addr, "--json", "roof"}, &out, &errOut); code != 0 || !json.Valid(out.Bytes()) {
+		t.Fatalf("json: %d %q", code, out.String())
+	}
+	if code := run([]string{"search", "--addr", "127.0.0.1:1", "roof"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "cannot reach") {
+		t.Fatalf("no server: %d %q", code, errOut.String())
+	}
+	if code := run([]string{"search"}, &out, &errOut); code != 2 {
+		t.Fatalf("no words: %d", code)
 	}
 }

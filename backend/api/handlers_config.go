@@ -2,11 +2,11 @@ package api
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/gofiber/fiber/v2"
 
 	"trove/backend/core"
+	"trove/backend/views"
 )
 
 // Settings ---------------------------------------------------------------
@@ -45,38 +45,20 @@ func (s *Server) putFilterConfig(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	msg := "Filter configuration updated"
-	if ch.RemovedCount > 0 {
-		msg = fmt.Sprintf("Filter configuration updated; removed %d files from the index", ch.RemovedCount)
-	}
-	if ch.Pending {
-		msg = "Filter configuration updated; excluded files stay indexed until POST /api/filters/apply"
-	}
-	return c.JSON(fiber.Map{"success": true, "message": msg, "config": ch.Config, "removed_count": ch.RemovedCount})
+	return c.JSON(views.FilterUpdated(ch))
 }
 
-type patternRequest struct {
-	Pattern          *string `json:"pattern"`
-	PatternType      string  `json:"pattern_type"`
-	ApplyImmediately *bool   `json:"apply_immediately"`
-}
-
-func (p *patternRequest) decode(c *fiber.Ctx) error {
-	if err := decodeJSON(c, p); err != nil {
-		return err
+func decodePattern(c *fiber.Ctx) (views.PatternRequest, error) {
+	var req views.PatternRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return req, err
 	}
-	if p.Pattern == nil {
-		return core.InvalidField("MISSING_FIELD", "pattern", "required")
-	}
-	if p.PatternType == "" {
-		p.PatternType = "exclude"
-	}
-	return nil
+	return req, req.Check()
 }
 
 func (s *Server) addFilterPattern(c *fiber.Ctx) error {
-	var req patternRequest
-	if err := req.decode(c); err != nil {
+	req, err := decodePattern(c)
+	if err != nil {
 		return err
 	}
 	apply := req.ApplyImmediately == nil || *req.ApplyImmediately
@@ -84,24 +66,19 @@ func (s *Server) addFilterPattern(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("Added %s pattern '%s'", req.PatternType, *req.Pattern)
-	if !changed {
-		msg = fmt.Sprintf("Pattern '%s' is already among the %s patterns", *req.Pattern, req.PatternType)
-	}
-	return c.JSON(fiber.Map{"success": true, "message": msg, "removed_count": ch.RemovedCount, "config": ch.Config})
+	return c.JSON(views.PatternAdded(req, ch, changed))
 }
 
 func (s *Server) removeFilterPattern(c *fiber.Ctx) error {
-	var req patternRequest
-	if err := req.decode(c); err != nil {
+	req, err := decodePattern(c)
+	if err != nil {
 		return err
 	}
 	ch, err := s.svc.RemoveFilterPattern(c.UserContext(), *req.Pattern, req.PatternType)
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"success": true, "message": fmt.Sprintf("Removed %s pattern '%s'", req.PatternType, *req.Pattern),
-		"removed_count": ch.RemovedCount, "config": ch.Config})
+	return c.JSON(views.PatternRemoved(req, ch))
 }
 
 func (s *Server) applyFilters(c *fiber.Ctx) error {
@@ -109,7 +86,7 @@ func (s *Server) applyFilters(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"success": true, "message": fmt.Sprintf("Removed %d files excluded by the filters", n), "removed_count": n})
+	return c.JSON(views.FiltersApplied(n))
 }
 
 func (s *Server) resetFilters(c *fiber.Ctx) error {
@@ -117,5 +94,5 @@ func (s *Server) resetFilters(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"success": true, "message": "Filters reset to defaults", "config": ch.Config, "removed_count": ch.RemovedCount})
+	return c.JSON(views.FiltersReset(ch))
 }

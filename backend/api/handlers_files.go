@@ -2,86 +2,33 @@ package api
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"trove/backend/core"
+	"trove/backend/views"
 )
 
-// Timestamps: file times are local wall-clock time without a zone suffix,
-// as the spec shows them; folder and job times are UTC with a Z suffix.
-const (
-	localLayout = "2006-01-02T15:04:05"
-	utcLayout   = "2006-01-02T15:04:05Z"
-)
-
-func localTime(t time.Time) string { return t.Local().Format(localLayout) }
-
-func utcTime(t time.Time) string { return t.UTC().Format(utcLayout) }
-
-func optionalLocal(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return localTime(*t)
-}
-
-func optionalUTC(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return utcTime(*t)
-}
-
-// fileRecord is the file lookup shape: the spec's fields first, then ours.
-type fileRecord struct {
-	ID          int64    `json:"id"`
-	Filename    string   `json:"filename"`
-	Extension   string   `json:"extension"`
-	Created     string   `json:"created"`
-	Modified    string   `json:"modified"`
-	Summary     string   `json:"summary"`
-	Keywords    []string `json:"keywords"`
-	Path        string   `json:"path"`
-	Title       string   `json:"title"`
-	Size        int64    `json:"size"`
-	Mime        string   `json:"mime"`
-	Accessed    string   `json:"accessed"`
-	IndexedAt   any      `json:"indexed_at"`
-	Status      string   `json:"status"`
-	Error       *string  `json:"error"`
-	ContentHash string   `json:"content_hash"`
-	DirectoryID int64    `json:"directory_id"`
-}
-
-func toFileRecord(f core.File) fileRecord {
-	r := fileRecord{
-		ID: f.ID, Filename: f.Filename, Extension: f.Extension, Created: localTime(f.Created),
-		Modified: localTime(f.Modified), Summary: f.Summary, Keywords: f.Keywords, Path: f.Path, Title: f.Title,
-		Size: f.Size, Mime: f.Mime, Accessed: localTime(f.Accessed), Status: f.State,
-		ContentHash: f.ContentHash, DirectoryID: f.DirID,
-	}
-	if !f.IndexedAt.IsZero() {
-		r.IndexedAt = localTime(f.IndexedAt)
-	}
-	if f.Error != "" {
-		r.Error = &f.Error
-	}
-	return r
-}
-
-func (s *Server) getFile(c *fiber.Ctx) error {
+// fileID reads the :file_id parameter.
+func fileID(c *fiber.Ctx) (int64, error) {
 	raw := c.Params("file_id")
 	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || id < 1 {
-		return core.Invalid("INVALID_ID", "file id must be a positive integer, got %q", raw)
+		return 0, core.Invalid("INVALID_ID", "file id must be a positive integer, got %q", raw)
+	}
+	return id, nil
+}
+
+func (s *Server) getFile(c *fiber.Ctx) error {
+	id, err := fileID(c)
+	if err != nil {
+		return err
 	}
 	f, err := s.svc.File(c.UserContext(), id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(toFileRecord(f))
+	return c.JSON(views.FileOf(f))
 }
 
 // GET /api/files/lookup?path=/abs/path: the record of one path.
@@ -94,7 +41,23 @@ func (s *Server) lookupFile(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(toFileRecord(f))
+	return c.JSON(views.FileOf(f))
+}
+
+// POST /api/files/:file_id/open and /reveal: open an indexed file with the
+// desktop's default application, or show it in its folder.
+func (s *Server) openFile(reveal bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := fileID(c)
+		if err != nil {
+			return err
+		}
+		path, err := s.svc.OpenFile(c.UserContext(), id, reveal)
+		if err != nil {
+			return err
+		}
+		return c.JSON(fiber.Map{"path": path})
+	}
 }
 
 func (s *Server) getFileStats(c *fiber.Ctx) error {
@@ -102,10 +65,7 @@ func (s *Server) getFileStats(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{
-		"total_files": st.TotalFiles, "total_size": st.TotalSize, "file_types": st.FileTypes,
-		"last_indexed": optionalLocal(st.LastIndexed), "failed_files": st.FailedFiles,
-	})
+	return c.JSON(views.StatsOf(st))
 }
 
 func (s *Server) getStatus(c *fiber.Ctx) error {
@@ -113,5 +73,5 @@ func (s *Server) getStatus(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"jobs": st.Jobs, "version": st.Version, "uptime_seconds": int64(st.UptimeSeconds)})
+	return c.JSON(views.StatusOf(st))
 }

@@ -3,29 +3,12 @@ package api
 import (
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"trove/backend/core"
+	"trove/backend/views"
 )
-
-type queueItem struct {
-	ID                string  `json:"id"`
-	FilePath          string  `json:"file_path"`
-	Action            string  `json:"action"`
-	Status            string  `json:"status"`
-	EnqueuedAt        float64 `json:"enqueued_at"`
-	CooldownExpiresAt float64 `json:"cooldown_expires_at"`
-	DestPath          *string `json:"dest_path"`
-	RetryCount        int     `json:"retry_count"`
-	LastError         *string `json:"last_error"`
-	DirectoryID       int64   `json:"directory_id"`
-}
-
-func unixSeconds(t time.Time) float64 {
-	return float64(t.UnixMilli()) / 1000
-}
 
 func (s *Server) queueStatus(c *fiber.Ctx) error { return c.JSON(s.svc.QueueStatus()) }
 
@@ -44,20 +27,7 @@ func (s *Server) queueItems(c *fiber.Ctx) error {
 		return err
 	}
 	items, total := s.svc.QueueItems(offset, limit)
-	out := make([]queueItem, len(items))
-	for i, it := range items {
-		q := queueItem{ID: it.ID, FilePath: it.Path, Action: it.Action, Status: it.Status,
-			EnqueuedAt: unixSeconds(it.EnqueuedAt), CooldownExpiresAt: unixSeconds(it.ReadyAt), RetryCount: it.Retries,
-			DirectoryID: it.DirID}
-		if it.Dest != "" {
-			q.DestPath = &it.Dest
-		}
-		if it.LastError != "" {
-			q.LastError = &it.LastError
-		}
-		out[i] = q
-	}
-	return c.JSON(fiber.Map{"items": out, "total": total, "offset": offset})
+	return c.JSON(views.QueueItemsOf(items, total, offset))
 }
 
 // DELETE /api/queue/items/:item_id: success family, like DELETE of a job.

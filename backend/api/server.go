@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"log/slog"
 	"net"
 	"time"
@@ -26,6 +27,9 @@ type Options struct {
 	// Token, when set, is required as a bearer token on /api.
 	Token string
 	Log   *slog.Logger
+	// UI is the built web interface served at /; nil serves a page that
+	// says it is not built.
+	UI fs.FS
 }
 
 // Server serves the API on one listener.
@@ -59,7 +63,7 @@ func New(svc *service.Service, ln net.Listener, opt Options) *Server {
 	})
 	s.app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: s.logPanic}))
 	s.app.Use(s.guard)
-	s.routes()
+	s.routes(opt.UI)
 	return s
 }
 
@@ -67,7 +71,7 @@ func (s *Server) logPanic(c *fiber.Ctx, e any) {
 	s.log.Error("panic in handler", "method", c.Method(), "path", c.Path(), "panic", e)
 }
 
-func (s *Server) routes() {
+func (s *Server) routes(ui fs.FS) {
 	a := s.app.Group("/api")
 
 	set := a.Group("/settings", family(shapeStatus))
@@ -88,6 +92,8 @@ func (s *Server) routes() {
 	files.Get("/stats", s.getFileStats)
 	files.Get("/lookup", s.lookupFile)
 	files.Get("/:file_id", s.getFile)
+	files.Post("/:file_id/open", s.openFile(false))
+	files.Post("/:file_id/reveal", s.openFile(true))
 
 	a.Get("/status/", family(shapeStatus), s.getStatus)
 
@@ -96,6 +102,7 @@ func (s *Server) routes() {
 	a.Get("/watch/jobs", family(shapeSuccess), s.watchJobs)
 	a.Delete("/watch/jobs/:job_id", family(shapeSuccess), s.deleteJob)
 	a.Get("/watched-directories", family(shapeStatus), s.watchedDirectories)
+	a.Get("/watched-directories/:id/problems", family(shapeStatus), s.folderProblems)
 
 	q := a.Group("/queue", family(shapeStatus))
 	q.Get("/status", s.queueStatus)
@@ -110,6 +117,10 @@ func (s *Server) routes() {
 	srch.Post("/", s.search)
 	srch.Get("/stream", s.searchStream)
 
+	if ui == nil {
+		ui = noUI{}
+	}
+	s.app.Use(s.serveUI(ui))
 	s.app.Use(func(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusNotFound, "no route "+c.Method()+" "+c.Path())
 	})

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"trove/backend/events"
 	"trove/backend/filters"
 	"trove/backend/indexer"
+	"trove/backend/launch"
 	"trove/backend/pipeline"
 	"trove/backend/scheduler"
 	"trove/backend/search"
@@ -37,6 +39,8 @@ type Config struct {
 	Log       *slog.Logger
 	// Extract replaces file extraction; tests use it to inject faults.
 	Extract pipeline.ExtractFunc
+	// UI is the built web interface served at /.
+	UI fs.FS
 }
 
 // Daemon is a started Trove backend.
@@ -113,13 +117,13 @@ func (d *Daemon) wire() error {
 		}
 	})
 	d.svc = service.New(service.Deps{
-		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Search: engine, Log: cfg.Log, Version: cfg.Version,
+		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Search: engine, Opener: launch.Desktop{}, Log: cfg.Log, Version: cfg.Version,
 	})
 	d.ln, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log})
+	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI})
 	return nil
 }
 

@@ -27,6 +27,7 @@ type Deps struct {
 	Bus      *events.Bus
 	Indexer  *indexer.Indexer
 	Search   *search.Engine
+	Opener   Opener
 	Log      *slog.Logger
 	Version  string
 	Now      func() time.Time // nil for time.Now
@@ -40,6 +41,7 @@ type Service struct {
 	bus      *events.Bus
 	indexer  *indexer.Indexer
 	search   *search.Engine
+	opener   Opener
 	log      *slog.Logger
 	version  string
 	now      func() time.Time
@@ -55,7 +57,7 @@ func New(d Deps) *Service {
 		now = time.Now
 	}
 	s := &Service{
-		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, search: d.Search, log: d.Log,
+		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, search: d.Search, opener: d.Opener, log: d.Log,
 		version: d.Version, now: now, started: now(), filterMu: make(chan struct{}, 1),
 	}
 	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(core.EventSettings, cur) })

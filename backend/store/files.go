@@ -385,3 +385,28 @@ func (s *Store) Stats(ctx context.Context) (core.FileStats, error) {
 	}
 	return st, rows.Err()
 }
+
+// Problems lists a folder's files that failed or were indexed by name only
+// (their record carries a reason), failures first, and counts them all.
+func (s *Store) Problems(ctx context.Context, dirID int64, limit int) ([]core.File, int, error) {
+	var total int
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE dir_id = ? AND (state = 'failed' OR error != '')`,
+		dirID).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE dir_id = ? AND (state = 'failed' OR error != '')
+		ORDER BY state = 'failed' DESC, path LIMIT ?`, dirID, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []core.File
+	for rows.Next() {
+		f, err := scanFile(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, f)
+	}
+	return out, total, rows.Err()
+}

@@ -1,0 +1,57 @@
+package api
+
+import (
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// notBuilt is served at / when the binary carries no web UI.
+const notBuilt = `<!doctype html><meta charset="utf-8"><title>Trove</title>
+<body style="font-family:system-ui;max-width:40em;margin:4em auto;line-height:1.5">
+<h1>Trove is running</h1>
+<p>This build carries no web interface: build it with <code>make build</code> (which builds the
+frontend first). The API is at <a href="/api/status/">/api/status/</a>; see docs/api.md.</p>`
+
+// serveUI serves the single-page web UI from ui: a file when it exists,
+// else index.html (the page routes itself), for GET and HEAD outside /api.
+func (s *Server) serveUI(ui fs.FS) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead || strings.HasPrefix(c.Path(), "/api/") {
+			return c.Next()
+		}
+		name := strings.TrimPrefix(path.Clean("/"+c.Path()), "/")
+		if name == "" {
+			name = "index.html"
+		}
+		data, err := fs.ReadFile(ui, name)
+		if err != nil {
+			name = "index.html"
+			if data, err = fs.ReadFile(ui, name); err != nil {
+				c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+				return c.Status(http.StatusOK).SendString(notBuilt)
+			}
+		}
+		ctype := mime.TypeByExtension(path.Ext(name))
+		if ctype == "" {
+			ctype = http.DetectContentType(data)
+		}
+		c.Set(fiber.HeaderContentType, ctype)
+		if strings.HasPrefix(name, "assets/") {
+			c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable") // hashed names
+		} else {
+			c.Set(fiber.HeaderCacheControl, "no-cache")
+		}
+		c.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'")
+		return c.Send(data)
+	}
+}
+
+// noUI is the file system of a build without a web interface.
+type noUI struct{}
+
+func (noUI) Open(string) (fs.File, error) { return nil, fs.ErrNotExist }

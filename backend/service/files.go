@@ -1,0 +1,48 @@
+package service
+
+import (
+	"context"
+	"os"
+
+	"trove/backend/core"
+)
+
+// Opener opens files for the person using Trove.
+type Opener interface {
+	Open(path string) error
+	Reveal(path string) error
+}
+
+// Problems lists a folder's files that failed or were indexed by name
+// only, with their reasons, and how many there are in all.
+func (s *Service) Problems(ctx context.Context, dirID int64, limit int) ([]core.File, int, error) {
+	if _, err := s.store.Directory(ctx, dirID); err != nil {
+		return nil, 0, err
+	}
+	return s.store.Problems(ctx, dirID, limit)
+}
+
+// OpenFile opens an indexed file with its default application, or shows it
+// in its folder. Only files the index knows can be opened, never an
+// arbitrary path. It returns the file's path.
+func (s *Service) OpenFile(ctx context.Context, id int64, reveal bool) (string, error) {
+	f, err := s.store.File(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(f.Path); err != nil {
+		return "", core.NotFound("FILE_GONE", "%s is no longer on disk", f.Path)
+	}
+	if s.opener == nil {
+		return "", core.Invalid("NO_OPENER", "this Trove cannot open files")
+	}
+	if reveal {
+		err = s.opener.Reveal(f.Path)
+	} else {
+		err = s.opener.Open(f.Path)
+	}
+	if err != nil {
+		return "", core.Invalid("OPEN_FAILED", "%v", err)
+	}
+	return f.Path, nil
+}

@@ -1,0 +1,86 @@
+package views
+
+import (
+	"trove/backend/core"
+	"trove/backend/service"
+)
+
+// File is the file record: the spec's fields first, then Trove's.
+type File struct {
+	ID          int64    `json:"id"`
+	Filename    string   `json:"filename"`
+	Extension   string   `json:"extension"`
+	Created     string   `json:"created"`
+	Modified    string   `json:"modified"`
+	Summary     string   `json:"summary"`
+	Keywords    []string `json:"keywords"`
+	Path        string   `json:"path"`
+	Title       string   `json:"title"`
+	Size        int64    `json:"size"`
+	Mime        string   `json:"mime"`
+	Accessed    string   `json:"accessed"`
+	IndexedAt   *string  `json:"indexed_at"`
+	Status      string   `json:"status"`
+	Error       *string  `json:"error"`
+	ContentHash string   `json:"content_hash"`
+	DirectoryID int64    `json:"directory_id"`
+}
+
+// FileOf shows a file record.
+func FileOf(f core.File) File {
+	v := File{
+		ID: f.ID, Filename: f.Filename, Extension: f.Extension, Created: LocalTime(f.Created),
+		Modified: LocalTime(f.Modified), Summary: f.Summary, Keywords: f.Keywords, Path: f.Path, Title: f.Title,
+		Size: f.Size, Mime: f.Mime, Accessed: LocalTime(f.Accessed), Status: f.State,
+		ContentHash: f.ContentHash, DirectoryID: f.DirID,
+	}
+	if !f.IndexedAt.IsZero() {
+		v.IndexedAt = OptionalLocal(&f.IndexedAt)
+	}
+	if f.Error != "" {
+		v.Error = &f.Error
+	}
+	return v
+}
+
+// Stats are the file statistics.
+type Stats struct {
+	TotalFiles  int64            `json:"total_files"`
+	TotalSize   int64            `json:"total_size"`
+	FileTypes   map[string]int64 `json:"file_types"`
+	LastIndexed *string          `json:"last_indexed"`
+	FailedFiles int64            `json:"failed_files"`
+}
+
+// StatsOf shows file statistics.
+func StatsOf(st core.FileStats) Stats {
+	return Stats{TotalFiles: st.TotalFiles, TotalSize: st.TotalSize, FileTypes: st.FileTypes,
+		LastIndexed: OptionalLocal(st.LastIndexed), FailedFiles: st.FailedFiles}
+}
+
+// Status is the service status.
+type Status struct {
+	Jobs          int    `json:"jobs"`
+	Version       string `json:"version"`
+	UptimeSeconds int64  `json:"uptime_seconds"`
+}
+
+// StatusOf shows the service status.
+func StatusOf(st service.Status) Status {
+	return Status{Jobs: st.Jobs, Version: st.Version, UptimeSeconds: int64(st.UptimeSeconds)}
+}
+
+// titleOf is never empty: a file without a title shows its name.
+func titleOf(f core.File) string {
+	if f.Title != "" {
+		return f.Title
+	}
+	return f.Filename
+}
+
+func keywordsOf(f core.File) []string {
+	if f.Keywords == nil {
+		return []string{}
+	}
+	return f.Keywords
+}

@@ -1,0 +1,123 @@
+package views
+
+import (
+	"trove/backend/core"
+	"trove/backend/service"
+)
+
+// WatchRequest is the body of both watch requests: the spec's path field
+// (path or directory_path) and Trove's optional recursive and file_pattern.
+type WatchRequest struct {
+	Path          *string `json:"path"`
+	DirectoryPath *string `json:"directory_path"`
+	Recursive     *bool   `json:"recursive"`
+	FilePattern   *string `json:"file_pattern"`
+}
+
+// Target returns the requested folder from the field the endpoint names,
+// and the options.
+func (r WatchRequest) Target(field string) (string, service.WatchOptions, error) {
+	p := r.Path
+	if field == "directory_path" {
+		p = r.DirectoryPath
+	}
+	if p == nil {
+		return "", service.WatchOptions{}, core.Invalid("INVALID_PATH", "%s is required: the absolute path of a folder", field)
+	}
+	o := service.WatchOptions{Recursive: true}
+	if r.Recursive != nil {
+		o.Recursive = *r.Recursive
+	}
+	if r.FilePattern != nil {
+		o.FilePattern = *r.FilePattern
+	}
+	return *p, o, nil
+}
+
+// Watched is what POST /api/watch/directory reports in its data.
+type Watched struct {
+	Directory       string `json:"directory"`
+	FilesFound      int    `json:"files_found"`
+	IndexingStarted bool   `json:"indexing_started"`
+	JobID           int64  `json:"job_id"`
+}
+
+// WatchedOf shows a watch result.
+func WatchedOf(r service.WatchResult) Watched {
+	return Watched{Directory: r.Directory.Path, FilesFound: r.FilesFound, IndexingStarted: true, JobID: r.Directory.ID}
+}
+
+// Folder is a watched directory's summary.
+type Folder struct {
+	ID            int64   `json:"id"`
+	Path          string  `json:"path"`
+	FileCount     int64   `json:"file_count"`
+	IndexedCount  int64   `json:"indexed_count"`
+	FailedCount   int64   `json:"failed_count"`
+	Status        string  `json:"status"`
+	AddedAt       string  `json:"added_at"`
+	StatusMessage string  `json:"status_message"`
+	LastScan      *string `json:"last_scan"`
+}
+
+// FolderList is the data of GET /api/watched-directories.
+type FolderList struct {
+	TotalDirectories int      `json:"total_directories"`
+	Directories      []Folder `json:"directories"`
+}
+
+// FoldersOf shows the watched folders.
+func FoldersOf(dirs []core.WatchedDirectory) FolderList {
+	out := FolderList{TotalDirectories: len(dirs), Directories: make([]Folder, len(dirs))}
+	for i, d := range dirs {
+		out.Directories[i] = Folder{ID: d.ID, Path: d.Path, FileCount: d.FileCount, IndexedCount: d.IndexedCount,
+			FailedCount: d.FailedCount, Status: d.Status, AddedAt: UTCTime(d.CreatedAt), StatusMessage: d.StatusMessage,
+			LastScan: OptionalUTC(d.LastScan)}
+	}
+	return out
+}
+
+// Job is a watch job.
+type Job struct {
+	ID          int64   `json:"id"`
+	Path        string  `json:"path"`
+	IsActive    bool    `json:"is_active"`
+	Recursive   bool    `json:"recursive"`
+	FilePattern *string `json:"file_pattern"`
+	LastScan    *string `json:"last_scan"`
+	CreatedAt   *string `json:"created_at"`
+	UpdatedAt   *string `json:"updated_at"`
+}
+
+// JobsOf shows the watch jobs.
+func JobsOf(dirs []core.WatchedDirectory) []Job {
+	jobs := make([]Job, len(dirs))
+	for i, d := range dirs {
+		j := Job{ID: d.ID, Path: d.Path, IsActive: d.IsActive, Recursive: d.Recursive,
+			LastScan: OptionalUTC(d.LastScan), CreatedAt: OptionalUTC(&d.CreatedAt), UpdatedAt: OptionalUTC(&d.UpdatedAt)}
+		if d.FilePattern != "" {
+			j.FilePattern = &d.FilePattern
+		}
+		jobs[i] = j
+	}
+	return jobs
+}
+
+// Problem is a file of a folder that failed, or was indexed by name only,
+// with the reason.
+type Problem struct {
+	ID       int64  `json:"id"`
+	Path     string `json:"path"`
+	Status   string `json:"status"` // failed, or indexed (by name only)
+	Error    string `json:"error"`
+	Modified string `json:"modified"`
+}
+
+// ProblemsOf shows a folder's problem files.
+func ProblemsOf(files []core.File) []Problem {
+	out := make([]Problem, len(files))
+	for i, f := range files {
+		out[i] = Problem{ID: f.ID, Path: f.Path, Status: f.State, Error: f.Error, Modified: LocalTime(f.Modified)}
+	}
+	return out
+}

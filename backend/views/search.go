@@ -1,0 +1,258 @@
+package views
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"trove/backend/core"
+	"trove/backend/service"
+)
+
+// Search limits.
+const (
+	DefaultLimit       = 50
+	DefaultStreamLimit = 20
+	MaxLimit           = 500
+	MaxQueryLength     = 1000
+	MinStreamQuery     = 2
+)
+
+// SearchRequest is the body of POST /api/search/ (and of the desktop
+// window's search).
+type SearchRequest struct {
+	Query     *string         `json:"query"`
+	Directory string          `json:"directory"`
+	Filters   json.RawMessage `json:"filters"`
+	Limit     *int            `json:"limit"`
+	MinScore  *float64        `json:"min_score"`
+	Mode      string          `json:"mode"`
+}
+
+// Build checks the request and turns it into the engine's.
+func (r SearchRequest) Build() (service.SearchRequest, error) {
+	if r.Query == nil {
+		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "required")
+	}
+	limit := DefaultLimit
+	if r.Limit != nil {
+		limit = *r.Limit
+	}
+	sr, err := BuildQuery(*r.Query, limit, 0, r.Mode, 1)
+	if err != nil {
+		return sr, err
+	}
+	if r.MinScore != nil {
+		sr.MinScore = *r.MinScore
+	}
+	if r.Directory != "" {
+		if !strings.HasPrefix(r.Directory, "/") {
+			return sr, core.InvalidField("INVALID_DIRECTORY", "directory", "must be an absolute path, got %q", r.Directory)
+		}
+		sr.Directory = strings.TrimSuffix(r.Directory, "/")
+	}
+	sr.Filters, err = parseFilters(r.Filters)
+	return sr, err
+}
+
+// BuildQuery checks what both search endpoints share.
+func BuildQuery(query string, limit int, minScore float64, mode string, minLen int) (service.SearchRequest, error) {
+	query = strings.TrimSpace(query)
+	switch {
+	case utf8.RuneCountInString(query) < minLen && minLen > 1:
+		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "must be at least %d characters", minLen)
+	case query == "":
+		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "must not be empty")
+	case len(query) > MaxQueryLength:
+		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "longer than %d characters", MaxQueryLength)
+	case limit < 1:
+		return service.SearchRequest{}, core.InvalidField("INVALID_LIMIT", "limit", "must be at least 1, got %d", limit)
+	case minScore != minScore:
+		return service.SearchRequest{}, core.InvalidField("INVALID_PARAMETER", "min_score", "must be a number")
+	}
+	m := service.ModeHybrid
+	switch mode {
+	case "", "hybrid":
+	case "keyword":
+		m = service.ModeKeyword
+	case "semantic":
+		m = service.ModeSemantic
+	default:
+		return service.SearchRequest{}, core.InvalidField("INVALID_PARAMETER", "mode", "%q is not a mode (use hybrid, keyword or semantic)", mode)
+	}
+	return service.SearchRequest{Query: query, Limit: min(limit, MaxLimit), MinScore: minScore, Mode: m, Snippets: true}, nil
+}
+
+// searchFilters are the accepted keys of a search's filters.
+type searchFilters struct {
+	Extensions     stringList `json:"extensions"`
+	ModifiedAfter  string     `json:"modified_after"`
+	ModifiedBefore string     `json:"modified_before"`
+	CreatedAfter   string     `json:"created_after"`
+	CreatedBefore  string     `json:"created_before"`
+	MinSize        *int64     `json:"min_size"`
+	MaxSize        *int64     `json:"max_size"`
+	Path           string     `json:"path"`
+}
+
+// stringList accepts a string or a list of strings.
+type stringList []string
+
+func (l *stringList) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*l = []string{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return fmt.Errorf("must be a string or a list of strings")
+	}
+	*l = many
+	return nil
+}
+
+func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
+	var out service.SearchFilters
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
+		return out, nil
+	}
+	var f searchFilters
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return out, core.InvalidField("INVALID_FILTER", "filters", "%s (accepted keys: extensions, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
+			strings.TrimPrefix(err.Error(), "json: "))
+	}
+	out.Extensions, out.PathGlob = f.Extensions, f.Path
+	var err error
+	for _, d := range []struct {
+		key string
+		raw string
+		dst *time.Time
+		end bool
+	}{
+		{"modified_after", f.ModifiedAfter, &out.ModifiedAfter, false}, {"modified_before", f.ModifiedBefore, &out.ModifiedBefore, true},
+		{"created_after", f.CreatedAfter, &out.CreatedAfter, false}, {"created_before", f.CreatedBefore, &out.CreatedBefore, true},
+	} {
+		if *d.dst, err = parseTime(d.key, d.raw, d.end); err != nil {
+			return out, err
+		}
+	}
+	if f.MinSize != nil {
+		if *f.MinSize < 0 {
+			return out, core.InvalidField("INVALID_FILTER", "filters.min_size", "must not be negative")
+		}
+		out.MinSize = *f.MinSize
+	}
+	if f.MaxSize != nil {
+		if *f.MaxSize < 0 || f.MinSize != nil && *f.MaxSize < *f.MinSize {
+			return out, core.InvalidField("INVALID_FILTER", "filters.max_size", "must be at least min_size and not negative")
+		}
+		out.MaxSize = max(*f.MaxSize, 1) // 0 would mean "no maximum"
+	}
+	return out, nil
+}
+
+// parseTime reads a date (YYYY-MM-DD, local; for a "before" bound, the end
+// of that day) or a full timestamp (RFC 3339, or without zone: local).
+func parseTime(key, raw string, endOfDay bool) (time.Time, error) {
+	if raw == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", raw, time.Local); err == nil {
+		if endOfDay {
+			t = t.AddDate(0, 0, 1)
+		}
+		return t, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04"} {
+		if t, err := time.ParseInLocation(layout, raw, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, core.InvalidField("INVALID_FILTER", "filters."+key, "%q is not a date or timestamp (use 2024-01-31 or 2024-01-31T09:00:00)", raw)
+}
+
+// SearchFile is the spec's file object of a search result, with the id,
+// size and MIME type added.
+type SearchFile struct {
+	FilePath  string   `json:"file_path"`
+	Filename  string   `json:"filename"`
+	Extension string   `json:"extension"`
+	Created   string   `json:"created"`
+	Modified  string   `json:"modified"`
+	Accessed  string   `json:"accessed"`
+	Title     string   `json:"title"`
+	Summary   string   `json:"summary"`
+	Keywords  []string `json:"keywords"`
+	ID        int64    `json:"id"`
+	Size      int64    `json:"size"`
+	Mime      string   `json:"mime"`
+}
+
+// SearchHit is one result of POST /api/search/.
+type SearchHit struct {
+	File           SearchFile `json:"file"`
+	RelevanceScore float64    `json:"relevance_score"`
+	SemanticScore  float64    `json:"semantic_score"`
+	KeywordScore   float64    `json:"keyword_score"`
+	Snippet        string     `json:"snippet"`
+}
+
+// SearchResponse is the answer of POST /api/search/.
+type SearchResponse struct {
+	Results []SearchHit `json:"results"`
+	Total   int         `json:"total"`
+	Query   string      `json:"query"`
+}
+
+// SearchResponseOf shows search results.
+func SearchResponseOf(query string, results []service.SearchResult) SearchResponse {
+	out := SearchResponse{Results: make([]SearchHit, len(results)), Total: len(results), Query: query}
+	for i, r := range results {
+		f := r.File
+		out.Results[i] = SearchHit{
+			File: SearchFile{FilePath: f.Path, Filename: f.Filename, Extension: f.Extension,
+				Created: LocalTime(f.Created), Modified: LocalTime(f.Modified), Accessed: LocalTime(f.Accessed),
+				Title: titleOf(f), Summary: f.Summary, Keywords: keywordsOf(f), ID: f.ID, Size: f.Size, Mime: f.Mime},
+			RelevanceScore: round(r.Score), SemanticScore: round(r.Semantic), KeywordScore: round(r.Keyword),
+			Snippet: r.Snippet,
+		}
+	}
+	return out
+}
+
+// StreamHit is one result of GET /api/search/stream.
+type StreamHit struct {
+	Path          string   `json:"path"`
+	Title         string   `json:"title"`
+	Summary       string   `json:"summary"`
+	Keywords      []string `json:"keywords"`
+	Score         float64  `json:"score"`
+	SemanticScore float64  `json:"semantic_score"`
+	KeywordScore  float64  `json:"keyword_score"`
+	Snippet       string   `json:"snippet"`
+	ID            int64    `json:"id"`
+}
+
+// StreamData is the data of GET /api/search/stream.
+type StreamData struct {
+	Query        string      `json:"query"`
+	TotalResults int         `json:"total_results"`
+	Results      []StreamHit `json:"results"`
+}
+
+// StreamDataOf shows search results in the stream shape.
+func StreamDataOf(query string, results []service.SearchResult) StreamData {
+	out := StreamData{Query: query, TotalResults: len(results), Results: make([]StreamHit, len(results))}
+	for i, r := range results {
+		out.Results[i] = StreamHit{Path: r.File.Path, Title: titleOf(r.File), Summary: r.File.Summary,
+			Keywords: keywordsOf(r.File), Score: round(r.Score), SemanticScore: round(r.Semantic),
+			KeywordScore: round(r.Keyword), Snippet: r.Snippet, ID: r.File.ID}
+	}
+	return out
+}
