@@ -406,3 +406,12 @@ func TestSchedulerPausesOutsideItsWindow(t *testing.T) {
 		return s.Get("/api/queue/status").Field("paused") == false
 	})
 }
+
+func paths(r testserver.Response) []string {
+	list, _ := r.Field("results").([]any)
+	var out []string
+	for _, x := range list {
+		out = append(out, x.(map[string]any)["file"].(map[string]any)["file_path"].(string))
+	}
+	return out
+}

@@ -85,3 +85,28 @@ func mimeOf(doc extract.Document, ext string) string {
 // chunkText cuts the text into passages; a file without text still gets no
 // passages (it is found by name, path and type).
 func chunkText(text string) []string { return chunk.Split(text) }
+
+// metadataOrder lists the extracted metadata worth searching, in the order
+// they read best.
+var metadataOrder = []string{"author", "from", "to", "date", "artist", "album", "year", "genre", "camera", "created",
+	"width", "height", "pages", "sheets", "slides", "messages", "attachments", "entries", "language"}
+
+// withMetadata appends the document's metadata to its text as
+// "key: value" lines, so a photo is found by its camera, a song by its
+// artist and a report by its author.
+func withMetadata(doc extract.Document) string {
+	if len(doc.Meta) == 0 {
+		return doc.Text
+	}
+	var b strings.Builder
+	b.WriteString(doc.Text)
+	if doc.Text != "" {
+		b.WriteString("\n\n")
+	}
+	for _, k := range metadataOrder {
+		if v := strings.TrimSpace(doc.Meta[k]); v != "" {
+			b.WriteString(k + ": " + v + "\n")
+		}
+	}
+	return b.String()
+}

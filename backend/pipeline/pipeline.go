@@ -145,11 +145,12 @@ func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core
 		// shutting down must not store that as the file's content.
 		return err
 	}
-	card, err := enricher.Enrich(ctx, enrich.Input{Path: meta.Path, Filename: meta.Filename, Title: doc.Title, Text: doc.Text, Mime: doc.Mime})
+	text := withMetadata(doc)
+	card, err := enricher.Enrich(ctx, enrich.Input{Path: meta.Path, Filename: meta.Filename, Title: doc.Title, Text: text, Mime: doc.Mime})
 	if err != nil {
 		return fmt.Errorf("enrich %s: %w", meta.Path, err)
 	}
-	passages := chunkText(doc.Text)
+	passages := chunkText(text)
 	embedModel := embedder.Model()
 	vecs, err := embedder.Embed(ctx, passages)
 	if err != nil {
