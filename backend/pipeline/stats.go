@@ -8,16 +8,17 @@ import (
 )
 
 // DocStats gives the enricher the index's document frequencies, mapping the
-// words it asks about to the stemmed terms the full-text index holds.
+// words it asks about to the stemmed terms the full-text index holds (the
+// store caches the counts).
 type DocStats struct{ Store *store.Store }
 
 // DocFreqs implements enrich.Stats.
 func (d DocStats) DocFreqs(ctx context.Context, words []string) (int, map[string]int, error) {
-	stems := make([]string, 0, len(words))
 	stemOf := make(map[string]string, len(words))
+	stems := make([]string, 0, len(words))
 	for _, w := range words {
-		s := tokens.Stem(w)
 		if _, seen := stemOf[w]; !seen {
+			s := tokens.Stem(w)
 			stemOf[w] = s
 			stems = append(stems, s)
 		}

@@ -6,10 +6,12 @@ package search
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -97,7 +99,7 @@ type Tuning struct {
 var DefaultTuning = Tuning{
 	// Authored metadata counts most, derived metadata least.
 	FileWeights:    [5]float64{2, 0.5, 3, 1, 0.5},
-	FileShare:      0.5,
+	FileShare:      0.25,
 	FeedbackDocs:   5,
 	FeedbackTerms:  10,
 	FeedbackMinDF:  2,
@@ -112,16 +114,17 @@ var DefaultTuning = Tuning{
 
 // Candidate set sizes.
 const (
-	keywordCandidates  = 1000
+	keywordCandidates  = 300
 	semanticCandidates = 200
-	// commonShare: a word in more than this share of passages (in an index of
-	// at least commonMin passages) does not select candidates on its own,
-	// so a query's latency does not grow with every passage that shares a
-	// common word.
-	commonShare = 0.05
-	commonMin   = 20000
+	// rescoredCandidates: only the best keyword candidates get an exact
+	// semantic score; further down, meaning cannot lift them into the results.
+	rescoredCandidates = 1000
+	// matchBudget bounds the files a query's text expression may match in an
+	// index of at least commonMin files (see contentExpr).
+	matchBudget = 2000
+	commonMin   = 5000
 	// scanCap bounds the matches scored when every word is common.
-	scanCap = 20000
+	scanCap = 2 * matchBudget
 )
 
 // Engine runs searches. It is safe for concurrent use.
@@ -142,14 +145,13 @@ func (e *Engine) tuning() Tuning {
 
 // candidate gathers what is known about one file during a search.
 type candidate struct {
-	id         int64
-	chunkScore float64
-	chunkOrd   int32
-	hasChunk   bool
-	fileScore  float64
-	sim        float64
-	semOrd     int32
-	hasVector  bool
+	id        int64
+	textScore float64 // BM25 of the file's text
+	hasText   bool
+	fileScore float64 // BM25 of its name, folders, title, keywords, summary
+	sim       float64 // cosine similarity of its closest passage
+	semOrd    int32   // that passage
+	hasVector bool
 }
 
 // Search runs one request.
@@ -177,11 +179,10 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 	}
 	qv := e.queryVector(ctx, p, req.Mode)
 	if req.Mode != Semantic {
-		moved, err := e.keyword(ctx, p, filter, qv, get)
-		if err != nil {
+		// Feedback moves the query vector toward the best first matches.
+		if qv, err = e.keyword(ctx, p, filter, qv, get); err != nil {
 			return nil, err
 		}
-		qv = moved
 	}
 	if qv != nil && req.Mode != Keyword {
 		for _, m := range e.Vectors.Search(qv, semanticCandidates) {
@@ -204,7 +205,7 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 // moved toward the feedback passages.
 func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, qv []float32, get func(int64) *candidate) ([]float32, error) {
 	first := map[int64]*candidate{}
-	if err := e.keywordPass(ctx, p, p.clauses, filter, func(id int64) *candidate {
+	if err := e.keywordPass(ctx, p.clauses, p.nameExpr(), filter, 1, func(id int64) *candidate {
 		c, ok := first[id]
 		if !ok {
 			c = &candidate{id: id}
@@ -216,11 +217,7 @@ func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, q
 	}
 	tn := e.tuning()
 	if qv != nil {
-		ids := make([]int64, 0, len(first))
-		for id := range first {
-			ids = append(ids, id)
-		}
-		for id, m := range e.Vectors.Best(qv, ids) {
+		for id, m := range e.Vectors.Best(qv, bestKeyword(first, rescoredCandidates, tn.FileShare)) {
 			first[id].sim, first[id].semOrd, first[id].hasVector = m.Similarity, m.Ord, true
 		}
 	}
@@ -228,46 +225,55 @@ func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, q
 	if qv != nil && len(passages) > 0 {
 		qv = moveQuery(qv, e.Vectors.Centroid(passages), tn.VectorFeedback)
 	}
+	for id, c := range first {
+		*get(id) = *c
+		get(id).hasVector = false // scored again with the final query vector
+	}
 	if len(added) == 0 {
-		for id, c := range first {
-			*get(id) = *c
-			get(id).hasVector = false // scored again with the final query vector
-		}
 		return qv, nil
 	}
-	return qv, e.keywordPass(ctx, p, weighted(p.clauses, added, tn.OriginalBoost), filter, get)
+	// FTS5's BM25 sums over a query's phrases, so scoring the added words
+	// alone and adding 1/OriginalBoost of it ranks exactly as one query with
+	// the original words counted OriginalBoost times, without scoring the
+	// original words twice.
+	return qv, e.keywordPass(ctx, added, "", filter, 1/float64(tn.OriginalBoost), get)
 }
 
-func (e *Engine) keywordPass(ctx context.Context, p plan, clauses []clause, filter store.FileFilter, get func(int64) *candidate) error {
-	expr, ranked := e.passageExpr(ctx, clauses)
+// keywordPass adds weight times the BM25 of clauses over the files' text,
+// and of nameExpr over their metadata, to the candidates' scores.
+func (e *Engine) keywordPass(ctx context.Context, clauses []clause, nameExpr string, filter store.FileFilter, weight float64, get func(int64) *candidate) error {
+	// Text and metadata are ranked side by side on two read connections.
+	var files []store.Hit
+	var fileErr error
+	var wg sync.WaitGroup
+	if nameExpr != "" {
+		wg.Go(func() {
+			weights := e.tuning().FileWeights
+			if filter.Empty() {
+				files, fileErr = e.Store.FileHits(ctx, nameExpr, weights, keywordCandidates)
+			} else {
+				files, fileErr = e.Store.FilteredFileHits(ctx, nameExpr, weights, filter, keywordCandidates)
+			}
+		})
+	}
+	expr, ranked := e.contentExpr(ctx, clauses)
 	var hits []store.Hit
 	var err error
 	if filter.Empty() {
-		hits, err = e.Store.PassageHits(ctx, expr, keywordCandidatesFor(ranked), ranked)
+		hits, err = e.Store.ContentHits(ctx, expr, keywordCandidatesFor(ranked), ranked)
 	} else {
-		hits, err = e.Store.FilteredPassageHits(ctx, expr, filter, keywordCandidates)
+		hits, err = e.Store.FilteredContentHits(ctx, expr, filter, keywordCandidates)
 	}
-	if err != nil {
+	wg.Wait()
+	if err = errors.Join(err, fileErr); err != nil {
 		return err
 	}
 	for _, h := range hits {
 		c := get(h.FileID)
-		if !c.hasChunk || h.Score > c.chunkScore {
-			c.chunkScore, c.chunkOrd, c.hasChunk = h.Score, h.Ord, true
-		}
-	}
-	var files []store.Hit
-	weights := e.tuning().FileWeights
-	if filter.Empty() {
-		files, err = e.Store.FileHits(ctx, p.nameExpr(), weights, keywordCandidates)
-	} else {
-		files, err = e.Store.FilteredFileHits(ctx, p.nameExpr(), weights, filter, keywordCandidates)
-	}
-	if err != nil {
-		return err
+		c.textScore, c.hasText = c.textScore+weight*h.Score, true
 	}
 	for _, h := range files {
-		get(h.FileID).fileScore = h.Score
+		get(h.FileID).fileScore += weight * h.Score
 	}
 	return nil
 }
@@ -279,13 +285,14 @@ func keywordCandidatesFor(ranked bool) int {
 	return scanCap
 }
 
-// passageExpr is the passage expression: words so common that they would
-// make the query score a large part of the index are left out while rarer
-// words remain. When every word is common, the query scores the first
-// scanCap matches instead of all (ranked is then false).
-func (e *Engine) passageExpr(ctx context.Context, clauses []clause) (expr string, ranked bool) {
-	n := e.Store.PassageCount()
-	if n < commonMin {
+// contentExpr is the text expression, pruned for large indexes so a query
+// costs the same whatever the index size: FTS5 scores every file a query
+// matches, so the query keeps its rarest words while their files add up to
+// at most matchBudget, and leaves out the common ones (which add little to
+// BM25 anyway). When even its rarest word is that common, the first
+// scanCap matches are scored instead of all (ranked is then false).
+func (e *Engine) contentExpr(ctx context.Context, clauses []clause) (expr string, ranked bool) {
+	if e.Store.DocCount() < commonMin {
 		return or(clauses), true
 	}
 	var stems []string
@@ -298,19 +305,19 @@ func (e *Engine) passageExpr(ctx context.Context, clauses []clause) (expr string
 	if err != nil {
 		return or(clauses), true
 	}
-	limit := int(commonShare * float64(n))
-	var rare []clause
+	sorted := slices.Clone(clauses)
+	slices.SortStableFunc(sorted, func(a, b clause) int { return df[a.stem] - df[b.stem] })
+	var kept []clause
 	total := 0
-	for _, c := range clauses {
-		if c.stem == "" || df[c.stem] <= limit {
-			rare = append(rare, c)
-			total += df[c.stem]
+	for _, c := range sorted {
+		d := df[c.stem] // 0 for phrases and prefixes, which are selective
+		if len(kept) > 0 && total+d > matchBudget {
+			continue
 		}
+		kept = append(kept, c)
+		total += d
 	}
-	if len(rare) == 0 {
-		return or(clauses), false
-	}
-	return or(rare), total <= 4*scanCap || len(rare) == len(clauses)
+	return or(kept), total <= scanCap
 }
 
 // queryVector embeds the query's words when the index holds vectors of the
@@ -336,12 +343,18 @@ func (e *Engine) queryVector(ctx context.Context, p plan, mode Mode) []float32 {
 // rank filters the candidates and scores them.
 func (e *Engine) rank(ctx context.Context, req Request, p plan, filter store.FileFilter, cands map[int64]*candidate, qv []float32) ([]Result, error) {
 	ids := make([]int64, 0, len(cands))
+	allowed := make(map[int64]bool, len(cands))
 	for id := range cands {
 		ids = append(ids, id)
+		allowed[id] = true
 	}
-	allowed, err := e.Store.Allowed(ctx, ids, filter)
-	if err != nil {
-		return nil, err
+	if !filter.Empty() {
+		// Without a filter every candidate is allowed; the records loaded for
+		// the results drop any file deleted meanwhile.
+		var err error
+		if allowed, err = e.Store.Allowed(ctx, ids, filter); err != nil {
+			return nil, err
+		}
 	}
 	if p.excluded != "" {
 		ex, err := e.Store.MatchingFiles(ctx, p.excluded)
@@ -360,9 +373,9 @@ func (e *Engine) rank(ctx context.Context, req Request, p plan, filter store.Fil
 	}
 	if qv != nil && req.Mode != Keyword {
 		var missing []int64
-		for _, c := range keep {
-			if !c.hasVector {
-				missing = append(missing, c.id)
+		for _, id := range bestKeyword(cands, rescoredCandidates, e.tuning().FileShare) {
+			if allowed[id] && !cands[id].hasVector {
+				missing = append(missing, id)
 			}
 		}
 		for id, m := range e.Vectors.Best(qv, missing) {
@@ -378,7 +391,7 @@ func (e *Engine) rank(ctx context.Context, req Request, p plan, filter store.Fil
 // exp(-distance) of the best passage, and the score is their sum.
 func (e *Engine) score(ctx context.Context, req Request, keep []*candidate) ([]Result, error) {
 	share := e.tuning().FileShare
-	raw := func(c *candidate) float64 { return c.chunkScore + share*c.fileScore }
+	raw := func(c *candidate) float64 { return c.textScore + share*c.fileScore }
 	best := 0.0
 	for _, c := range keep {
 		best = max(best, raw(c))
@@ -512,4 +525,33 @@ func globMatch(glob, path string) bool {
 	}
 	ok, _ := doublestar.Match(glob, target)
 	return ok
+}
+
+// bestKeyword returns the ids of the n candidates with the best keyword
+// scores.
+func bestKeyword(cands map[int64]*candidate, n int, share float64) []int64 {
+	type scored struct {
+		id    int64
+		score float64
+	}
+	list := make([]scored, 0, len(cands))
+	for id, c := range cands {
+		if c.hasText || c.fileScore > 0 {
+			list = append(list, scored{id, c.textScore + share*c.fileScore})
+		}
+	}
+	slices.SortFunc(list, func(a, b scored) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return int(a.id - b.id)
+	})
+	ids := make([]int64, min(n, len(list)))
+	for i := range ids {
+		ids[i] = list[i].id
+	}
+	return ids
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode"
 
-	"trove/backend/store"
 	"trove/backend/tokens"
 )
 
@@ -38,11 +37,11 @@ func (e *Engine) expand(ctx context.Context, p plan, first map[int64]*candidate,
 	var top []scored
 	best := 0.0
 	for _, c := range first {
-		best = max(best, c.chunkScore+tn.FileShare*c.fileScore)
+		best = max(best, c.textScore+tn.FileShare*c.fileScore)
 	}
 	for _, c := range first {
-		if c.hasChunk {
-			s := c.chunkScore + tn.FileShare*c.fileScore
+		if c.hasText {
+			s := c.textScore + tn.FileShare*c.fileScore
 			if tn.FeedbackHybrid && c.hasVector {
 				s = s/best + math.Exp(-tn.DistanceScale*Distance(c.sim))
 			}
@@ -62,9 +61,13 @@ func (e *Engine) expand(ctx context.Context, p plan, first map[int64]*candidate,
 		return int(a.c.id - b.c.id)
 	})
 	top = top[:min(len(top), tn.FeedbackDocs)]
-	keys := make([]store.PassageKey, len(top))
+	ids := make([]int64, len(top))
 	for i, t := range top {
-		keys[i] = store.PassageKey{FileID: t.c.id, Ord: t.c.chunkOrd}
+		ids[i] = t.c.id
+	}
+	keys, err := e.bestPassages(ctx, p, ids, first)
+	if err != nil {
+		return nil, nil
 	}
 	texts, err := e.Store.Passages(ctx, keys)
 	if err != nil {

@@ -14,6 +14,7 @@ type plan struct {
 	excluded string   // FTS expression of the excluded terms, "" for none
 	stems    []string // stems of every positive word, for snippets
 	prefixes []string // folded prefixes, for snippets
+	roots    []string // lower-case word roots, to find the passages that hold them
 	text     string   // the words, for the embedder
 }
 
@@ -43,7 +44,9 @@ func newPlan(q query.Query) plan {
 			c := clause{expr: quote(strings.Join(ws, " ")), phrase: len(ws) > 1, prefix: t.Prefix}
 			if t.Prefix {
 				c.expr += " *"
-				p.prefixes = append(p.prefixes, tokens.Fold(ws[len(ws)-1]))
+				prefix := tokens.Fold(ws[len(ws)-1])
+				p.prefixes = append(p.prefixes, prefix)
+				p.roots = append(p.roots, prefix)
 				ws = ws[:len(ws)-1]
 			}
 			p.addStems(ws)
@@ -84,8 +87,24 @@ func newPlan(q query.Query) plan {
 
 func (p *plan) addStems(ws []string) {
 	for _, w := range ws {
-		p.stems = append(p.stems, tokens.Stem(w))
+		stem := tokens.Stem(w)
+		p.stems = append(p.stems, stem)
+		p.roots = append(p.roots, root(tokens.Fold(w), stem))
 	}
+}
+
+// root is what a word's forms share: the common prefix of the word and its
+// stem ("studies"/"studi" -> "studi", "study"/"studi" -> "stud"), or the
+// word itself when that is too short to mean anything.
+func root(word, stem string) string {
+	n := 0
+	for n < len(word) && n < len(stem) && word[n] == stem[n] {
+		n++
+	}
+	if n < 3 {
+		return word
+	}
+	return word[:n]
 }
 
 func dedupe(cs []clause) []clause {

@@ -18,18 +18,13 @@ const snippetLen = 220
 // match when there is one, else the closest passage by meaning, else the
 // file's first passage.
 func (e *Engine) snippets(ctx context.Context, results []Result, p plan, cands map[int64]*candidate) {
-	keys := make([]store.PassageKey, len(results))
+	ids := make([]int64, len(results))
 	for i, r := range results {
-		k := store.PassageKey{FileID: r.File.ID}
-		if c := cands[r.File.ID]; c != nil {
-			switch {
-			case c.hasChunk:
-				k.Ord = c.chunkOrd
-			case c.hasVector:
-				k.Ord = c.semOrd
-			}
-		}
-		keys[i] = k
+		ids[i] = r.File.ID
+	}
+	keys, err := e.bestPassages(ctx, p, ids, cands)
+	if err != nil {
+		return
 	}
 	texts, err := e.Store.Passages(ctx, keys)
 	if err != nil {
@@ -44,6 +39,63 @@ func (e *Engine) snippets(ctx context.Context, results []Result, p plan, cands m
 			results[i].Snippet = Snippet(text, stems, p.prefixes)
 		}
 	}
+}
+
+// snippetReach is how many passages of a file are searched for the query's
+// words; beyond them, the passage closest in meaning is shown instead (it
+// usually holds the words too), so a huge file costs no more than a small
+// one.
+const snippetReach = 24
+
+// bestPassages chooses each file's passage to show or to learn from: the
+// closest in meaning when it holds a query word (it usually does), else the
+// one among the first snippetReach holding the most query words, else the
+// closest in meaning, else the first.
+func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands map[int64]*candidate) ([]store.PassageKey, error) {
+	keys := make([]store.PassageKey, len(ids))
+	for i, id := range ids {
+		keys[i] = store.PassageKey{FileID: id}
+		if c := cands[id]; c != nil && c.hasVector {
+			keys[i].Ord = c.semOrd
+		}
+	}
+	if len(p.roots) == 0 {
+		return keys, nil
+	}
+	texts, err := e.Store.Passages(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var search []int64
+	for _, k := range keys {
+		if !holdsAny(texts[k], p.roots) {
+			search = append(search, k.FileID)
+		}
+	}
+	byWords, err := e.Store.BestPassages(ctx, search, p.roots, snippetReach)
+	if err != nil {
+		return nil, err
+	}
+	for i := range keys {
+		if ord, ok := byWords[keys[i].FileID]; ok {
+			keys[i].Ord = ord
+		}
+	}
+	return keys, nil
+}
+
+// holdsAny reports whether text contains any of the lower-case roots.
+func holdsAny(text string, roots []string) bool {
+	if text == "" {
+		return false
+	}
+	lower := strings.ToLower(text)
+	for _, r := range roots {
+		if strings.Contains(lower, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // span is a word's place in the text, in bytes.
@@ -80,11 +132,26 @@ func Snippet(text string, stems map[string]bool, prefixes []string) string {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
 
+// startsAny reports whether word shares its first three letters with one of
+// the stems: a word with a given Porter stem always does, so other words
+// need not be stemmed.
+func startsAny(word string, stems map[string]bool) bool {
+	for s := range stems {
+		if len(s) < 3 || strings.HasPrefix(word, s[:3]) {
+			return true
+		}
+	}
+	return false
+}
+
 func matches(word string, stems map[string]bool, prefixes []string) bool {
+	folded := tokens.Fold(word)
+	if len(folded) >= 3 && !startsAny(folded, stems) && len(prefixes) == 0 {
+		return false // no stem starts like it: skip the stemmer
+	}
 	if stems[tokens.Stem(word)] {
 		return true
 	}
-	folded := tokens.Fold(word)
 	for _, p := range prefixes {
 		if strings.HasPrefix(folded, p) {
 			return true

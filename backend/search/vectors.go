@@ -256,8 +256,12 @@ func (v *Vectors) nearestBySigns(q queryVec, n int) []int32 {
 	return out
 }
 
-// Best returns each given file's best passage similarity to q (files
-// without vectors are absent).
+// bestReach bounds the passages compared per file in Best, so a huge file
+// cannot make a search slow.
+const bestReach = 32
+
+// Best returns each given file's best passage similarity to q among its
+// first bestReach passages (files without vectors are absent).
 func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
@@ -267,7 +271,8 @@ func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 		return out
 	}
 	for _, f := range files {
-		for _, r := range v.rows[f] {
+		rows := v.rows[f]
+		for _, r := range rows[:min(len(rows), bestReach)] {
 			sim := v.similarity(qv, r)
 			if m, ok := out[f]; !ok || sim > m.Similarity {
 				out[f] = Match{FileID: f, Ord: v.ord[r], Similarity: sim}

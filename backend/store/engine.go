@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"trove/backend/core"
@@ -184,31 +185,90 @@ func (s *Store) ReassignFiles(ctx context.Context, fromDir, toDir int64) error {
 	})
 }
 
-// DocFreqs returns the number of indexed passages and, for each index term
-// (already folded and stemmed), how many passages contain it.
+// DocFreqs returns the number of files with indexed text and, for each
+// index term (already folded and stemmed), how many of them contain it.
+//
+// SQLite counts a term's files by reading its whole posting list, which is
+// slow for common words, and both keyword scoring and search feedback ask
+// about many terms; approximate counts serve them both. So answers are
+// cached per term and read again only once the index has grown by a
+// quarter since.
 func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
+	docs := int(s.docs.Load())
 	df := make(map[string]int, len(terms))
-	docs := int(s.passages.Load())
 	if len(terms) == 0 || docs == 0 {
 		return docs, df, nil
 	}
-	args := make([]any, len(terms))
-	for i, t := range terms {
+	missing := s.dfCache.get(terms, docs, df)
+	if len(missing) == 0 {
+		return docs, df, nil
+	}
+	args := make([]any, len(missing))
+	for i, t := range missing {
 		args[i] = t
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT term, doc FROM fts_chunks_vocab WHERE term IN (?`+
-		strings.Repeat(`, ?`, len(terms)-1)+`)`, args...)
+	rows, err := s.r.QueryContext(ctx, `SELECT term, doc FROM fts_content_vocab WHERE term IN (?`+
+		strings.Repeat(`, ?`, len(missing)-1)+`)`, args...)
 	if err != nil {
 		return 0, nil, fmt.Errorf("document frequencies: %w", err)
 	}
 	defer rows.Close()
+	fresh := make(map[string]int, len(missing))
 	for rows.Next() {
 		var t string
 		var n int
 		if err := rows.Scan(&t, &n); err != nil {
 			return 0, nil, err
 		}
-		df[t] = n
+		fresh[t] = n
 	}
-	return docs, df, rows.Err()
+	if err := rows.Err(); err != nil {
+		return 0, nil, err
+	}
+	s.dfCache.put(missing, fresh, docs)
+	for _, t := range missing {
+		df[t] = fresh[t]
+	}
+	return docs, df, nil
+}
+
+// dfCache remembers document frequencies with the index size they were read
+// at.
+type dfCache struct {
+	mu    sync.Mutex
+	terms map[string][2]int // term -> {frequency, index size when read}
+}
+
+// maxCachedTerms bounds the cache; it is emptied when full.
+const maxCachedTerms = 300_000
+
+// get fills df from the cache and returns the terms it must read.
+func (c *dfCache) get(terms []string, docs int, df map[string]int) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var missing []string
+	seen := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if e, ok := c.terms[t]; ok && docs <= e[1]+e[1]/4+1000 {
+			df[t] = e[0]
+			continue
+		}
+		missing = append(missing, t)
+	}
+	return missing
+}
+
+func (c *dfCache) put(terms []string, fresh map[string]int, docs int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.terms == nil || len(c.terms) > maxCachedTerms {
+		c.terms = map[string][2]int{}
+	}
+	for _, t := range terms {
+		c.terms[t] = [2]int{fresh[t], docs}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"trove/backend/core"
@@ -70,15 +71,70 @@ func (s *Store) FileByPath(ctx context.Context, path string) (core.File, error) 
 	return f, err
 }
 
-// PutDocument writes an indexed file, its chunks, vectors and full-text rows
-// in one transaction, replacing whatever the index held for that path. It
-// returns the file's id, which stays the same across re-indexing.
+// PutDocument writes an indexed file, its chunks, vectors and full-text rows,
+// replacing whatever the index held for that path, and returns the file's
+// id (the same across re-indexing). Concurrent calls are committed together
+// (group commit): one transaction, one full-text segment and one commit
+// serve them all, while each file stays whole or absent.
 func (s *Store) PutDocument(ctx context.Context, doc Document) (int64, error) {
-	ids, err := s.PutDocuments(ctx, []Document{doc})
-	if err != nil {
-		return 0, err
+	req := &putRequest{doc: doc, done: make(chan struct{})}
+	g := &s.group
+	g.mu.Lock()
+	g.pending = append(g.pending, req)
+	if g.leading {
+		g.mu.Unlock()
+		<-req.done // the current leader commits it
+		return req.id, req.err
 	}
-	return ids[0], nil
+	g.leading = true
+	for len(g.pending) > 0 {
+		batch := g.pending
+		g.pending = nil
+		g.mu.Unlock()
+		s.commitBatch(context.WithoutCancel(ctx), batch)
+		g.mu.Lock()
+	}
+	g.leading = false
+	g.mu.Unlock()
+	return req.id, req.err
+}
+
+// groupCommit gathers documents written concurrently.
+type groupCommit struct {
+	mu      sync.Mutex
+	pending []*putRequest
+	leading bool
+}
+
+type putRequest struct {
+	doc  Document
+	id   int64
+	err  error
+	done chan struct{}
+}
+
+// commitBatch writes a batch in one transaction; if that fails, each
+// document is retried alone so one bad file cannot fail the others.
+func (s *Store) commitBatch(ctx context.Context, batch []*putRequest) {
+	docs := make([]Document, len(batch))
+	for i, r := range batch {
+		docs[i] = r.doc
+	}
+	ids, err := s.PutDocuments(ctx, docs)
+	for i, r := range batch {
+		switch {
+		case err == nil:
+			r.id = ids[i]
+		case len(batch) == 1:
+			r.err = err
+		default:
+			one, oneErr := s.PutDocuments(ctx, docs[i:i+1])
+			if r.err = oneErr; oneErr == nil {
+				r.id = one[0]
+			}
+		}
+		close(r.done)
+	}
 }
 
 // PutDocuments writes several indexed files in one transaction: each file is
@@ -153,7 +209,7 @@ func upsertFile(ctx context.Context, tx *writeTx, f core.File, enrichBy, embedMo
 // clearContent removes a file's full-text rows, chunks and vectors.
 func clearContent(ctx context.Context, tx *writeTx, fileID int64) error {
 	for _, q := range []string{
-		`DELETE FROM fts_chunks WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?)`,
+		`DELETE FROM fts_content WHERE rowid = ?`,
 		`DELETE FROM vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ?)`,
 		`DELETE FROM chunks WHERE file_id = ?`,
 		`DELETE FROM fts_files WHERE rowid = ?`,
@@ -162,10 +218,7 @@ func clearContent(ctx context.Context, tx *writeTx, fileID int64) error {
 		if err != nil {
 			return fmt.Errorf("clear file %d: %w", fileID, err)
 		}
-		if strings.HasPrefix(q, "DELETE FROM chunks") {
-			n, _ := res.RowsAffected()
-			tx.passages -= n
-		}
+		tx.count(q, res)
 	}
 	return nil
 }
@@ -173,9 +226,9 @@ func clearContent(ctx context.Context, tx *writeTx, fileID int64) error {
 // docWriter holds the statements of one write transaction, prepared once
 // for all the documents it writes.
 type docWriter struct {
-	tx                           *writeTx
-	exists, chunk, ftsChunk, vec *sql.Stmt
-	ftsFile                      *sql.Stmt
+	tx                             *writeTx
+	exists, chunk, ftsContent, vec *sql.Stmt
+	ftsFile                        *sql.Stmt
 }
 
 func newDocWriter(ctx context.Context, tx *writeTx) (*docWriter, error) {
@@ -186,7 +239,7 @@ func newDocWriter(ctx context.Context, tx *writeTx) (*docWriter, error) {
 	}{
 		{&w.exists, `SELECT id FROM files WHERE path = ?`},
 		{&w.chunk, `INSERT INTO chunks(file_id, ord, text) VALUES(?, ?, ?)`},
-		{&w.ftsChunk, `INSERT INTO fts_chunks(rowid, text) VALUES(?, ?)`},
+		{&w.ftsContent, `INSERT INTO fts_content(rowid, text) VALUES(?, ?)`},
 		{&w.vec, `INSERT INTO vectors(chunk_id, vec) VALUES(?, ?)`},
 		{&w.ftsFile, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`},
 	} {
@@ -201,10 +254,21 @@ func newDocWriter(ctx context.Context, tx *writeTx) (*docWriter, error) {
 }
 
 func (w *docWriter) close() {
-	for _, st := range []*sql.Stmt{w.exists, w.chunk, w.ftsChunk, w.vec, w.ftsFile} {
+	for _, st := range []*sql.Stmt{w.exists, w.chunk, w.ftsContent, w.vec, w.ftsFile} {
 		if st != nil {
 			st.Close()
 		}
+	}
+}
+
+// count follows a delete's effect on the passage and content counts.
+func (tx *writeTx) count(q string, res sql.Result) {
+	n, _ := res.RowsAffected()
+	switch {
+	case strings.HasPrefix(q, "DELETE FROM chunks"):
+		tx.passages -= n
+	case strings.HasPrefix(q, "DELETE FROM fts_content"):
+		tx.docs -= n
 	}
 }
 
@@ -234,15 +298,22 @@ func (w *docWriter) put(ctx context.Context, doc Document) (int64, error) {
 	if _, err := w.ftsFile.ExecContext(ctx, id, doc.NameTerms, doc.PathTerms, f.Title, strings.Join(f.Keywords, " "), f.Summary); err != nil {
 		return 0, fmt.Errorf("fts_files: %w", err)
 	}
+	if len(doc.Chunks) > 0 {
+		texts := make([]string, len(doc.Chunks))
+		for i, c := range doc.Chunks {
+			texts[i] = c.Text
+		}
+		if _, err := w.ftsContent.ExecContext(ctx, id, strings.Join(texts, "\n\n")); err != nil {
+			return 0, fmt.Errorf("fts_content: %w", err)
+		}
+		w.tx.docs++
+	}
 	for i, c := range doc.Chunks {
 		res, err := w.chunk.ExecContext(ctx, id, i, c.Text)
 		if err != nil {
 			return 0, fmt.Errorf("chunks: %w", err)
 		}
 		cid, _ := res.LastInsertId()
-		if _, err := w.ftsChunk.ExecContext(ctx, cid, c.Text); err != nil {
-			return 0, fmt.Errorf("fts_chunks: %w", err)
-		}
 		if c.Vec != nil {
 			if _, err := w.vec.ExecContext(ctx, cid, c.Vec); err != nil {
 				return 0, fmt.Errorf("vectors: %w", err)
@@ -270,7 +341,7 @@ func deleteFilesWhere(ctx context.Context, tx *writeTx, cond string, args ...any
 	}
 	rows.Close()
 	for _, q := range []string{
-		`DELETE FROM fts_chunks WHERE rowid IN (SELECT c.id FROM chunks c WHERE c.file_id IN (` + sel + `))`,
+		`DELETE FROM fts_content WHERE rowid IN (` + sel + `)`,
 		`DELETE FROM vectors WHERE chunk_id IN (SELECT c.id FROM chunks c WHERE c.file_id IN (` + sel + `))`,
 		`DELETE FROM chunks WHERE file_id IN (` + sel + `)`,
 		`DELETE FROM fts_files WHERE rowid IN (` + sel + `)`,
@@ -280,10 +351,7 @@ func deleteFilesWhere(ctx context.Context, tx *writeTx, cond string, args ...any
 		if err != nil {
 			return fmt.Errorf("delete files: %w", err)
 		}
-		if strings.HasPrefix(q, "DELETE FROM chunks") {
-			n, _ := res.RowsAffected()
-			tx.passages -= n
-		}
+		tx.count(q, res)
 	}
 	return nil
 }

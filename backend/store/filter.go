@@ -83,16 +83,16 @@ func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// FilteredPassageHits is PassageHits restricted to files passing the filter
+// FilteredContentHits is ContentHits restricted to files passing the filter
 // (the filter is applied before ranking, so a narrow filter still finds its
 // best matches).
-func (s *Store) FilteredPassageHits(ctx context.Context, expr string, f FileFilter, limit int) ([]Hit, error) {
+func (s *Store) FilteredContentHits(ctx context.Context, expr string, f FileFilter, limit int) ([]Hit, error) {
 	cond, args := f.where("f")
-	rows, err := s.r.QueryContext(ctx, `SELECT c.file_id, c.ord, bm25(fts_chunks) AS s
-		FROM fts_chunks JOIN chunks c ON c.id = fts_chunks.rowid JOIN files f ON f.id = c.file_id
-		WHERE fts_chunks MATCH ? AND `+cond+` ORDER BY s LIMIT ?`, append(append([]any{expr}, args...), limit)...)
+	rows, err := s.r.QueryContext(ctx, `SELECT fts_content.rowid, 0, bm25(fts_content) AS s
+		FROM fts_content JOIN files f ON f.id = fts_content.rowid
+		WHERE fts_content MATCH ? AND `+cond+` ORDER BY s LIMIT ?`, append(append([]any{expr}, args...), limit)...)
 	if err != nil {
-		return nil, fmt.Errorf("passage search: %w", err)
+		return nil, fmt.Errorf("content search: %w", err)
 	}
 	return scanHits(rows)
 }
@@ -145,7 +145,9 @@ func (s *Store) Allowed(ctx context.Context, ids []int64, f FileFilter) (map[int
 		for _, id := range part {
 			args = append(args, id)
 		}
-		rows, err := s.r.QueryContext(ctx, `SELECT f.id FROM files f WHERE `+cond+` AND f.id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
+		// NOT INDEXED: look each id up by rowid; the planner would otherwise
+		// walk an index on state across the whole table for every batch.
+		rows, err := s.r.QueryContext(ctx, `SELECT f.id FROM files f NOT INDEXED WHERE `+cond+` AND f.id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
 		if err != nil {
 			return nil, err
 		}

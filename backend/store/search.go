@@ -16,18 +16,18 @@ type Hit struct {
 	Score  float64
 }
 
-// PassageHits runs a full-text expression against the passages. With
+// ContentHits runs a full-text expression against the files' text. With
 // ranked, FTS5 scores every match and returns the best limit; without, it
 // returns the first limit matches in index order with their scores (a cheap
 // bound for expressions that match a large part of the index).
-func (s *Store) PassageHits(ctx context.Context, expr string, limit int, ranked bool) ([]Hit, error) {
-	inner := `SELECT rowid, rank FROM fts_chunks WHERE fts_chunks MATCH ? ORDER BY rank LIMIT ?`
+func (s *Store) ContentHits(ctx context.Context, expr string, limit int, ranked bool) ([]Hit, error) {
+	q := `SELECT rowid, 0, rank FROM fts_content WHERE fts_content MATCH ? ORDER BY rank LIMIT ?`
 	if !ranked {
-		inner = `SELECT rowid, bm25(fts_chunks) AS rank FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?`
+		q = `SELECT rowid, 0, bm25(fts_content) FROM fts_content WHERE fts_content MATCH ? LIMIT ?`
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT c.file_id, c.ord, h.rank FROM (`+inner+`) h JOIN chunks c ON c.id = h.rowid`, expr, limit)
+	rows, err := s.r.QueryContext(ctx, q, expr, limit)
 	if err != nil {
-		return nil, fmt.Errorf("passage search: %w", err)
+		return nil, fmt.Errorf("content search: %w", err)
 	}
 	return scanHits(rows)
 }
@@ -68,11 +68,10 @@ func scanHits(rows interface {
 	return out, rows.Err()
 }
 
-// MatchingFiles lists the files whose passages or metadata match an
+// MatchingFiles lists the files whose text or metadata match an
 // expression (for exclusions).
 func (s *Store) MatchingFiles(ctx context.Context, expr string) (map[int64]bool, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT c.file_id FROM fts_chunks JOIN chunks c ON c.id = fts_chunks.rowid
-			WHERE fts_chunks MATCH ?1
+	rows, err := s.r.QueryContext(ctx, `SELECT rowid FROM fts_content WHERE fts_content MATCH ?1
 		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1`, expr)
 	if err != nil {
 		return nil, fmt.Errorf("exclusion search: %w", err)
@@ -99,7 +98,7 @@ func (s *Store) IndexedFiles(ctx context.Context, ids []int64) (map[int64]core.F
 		for i, id := range part {
 			args[i] = id
 		}
-		rows, err := s.r.QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE state = 'indexed' AND id IN (?`+
+		rows, err := s.r.QueryContext(ctx, `SELECT `+fileColumns+` FROM files NOT INDEXED WHERE state = 'indexed' AND id IN (?`+
 			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
 		if err != nil {
 			return nil, err
@@ -126,21 +125,80 @@ type PassageKey struct {
 	Ord    int32
 }
 
-// Passages returns the text of the given passages.
+// Passages returns the text of the given passages, in one query.
 func (s *Store) Passages(ctx context.Context, keys []PassageKey) (map[PassageKey]string, error) {
 	out := make(map[PassageKey]string, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	args := make([]any, 0, 2*len(keys))
 	for _, k := range keys {
+		args = append(args, k.FileID, k.Ord)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT file_id, ord, text FROM chunks WHERE (file_id, ord) IN (VALUES (?, ?)`+
+		strings.Repeat(`, (?, ?)`, len(keys)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("passages: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k PassageKey
 		var text string
-		err := s.r.QueryRowContext(ctx, `SELECT text FROM chunks WHERE file_id = ? AND ord = ?`, k.FileID, k.Ord).Scan(&text)
-		if err == nil {
-			out[k] = text
+		if err := rows.Scan(&k.FileID, &k.Ord, &text); err != nil {
+			return nil, err
+		}
+		out[k] = text
+	}
+	return out, rows.Err()
+}
+
+// BestPassages picks, for each file, the passage holding the most of the
+// given words (lower-case word stems, matched as substrings, so "leak"
+// counts in "leaking"), among its first maxOrd passages. Files with no
+// such passage are absent.
+func (s *Store) BestPassages(ctx context.Context, files []int64, words []string, maxOrd int) (map[int64]int32, error) {
+	out := map[int64]int32{}
+	if len(files) == 0 || len(words) == 0 {
+		return out, nil
+	}
+	words = words[:min(len(words), 16)]
+	hits := make([]string, len(words))
+	args := make([]any, 0, len(words)+len(files)+1)
+	for i, w := range words {
+		hits[i] = "(instr(t, ?) > 0)"
+		args = append(args, w)
+	}
+	for _, f := range files {
+		args = append(args, f)
+	}
+	args = append(args, maxOrd)
+	rows, err := s.r.QueryContext(ctx, `SELECT file_id, ord, `+strings.Join(hits, " + ")+` AS n
+		FROM (SELECT file_id, ord, lower(text) AS t FROM chunks WHERE file_id IN (?`+strings.Repeat(`, ?`, len(files)-1)+`) AND ord < ?)
+		WHERE n > 0`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("best passages: %w", err)
+	}
+	defer rows.Close()
+	best := map[int64]int{}
+	for rows.Next() {
+		var f int64
+		var ord int32
+		var n int
+		if err := rows.Scan(&f, &ord, &n); err != nil {
+			return nil, err
+		}
+		if cur, ok := out[f]; !ok || n > best[f] || n == best[f] && ord < cur {
+			out[f], best[f] = ord, n
 		}
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // PassageCount is the number of passages in the index.
 func (s *Store) PassageCount() int { return int(s.passages.Load()) }
+
+// DocCount is the number of files with indexed text.
+func (s *Store) DocCount() int { return int(s.docs.Load()) }
 
 // LoadVectors streams every stored vector of files indexed with model.
 func (s *Store) LoadVectors(ctx context.Context, model string, fn func(fileID int64, ord int32, vec []byte)) error {

@@ -42,6 +42,9 @@ type Store struct {
 	obsMu     sync.Mutex
 	observers []Observer
 	passages  atomic.Int64 // kept in step with the chunks table by every commit
+	docs      atomic.Int64 // rows of fts_content, likewise
+	dfCache   dfCache
+	group     groupCommit
 }
 
 // Open opens (creating if needed) the index in dataDir and migrates it.
@@ -68,12 +71,13 @@ func Open(dataDir string) (*Store, error) {
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()))
 	r.SetMaxIdleConns(max(4, runtime.NumCPU()))
 	s.r = r
-	var n int64
-	if err := r.QueryRow(`SELECT COUNT(*) FROM chunks`).Scan(&n); err != nil {
+	var n, docs int64
+	if err := r.QueryRow(`SELECT (SELECT COUNT(*) FROM chunks), (SELECT COUNT(*) FROM fts_content)`).Scan(&n, &docs); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("count passages: %w", err)
 	}
 	s.passages.Store(n)
+	s.docs.Store(docs)
 	return s, nil
 }
 
@@ -159,6 +163,7 @@ type writeTx struct {
 	indexed  []Indexed
 	removed  []int64
 	passages int64 // change in the number of passages
+	docs     int64 // change in the number of content rows
 }
 
 // tx runs fn in a write transaction, committing when it returns nil, then
@@ -177,6 +182,7 @@ func (s *Store) tx(ctx context.Context, fn func(*writeTx) error) error {
 		return err
 	}
 	s.passages.Add(w.passages)
+	s.docs.Add(w.docs)
 	s.notify(w)
 	return nil
 }

@@ -76,9 +76,9 @@ func TestPutDocumentIsSearchableAndReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	var hits int
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_chunks WHERE fts_chunks MATCH 'shingle'`).Scan(&hits)
+	s.r.QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'shingle'`).Scan(&hits)
 	if hits != 1 {
-		t.Fatalf("stemmed chunk match = %d, want 1", hits)
+		t.Fatalf("stemmed content match = %d, want 1", hits)
 	}
 	s.r.QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
 	if hits != 1 {
@@ -91,9 +91,9 @@ func TestPutDocumentIsSearchableAndReplaces(t *testing.T) {
 	if n := count(t, s, "chunks"); n != 1 {
 		t.Fatalf("chunks = %d after re-index, want 1", n)
 	}
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_chunks WHERE fts_chunks MATCH 'shingle'`).Scan(&hits)
+	s.r.QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'shingle'`).Scan(&hits)
 	if hits != 0 {
-		t.Fatal("old chunk text still matches")
+		t.Fatal("old text still matches")
 	}
 	f, err := s.File(ctx, id)
 	if err != nil || f.Title != "Roof leak" || len(f.Keywords) != 2 || f.State != core.StateIndexed {
@@ -136,7 +136,7 @@ func TestDeleteDirectoryRemovesEverything(t *testing.T) {
 		t.Fatal("delete left rows behind or took too many")
 	}
 	var hits int
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_chunks WHERE fts_chunks MATCH 'alpha OR beta'`).Scan(&hits)
+	s.r.QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'alpha OR beta'`).Scan(&hits)
 	if hits != 0 {
 		t.Fatal("deleted text still matches")
 	}
@@ -229,7 +229,7 @@ func TestDocFreqsAndQueueRoundTrip(t *testing.T) {
 	s.PutDocument(ctx, doc(d.ID, "/d/a", "roof leak", "roof tiles"))
 	s.PutDocument(ctx, doc(d.ID, "/d/b", "garden"))
 	docs, df, err := s.DocFreqs(ctx, []string{"roof", "garden", "absent"})
-	if err != nil || docs != 3 || df["roof"] != 2 || df["garden"] != 1 || df["absent"] != 0 {
+	if err != nil || docs != 2 || df["roof"] != 1 || df["garden"] != 1 || df["absent"] != 0 {
 		t.Fatalf("docs %d df %v err %v", docs, df, err)
 	}
 	now := time.Unix(1_700_000_000, 500_000_000)
@@ -262,13 +262,57 @@ func TestPassageCountFollowsWrites(t *testing.T) {
 	s.PutDocument(ctx, doc(d.ID, "/d/b", "four"))
 	s.PutDocument(ctx, doc(d.ID, "/d/a", "one again"))
 	s.DeleteFileByPath(ctx, "/d/b")
-	if n := s.PassageCount(); n != 1 || n != count(t, s, "chunks") {
-		t.Fatalf("passages %d, table %d", n, count(t, s, "chunks"))
+	if n := s.PassageCount(); n != 1 || n != count(t, s, "chunks") || s.DocCount() != 1 {
+		t.Fatalf("passages %d, table %d, docs %d", n, count(t, s, "chunks"), s.DocCount())
 	}
 	s.Close()
 	s2, _ := Open(dir)
 	defer s2.Close()
 	if s2.PassageCount() != 1 {
 		t.Fatal("count not restored at open")
+	}
+}
+
+func TestConcurrentPutsAreCommittedTogetherAndWhole(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	const n = 64
+	ids := make(chan int64, n)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			id, err := s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/f%02d", i), "alpha", "beta"))
+			ids <- id
+			errs <- err
+		}()
+	}
+	seen := map[int64]bool{}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		seen[<-ids] = true
+	}
+	if len(seen) != n || count(t, s, "files") != n || count(t, s, "chunks") != 2*n || s.PassageCount() != 2*n {
+		t.Fatalf("ids %d files %d chunks %d", len(seen), count(t, s, "files"), count(t, s, "chunks"))
+	}
+}
+
+func TestABadDocumentDoesNotFailItsBatch(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	good := doc(d.ID, "/d/good", "fine")
+	bad := doc(9999, "/d/bad", "orphan") // no such folder: the foreign key refuses it
+	done := make(chan error, 2)
+	go func() { _, err := s.PutDocument(ctx, good); done <- err }()
+	go func() { _, err := s.PutDocument(ctx, bad); done <- err }()
+	var failed int
+	for range 2 {
+		if <-done != nil {
+			failed++
+		}
+	}
+	if failed != 1 || count(t, s, "files") != 1 {
+		t.Fatalf("failed %d, files %d", failed, count(t, s, "files"))
 	}
 }
