@@ -41,6 +41,9 @@ type Config struct {
 	Extract pipeline.ExtractFunc
 	// UI is the built web interface served at /.
 	UI fs.FS
+	// MaxWatches caps the folders watched live (0: the kernel's limit);
+	// folders beyond it are rescanned periodically instead.
+	MaxWatches int
 }
 
 // Daemon is a started Trove backend.
@@ -100,7 +103,8 @@ func (d *Daemon) wire() error {
 		Extract:  cfg.Extract,
 		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: bus.Publish, Log: cfg.Log,
 	})
-	ix, err = indexer.New(indexer.Deps{Store: d.store, Filters: flt, Pipeline: pipe, Settings: set.Get, Publish: bus.Publish, Log: cfg.Log})
+	ix, err = indexer.New(indexer.Deps{Store: d.store, Filters: flt, Pipeline: pipe, Settings: set.Get, Publish: bus.Publish,
+		Log: cfg.Log, MaxWatches: cfg.MaxWatches})
 	if err != nil {
 		return err
 	}

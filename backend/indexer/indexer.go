@@ -45,6 +45,8 @@ type Deps struct {
 	Settings func() core.Settings
 	Publish  func(typ string, data any)
 	Log      *slog.Logger
+	// MaxWatches caps inotify watches (0: the kernel's limit only).
+	MaxWatches int
 }
 
 // Indexer is safe for concurrent use.
@@ -64,7 +66,7 @@ type Indexer struct {
 
 // New builds an indexer; Run starts it.
 func New(d Deps) (*Indexer, error) {
-	w, err := watch.New(d.Log)
+	w, err := watch.New(d.Log, d.MaxWatches)
 	if err != nil {
 		return nil, err
 	}

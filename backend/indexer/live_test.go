@@ -415,3 +415,16 @@ func paths(r testserver.Response) []string {
 	}
 	return out
 }
+
+func TestWatchLimitFallsBackToRescans(t *testing.T) {
+	s := testserver.Start(t, testserver.WithMaxWatches(2))
+	fast(t, s)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "a/1.txt", "one", "b/2.txt", "two", "c/3.txt", "three")
+	s.Watch(root)
+	testserver.Eventually(t, settle, "the folder to report periodic rescans", func() bool {
+		f := s.Folder(root)
+		return f != nil && f["status"] == "complete" && strings.Contains(fmt.Sprint(f["status_message"]), "watch limit") &&
+			f["indexed_count"] == float64(3)
+	})
+}

@@ -28,9 +28,10 @@ type Server struct {
 	Token     string
 	Client    *http.Client
 
-	cancel  context.CancelFunc
-	done    chan error
-	extract pipeline.ExtractFunc
+	cancel     context.CancelFunc
+	done       chan error
+	extract    pipeline.ExtractFunc
+	maxWatches int
 }
 
 // Option adjusts a server before it starts.
@@ -43,6 +44,9 @@ func WithDirs(data, config string) Option {
 
 // WithExtract replaces file extraction, to inject faults.
 func WithExtract(fn pipeline.ExtractFunc) Option { return func(s *Server) { s.extract = fn } }
+
+// WithMaxWatches caps the live watches, to reach the watch limit cheaply.
+func WithMaxWatches(n int) Option { return func(s *Server) { s.maxWatches = n } }
 
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
@@ -63,7 +67,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	d, err := daemon.New(daemon.Config{
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Extract: s.extract,
+		Extract: s.extract, MaxWatches: s.maxWatches,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -43,18 +43,21 @@ var ErrLimit = errors.New("inotify watch limit reached (fs.inotify.max_user_watc
 type Watcher struct {
 	fsw *fsnotify.Watcher
 	log *slog.Logger
+	max int // watches allowed; 0 for the kernel's limit only
 
 	mu   sync.Mutex
 	dirs map[string]struct{}
 }
 
-// New starts an inotify instance.
-func New(log *slog.Logger) (*Watcher, error) {
+// New starts an inotify instance. maxWatches, when positive, caps the
+// directories watched below the kernel's own limit; beyond it Add fails
+// with ErrLimit as it does at the kernel's.
+func New(log *slog.Logger, maxWatches int) (*Watcher, error) {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("start file watcher: %w", err)
 	}
-	return &Watcher{fsw: fsw, log: log, dirs: map[string]struct{}{}}, nil
+	return &Watcher{fsw: fsw, log: log, max: maxWatches, dirs: map[string]struct{}{}}, nil
 }
 
 // Add watches one directory (not its subdirectories). Adding a directory
@@ -62,9 +65,13 @@ func New(log *slog.Logger) (*Watcher, error) {
 func (w *Watcher) Add(dir string) error {
 	w.mu.Lock()
 	_, ok := w.dirs[dir]
+	full := w.max > 0 && len(w.dirs) >= w.max
 	w.mu.Unlock()
 	if ok {
 		return nil
+	}
+	if full {
+		return fmt.Errorf("watch %s: %w", dir, ErrLimit)
 	}
 	if err := w.fsw.Add(dir); err != nil {
 		if errors.Is(err, syscall.ENOSPC) {

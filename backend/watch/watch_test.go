@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -39,7 +40,7 @@ func (c *collector) waitFor(t *testing.T, what string, cond func(Event) bool) Ev
 
 func startWatcher(t *testing.T, dirs ...string) (*Watcher, *collector) {
 	t.Helper()
-	w, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	w, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,5 +120,20 @@ func TestAddMissingDirectoryFails(t *testing.T) {
 	w, _ := startWatcher(t)
 	if err := w.Add(filepath.Join(t.TempDir(), "nope")); err == nil {
 		t.Fatal("want an error")
+	}
+}
+
+func TestWatchLimit(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	w, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.fsw.Close()
+	if err := w.Add(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Add(b); !errors.Is(err, ErrLimit) {
+		t.Fatalf("second watch beyond a limit of 1: %v", err)
 	}
 }
