@@ -88,8 +88,9 @@ export function dirname(path: string): string {
 }
 
 export function basename(path: string): string {
-  const i = path.replace(/\/+$/, '').lastIndexOf('/');
-  return i < 0 ? path : path.slice(i + 1);
+  const p = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const i = p.lastIndexOf('/');
+  return i < 0 ? p : p.slice(i + 1);
 }
 
 /** A path with the home folder written as ~ when it is known. */
