@@ -1,0 +1,55 @@
+// Debian's Chromium driven by playwright-core (no browser is downloaded).
+
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launch(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`no Chromium at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  }
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const screenshotDir = resolve(here, '..', '..', 'build', 'screenshots');
+export const docsDir = resolve(here, '..', '..', 'docs', 'screenshots');
+
+/** Saves a screenshot under build/screenshots (and docs/screenshots when asked). */
+export async function shot(page: Page, name: string, opts: { docs?: boolean } = {}): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+  if (opts.docs && process.env.TROVE_DOCS_SCREENSHOTS === '1') {
+    mkdirSync(docsDir, { recursive: true });
+    await page.screenshot({ path: join(docsDir, `${name}.png`) });
+  }
+}
+
+/** Polls fn until it stops throwing, or fails with its last error at the deadline. */
+export async function eventually<T>(fn: () => Promise<T> | T, timeout = 15_000, every = 100): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, every));
+    }
+  }
+}
