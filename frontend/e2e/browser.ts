@@ -31,14 +31,10 @@ export async function launch(): Promise<Browser> {
 export const screenshotDir = resolve(here, '..', '..', 'build', 'screenshots');
 export const docsDir = resolve(here, '..', '..', 'docs', 'screenshots');
 
-/** Saves a screenshot under build/screenshots (and docs/screenshots when asked). */
-export async function shot(page: Page, name: string, opts: { docs?: boolean } = {}): Promise<void> {
-  mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
-  if (opts.docs && process.env.TROVE_DOCS_SCREENSHOTS === '1') {
-    mkdirSync(docsDir, { recursive: true });
-    await page.screenshot({ path: join(docsDir, `${name}.png`) });
-  }
+/** Saves a screenshot under build/screenshots (or another folder). */
+export async function shot(page: Page, name: string, dir = screenshotDir): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
 }
 
 /** Polls fn until it stops throwing, or fails with its last error at the deadline. */

@@ -68,7 +68,7 @@ describe('Trove in a browser', () => {
 
     // The status line counts the indexed files, live.
     await expect.poll(() => page.getByTestId('status-files').textContent(), { timeout: T }).toBe(`${indexable} files indexed`);
-    await shot(page, 'folders', { docs: true });
+    await shot(page, 'folders');
   });
 
   it('searches as you type and shows the best match first with a highlighted snippet', async () => {
@@ -106,11 +106,11 @@ describe('Trove in a browser', () => {
     await box.press('Escape');
     expect(await box.inputValue()).toBe('');
 
-    // The screenshot for the docs: a query with several results.
+    // A query with several results.
     await box.fill('budget plan');
     await expect.poll(() => page.getByTestId('result').count(), { timeout: T }).toBeGreaterThan(1);
     await page.mouse.move(0, 0);
-    await shot(page, 'search', { docs: true });
+    await shot(page, 'search');
   });
 
   it('pauses and resumes the queue', async () => {
@@ -129,7 +129,7 @@ describe('Trove in a browser', () => {
     await expect.poll(() => toggle.textContent(), { timeout: T }).toMatch(/Pause/);
     expect((await api('/api/queue/status')).paused_manually).toBe(false);
     await expect.poll(() => page.getByTestId('status-queue').textContent(), { timeout: T }).not.toMatch(/Paused/);
-    await shot(page, 'activity', { docs: true });
+    await shot(page, 'activity');
   });
 
   it('shows the API validation error next to the setting, and saves a good value', async () => {
@@ -166,7 +166,34 @@ describe('Trove in a browser', () => {
     expect((await api('/api/settings/')).scheduler.enabled).toBe(false);
 
     await page.evaluate(() => window.scrollTo(0, 0));
-    await shot(page, 'settings', { docs: true });
+    await shot(page, 'settings');
+  });
+
+  it('saves scheduler rules and shows the reason when the schedule holds the queue', async () => {
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Use a schedule' }).check();
+    await page.getByLabel('New rule type').selectOption('cpu_below');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.locator('#rule-0-percent').fill('0'); // CPU use is never below 0%
+    await page.getByRole('radio', { name: 'any rule holds' }).check({ force: true });
+    await page.getByTestId('settings-save').click();
+    await expect
+      .poll(async () => (await api('/api/settings/')).scheduler, { timeout: T })
+      .toMatchObject({ enabled: true, combine_mode: 'ANY', rules: [{ type: 'cpu_below', percent: 0 }] });
+
+    await page.getByRole('link', { name: /Activity/ }).click();
+    await expect.poll(() => page.getByTestId('queue-state').textContent(), { timeout: T }).toBe('Held by the schedule');
+    await expect.poll(() => page.getByTestId('queue-detail').textContent(), { timeout: T }).toMatch(/limit 0%/);
+    await expect.poll(() => page.getByTestId('status-queue').textContent(), { timeout: T }).toMatch(/Held by schedule/);
+    await shot(page, 'activity-scheduled');
+
+    await api('/api/settings/', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ 'scheduler.enabled': false, 'scheduler.rules': [], 'scheduler.combine_mode': 'ALL' }),
+    });
+    // settings.changed and queue.status reach the page by themselves.
+    await expect.poll(() => page.getByTestId('queue-state').textContent(), { timeout: T }).not.toBe('Held by the schedule');
   });
 
   it('edits filters: adds an exclude pattern, switches mode, keeps the patterns', async () => {
