@@ -29,7 +29,14 @@ export default defineConfig({
   },
   server: {
     // `npm run dev` talks to a server on 127.0.0.1:8765 (or TROVE_URL).
-    proxy: { '/api': { target: process.env.TROVE_URL ?? 'http://127.0.0.1:8765', changeOrigin: true } },
+    // Trove refuses foreign origins, so the proxy drops the dev page's Origin.
+    proxy: {
+      '/api': {
+        target: process.env.TROVE_URL ?? 'http://127.0.0.1:8765',
+        changeOrigin: true,
+        configure: (proxy) => proxy.on('proxyReq', (req) => req.removeHeader('origin')),
+      },
+    },
   },
   test: {
     environment: 'jsdom',
