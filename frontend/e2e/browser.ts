@@ -36,16 +36,3 @@ export async function shot(page: Page, name: string, dir = screenshotDir): Promi
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`) });
 }
-
-/** Polls fn until it stops throwing, or fails with its last error at the deadline. */
-export async function eventually<T>(fn: () => Promise<T> | T, timeout = 15_000, every = 100): Promise<T> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (e) {
-      if (Date.now() > deadline) throw e;
-      await new Promise((r) => setTimeout(r, every));
-    }
-  }
-}

@@ -99,7 +99,25 @@ describe('Trove in a browser', () => {
       expect(await box.getAttribute('aria-activedescendant')).toBe('results-1');
     }
 
-    // A type chip narrows the results to .txt files.
+    // Enter opens the selected file, Ctrl+Enter shows it in its folder (the
+    // desktop calls are intercepted here: no application is started).
+    const asked: string[] = [];
+    await page.route('**/api/files/*/*', async (route) => {
+      asked.push(`${route.request().method()} ${new URL(route.request().url()).pathname}`);
+      await route.fulfill({ status: 200, contentType: 'application/json', body: '{"path":"/x"}' });
+    });
+    await box.press('ArrowUp');
+    const id = await page.evaluate(async () => {
+      const r = await fetch('/api/search/', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"query":"roof leak"}' });
+      return (await r.json()).results[0].file.id as number;
+    });
+    await box.press('Enter');
+    await box.press('Control+Enter');
+    await expect.poll(() => asked, { timeout: T }).toEqual([`POST /api/files/${id}/open`, `POST /api/files/${id}/reveal`]);
+    await page.getByText('Opened roof-leak.md').waitFor({ timeout: T });
+    await page.unroute('**/api/files/*/*');
+
+    // A type chip narrows the results.
     await box.fill('report');
     await expect.poll(() => page.getByTestId('result').first().getByTestId('result-title').textContent(), { timeout: T }).toMatch(/Quarterly report/i);
     await page.getByTestId('chip-type').click();

@@ -135,6 +135,28 @@ describe('the live store', () => {
     expect(get(store.folders)[0]).toMatchObject({ status: 'watching', indexed_count: 2, added_at: '2026-11-22T08:00:00Z' });
   });
 
+  it('fetches the list again once folder events pause, and its counts win', async () => {
+    vi.useFakeTimers();
+    let answer = { total_directories: 0, directories: [] as Folder[] };
+    const { store, deps, push } = setup(async () => answer);
+    store.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(deps.folders).toHaveBeenCalledTimes(1);
+    // Two events of one folder, the newer first (as concurrent workers may send them).
+    push(ev('folder.status', { id: 1, path: '/f1', status: 'watching', message: '', file_count: 11, indexed_count: 10, failed_count: 1 }, 9));
+    await vi.advanceTimersByTimeAsync(100);
+    push(ev('scan.progress', { id: 1, path: '/f1', status: 'watching', file_count: 11, indexed_count: 10, failed_count: 0, pending: 0 }, 8));
+    expect(get(store.folders)[0].failed_count).toBe(0);
+    answer = { total_directories: 1, directories: [folder(1, { status: 'watching', file_count: 11, indexed_count: 10, failed_count: 1 })] };
+    await vi.advanceTimersByTimeAsync(399);
+    expect(deps.folders).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(deps.folders).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(store.folders)[0]).toMatchObject({ failed_count: 1, indexed_count: 10, status: 'watching' });
+    store.stop();
+  });
+
   it('follows the queue, the connection and the stats, throttled', async () => {
     vi.useFakeTimers();
     const { store, deps, push, setState } = setup(async () => ({ total_directories: 0, directories: [] }));

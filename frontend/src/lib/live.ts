@@ -184,6 +184,8 @@ export function createLiveStore(deps: {
   stats: typeof api.stats;
   queueStatus: typeof api.queueStatus;
   statsThrottleMs?: number;
+  /** Quiet time after folder events before the list is fetched again. */
+  reconcileMs?: number;
 }): LiveStore {
   const folders = writable<Folder[]>([]);
   const foldersLoaded = writable(false);
@@ -198,6 +200,17 @@ export function createLiveStore(deps: {
   let statsTimer: ReturnType<typeof setTimeout> | undefined;
   let statsDue = false;
   const throttle = deps.statsThrottleMs ?? 1000;
+  // Folder events from concurrent workers may arrive out of order, so the
+  // last one is not always the latest state: once they pause, the list is
+  // fetched again (its counts are read at once, from the index).
+  const reconcileMs = deps.reconcileMs ?? 400;
+  let reconcileTimer: ReturnType<typeof setTimeout> | undefined;
+  let running = false;
+  const reconcileSoon = () => {
+    if (!running) return;
+    clearTimeout(reconcileTimer);
+    reconcileTimer = setTimeout(() => void refreshFolders().catch(() => undefined), reconcileMs);
+  };
 
   const refreshFolders = async () => {
     const changed = new Set<number>();
@@ -236,7 +249,10 @@ export function createLiveStore(deps: {
 
   const dispatch = (ev: TroveEvent) => {
     const id = folderIdOf(ev);
-    if (id !== undefined) for (const s of fetches) s.add(id);
+    if (id !== undefined) {
+      for (const s of fetches) s.add(id);
+      reconcileSoon();
+    }
     folders.update((f) => foldersReducer(f, ev));
     queue.update((q) => queueReducer(q, ev));
     activity.update((a) => activityReducer(a, ev));
@@ -271,6 +287,7 @@ export function createLiveStore(deps: {
     dispatch,
     start() {
       if (unsubscribe) return;
+      running = true;
       unsubscribe = deps.subscribe(dispatch, (s) => connection.set(s));
       void refreshFolders().catch(() => foldersLoaded.set(true));
       void refreshStats();
@@ -279,6 +296,8 @@ export function createLiveStore(deps: {
     stop() {
       unsubscribe?.();
       unsubscribe = null;
+      running = false;
+      clearTimeout(reconcileTimer);
       clearTimeout(statsTimer);
       statsTimer = undefined;
     },
