@@ -153,4 +153,13 @@ describe('the UI in the desktop window', () => {
     await page.evaluate(() => (window as any).__emit('trove:navigate', '/'));
     await page.getByRole('combobox', { name: 'Search your files' }).waitFor({ timeout: T });
   });
+
+  it('keeps the route when in-page links are followed (the hash is the route here)', async () => {
+    await page.getByRole('link', { name: /Settings/ }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Filters' }).click();
+    await page.getByTestId('filter-editor').waitFor({ timeout: T });
+    expect(await page.evaluate(() => location.hash)).toBe('#/settings');
+    expect(await page.getByRole('heading', { name: 'Settings', level: 1 }).count()).toBe(1);
+    expect(await calls()).toEqual(expect.arrayContaining(['Settings', 'SettingsDefaults', 'Filters', 'FilterDefaults']));
+  });
 });
