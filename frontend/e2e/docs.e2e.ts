@@ -67,6 +67,11 @@ describe.skipIf(!enabled)('screenshots for the docs', () => {
     await expect.poll(() => p.getByTestId('result').count(), { timeout: T }).toBeGreaterThan(1);
     await p.mouse.move(1270, 790);
     await shot(p, 'search-dark', docsDir);
+    await p.goto('/quick');
+    await p.getByRole('combobox', { name: 'Quick search' }).pressSequentially('lisbon', { delay: 20 });
+    await expect.poll(() => p.getByTestId('result').count(), { timeout: T }).toBeGreaterThan(0);
+    await p.mouse.move(1270, 790);
+    await shot(p, 'quick', docsDir);
     await dark.close();
   });
 
