@@ -300,13 +300,20 @@ describe('Trove in a browser', () => {
 });
 
 describe('a Trove started with TROVE_TOKEN', () => {
-  it('asks for the token once, keeps it, and works with it', async () => {
+  it('asks for the token once, offers it again after a cancel, keeps it, and works with it', async () => {
     const server = await startServer({ TROVE_TOKEN: 'e2e-secret' });
     const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1000, height: 700 } });
     try {
       const p = await ctx.newPage();
       await p.goto('/folders');
       const dialog = p.getByRole('dialog', { name: /access token/ });
+      await dialog.waitFor({ timeout: T });
+      // Cancelled, it is not asked again by itself: the status line offers it.
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      const offer = p.getByRole('button', { name: 'Enter access token' });
+      await offer.waitFor({ timeout: T });
+      expect(await dialog.isVisible()).toBe(false);
+      await offer.click();
       await dialog.waitFor({ timeout: T });
       await dialog.getByLabel('Access token').fill('e2e-secret');
       await dialog.getByRole('button', { name: 'Continue' }).click();

@@ -240,6 +240,7 @@ describe('the 401 token flow', () => {
     expect(err).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     await api.status().catch(() => undefined);
     expect(prompt).toHaveBeenCalledTimes(1);
+    expect(api.tokenDeclined()).toBe(true);
     await api.requestToken();
     expect(prompt).toHaveBeenCalledTimes(2);
   });

@@ -226,6 +226,11 @@ function askToken(): Promise<string | null> {
   return pendingPrompt;
 }
 
+/** Whether the person closed the token dialog without a token. */
+export function tokenDeclined(): boolean {
+  return promptDeclined;
+}
+
 /** For tests: forget prompt state. */
 export function resetTokenState(): void {
   pendingPrompt = null;

@@ -288,7 +288,14 @@ export function createLiveStore(deps: {
     start() {
       if (unsubscribe) return;
       running = true;
-      unsubscribe = deps.subscribe(dispatch, (s) => connection.set(s));
+      unsubscribe = deps.subscribe(dispatch, (s) => {
+        connection.set(s);
+        // (Re)connected, perhaps after a restart or a token: catch up.
+        if (s === 'open') {
+          void refreshFolders().catch(() => undefined);
+          void refreshStats();
+        }
+      });
       void refreshFolders().catch(() => foldersLoaded.set(true));
       void refreshStats();
       if (!get(queue)) void deps.queueStatus().then((q) => queue.update((cur) => cur ?? q), () => undefined);
