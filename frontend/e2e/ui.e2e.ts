@@ -127,9 +127,14 @@ describe('Trove in a browser', () => {
     await page.getByRole('button', { name: 'Search without filters' }).click();
     await expect.poll(() => page.getByTestId('result').count(), { timeout: T }).toBeGreaterThan(0);
 
-    // Esc clears the box.
+    // Esc clears the box; "/" from elsewhere comes back to it.
     await box.press('Escape');
     expect(await box.inputValue()).toBe('');
+    await page.getByRole('link', { name: /Folders/ }).click();
+    await page.getByLabel('Folder path').waitFor({ timeout: T });
+    await page.locator('body').focus();
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: T }).toBe('search-input');
 
     // A query with several results.
     await box.fill('budget plan');
