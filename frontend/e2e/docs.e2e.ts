@@ -39,7 +39,6 @@ describe.skipIf(!enabled)('screenshots for the docs', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (!process.env.TROVE_DEMO_DIR) rmSync(server.dir, { recursive: true, force: true });
   });
 
   it('folders', async () => {

@@ -2,7 +2,7 @@
 // ready to be added by the tests.
 
 import type { TestProject } from 'vitest/node';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from './server';
 import { writeFixtures } from './fixtures';
@@ -26,6 +26,5 @@ export default async function setup(project: TestProject) {
   console.log(`Trove under test at ${server.url} (files in ${filesDir})`);
   return async () => {
     await server.stop();
-    if (process.env.KEEP_E2E_DIR !== '1') rmSync(server.dir, { recursive: true, force: true });
   };
 }

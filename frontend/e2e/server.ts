@@ -1,7 +1,7 @@
 // Starts a real Trove server on a random port and stops it again.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,8 +52,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     url,
     dir,
     log: () => log,
-    stop: () =>
-      new Promise<void>((done) => {
+    // Stops the server and removes its folder (KEEP_E2E_DIR=1 keeps it).
+    stop: async () => {
+      await new Promise<void>((done) => {
         if (child.exitCode !== null) return done();
         const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
         child.on('exit', () => {
@@ -61,6 +62,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
           done();
         });
         child.kill('SIGTERM');
-      }),
+      });
+      if (process.env.KEEP_E2E_DIR !== '1') rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
