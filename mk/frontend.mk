@@ -1,13 +1,54 @@
 # The web interface in frontend/: its dependencies, build, unit tests and
-# browser end-to-end tests. Filled in by the frontend work.
+# browser end-to-end tests. As root on a fresh Debian 12 it installs what is
+# missing with apt-get; otherwise it prints the apt-get line and stops.
 
-.PHONY: frontend frontend-test e2e-test
+.PHONY: frontend frontend-test e2e-test frontend-node frontend-chromium
+
+FRONTEND_STAMP := frontend/node_modules/.installed
+CHROMIUM       ?= /usr/bin/chromium
+
+# $(call apt_need,COMMAND,PACKAGES): install PACKAGES when COMMAND is missing.
+define apt_need
+	@if ! command -v $(1) >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "$(1) is missing: apt-get install -y $(2)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null || exit 1; \
+	  else \
+	    echo "$(1) is missing. Install it with:"; echo "  sudo apt-get install -y $(2)"; exit 1; \
+	  fi; \
+	fi
+endef
+
+## frontend-node: node and npm (Vite needs Node 20.19 or newer)
+frontend-node:
+	$(call apt_need,node,nodejs npm)
+	$(call apt_need,npm,npm)
+	@node -e 'const [a, b] = process.versions.node.split(".").map(Number); if (a < 20 || (a === 20 && b < 19)) { console.error("Node " + process.versions.node + " is too old for the web UI (Vite needs 20.19 or newer)."); process.exit(1); }'
+
+$(FRONTEND_STAMP): frontend/package.json frontend/package-lock.json | frontend-node
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
 
 ## frontend: build the web UI into frontend/dist (embedded in the binary)
-frontend:
+frontend: $(FRONTEND_STAMP)
+	cd frontend && npm run --silent build
 
-## frontend-test: unit tests of the web UI
-frontend-test:
+## frontend-test: type checks and unit tests of the web UI
+frontend-test: $(FRONTEND_STAMP)
+	cd frontend && npm run --silent check
+	cd frontend && npm test
 
-## e2e-test: browser end-to-end tests against a real server
-e2e-test:
+## frontend-chromium: Debian's Chromium for the browser tests
+frontend-chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Chromium is missing: apt-get install -y chromium"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || exit 1; \
+	  else \
+	    echo "Chromium is missing. Install it with:"; echo "  sudo apt-get install -y chromium"; exit 1; \
+	  fi; \
+	fi
+
+## e2e-test: browser end-to-end tests against a real server (the binary of `make build`)
+e2e-test: build frontend-chromium
+	cd frontend && TROVE_BIN="$(CURDIR)/$(BIN)" CHROMIUM_PATH="$(CHROMIUM)" npm run --silent e2e

@@ -1,0 +1,38 @@
+// Debian's Chromium driven by playwright-core (no browser is downloaded).
+
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launch(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`no Chromium at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  }
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const screenshotDir = resolve(here, '..', '..', 'build', 'screenshots');
+export const docsDir = resolve(here, '..', '..', 'docs', 'screenshots');
+
+/** Saves a screenshot under build/screenshots (or another folder). */
+export async function shot(page: Page, name: string, dir = screenshotDir): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+}

@@ -1,0 +1,165 @@
+// The UI as the desktop window runs it: window.go.app.App and
+// window.runtime exist. Here they are stand-ins that carry each binding to
+// the real server over HTTP (and reject like the Go side, with a JSON
+// string), so the UI's desktop transport runs in a real browser against
+// real data. The shell's own bindings are tested with the shell.
+
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, shot } from './browser';
+import { startServer, type Server } from './server';
+import { writeFixtures } from './fixtures';
+
+const T = 20_000;
+let browser: Browser;
+let server: Server;
+let page: Page;
+let folder: string;
+
+/** Runs in the page before the app: the stand-in bindings. */
+function installBindings(pickPath: string) {
+  const calls: string[] = [];
+  const handlers: Record<string, ((d: unknown) => void)[]> = {};
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await res.json().catch(() => null);
+    if (!res.ok) {
+      const e = json?.error && typeof json.error === 'object' ? json.error : { code: json?.code ?? 'ERROR', message: json?.message ?? json?.error };
+      throw JSON.stringify({ code: e.code, message: e.message, field: e.field });
+    }
+    return json;
+  };
+  const data = (p: Promise<any>) => p.then((r) => r.data);
+  const App: Record<string, (...a: any[]) => Promise<any>> = {
+    Status: () => call('GET', '/api/status/'),
+    Stats: () => call('GET', '/api/files/stats'),
+    Search: (req) => call('POST', '/api/search/', req),
+    File: (id) => call('GET', `/api/files/${id}`),
+    OpenFile: async () => null,
+    RevealFile: async () => null,
+    Folders: () => data(call('GET', '/api/watched-directories')),
+    Watch: (req) => data(call('POST', '/api/watch/directory', req)),
+    Unwatch: (id) => call('DELETE', `/api/watch/jobs/${id}`).then(() => null),
+    Problems: (id, limit) => data(call('GET', `/api/watched-directories/${id}/problems?limit=${limit}`)),
+    QueueStatus: () => call('GET', '/api/queue/status'),
+    PauseQueue: () => call('POST', '/api/queue/pause'),
+    ResumeQueue: () => call('POST', '/api/queue/resume'),
+    QueueItems: (o, l) => call('GET', `/api/queue/items?offset=${o}&limit=${l}`),
+    RemoveQueueItem: (id) => call('DELETE', `/api/queue/items/${id}`).then(() => null),
+    Settings: () => call('GET', '/api/settings/'),
+    SettingsDefaults: () => call('GET', '/api/settings/defaults'),
+    UpdateSettings: (patch) => call('PUT', '/api/settings/', patch),
+    Filters: () => call('GET', '/api/filters/config'),
+    FilterDefaults: () => call('GET', '/api/filters/defaults'),
+    UpdateFilters: (u) => call('PUT', '/api/filters/config', u),
+    AddPattern: (r) => call('POST', '/api/filters/pattern', r),
+    RemovePattern: (r) => call('DELETE', '/api/filters/pattern', r),
+    ResetFilters: () => call('POST', '/api/filters/reset'),
+    ApplyFilters: () => call('POST', '/api/filters/apply'),
+    PickFolder: async () => pickPath,
+    Snapshot: async () => [],
+    HideWindow: async () => null,
+  };
+  const recorded: typeof App = {};
+  for (const [k, f] of Object.entries(App)) {
+    recorded[k] = (...a: any[]) => {
+      calls.push(k);
+      return f(...a);
+    };
+  }
+  // The shell's events: the server's stream, re-emitted as "trove:event".
+  const es = new EventSource('/api/updates');
+  const kinds = ['file.indexed', 'file.failed', 'file.removed', 'file.moved', 'folder.status', 'folder.removed', 'scan.progress', 'queue.status', 'settings.changed', 'filters.changed', 'resync'];
+  const emit = (name: string, d: unknown) => (handlers[name] ?? []).forEach((h) => h(d));
+  for (const k of kinds) es.addEventListener(k, (m) => emit('trove:event', JSON.parse((m as MessageEvent).data)));
+  (window as any).go = { app: { App: recorded } };
+  (window as any).runtime = {
+    EventsOn(name: string, cb: (d: unknown) => void) {
+      (handlers[name] ??= []).push(cb);
+      return () => (handlers[name] = handlers[name].filter((h) => h !== cb));
+    },
+    EventsOff(name: string) {
+      delete handlers[name];
+    },
+  };
+  (window as any).__calls = calls;
+  (window as any).__emit = emit;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  folder = join(server.dir, 'Projects');
+  mkdirSync(folder, { recursive: true });
+  writeFixtures(folder);
+  browser = await launch();
+  const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1100, height: 760 } });
+  await ctx.addInitScript(installBindings, folder);
+  page = await ctx.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const calls = () => page.evaluate(() => (window as any).__calls as string[]);
+
+describe('the UI in the desktop window', () => {
+  it('adds a folder with the native picker through the bindings', async () => {
+    await page.goto('/');
+    await page.waitForFunction(() => (window as any).__calls?.includes('Snapshot'));
+    await page.getByRole('link', { name: /Folders/ }).click();
+    // Hash routing inside the desktop window.
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/folders');
+    await page.getByRole('button', { name: 'Choose folder…' }).click();
+    const row = page.locator(`[data-testid="folder"][data-path="${folder}"]`);
+    await expect.poll(() => row.getByTestId('folder-status').getAttribute('data-status'), { timeout: T }).toMatch(/^(watching|complete)$/);
+    const c = await calls();
+    expect(c).toEqual(expect.arrayContaining(['PickFolder', 'Watch', 'Folders', 'Stats', 'QueueStatus']));
+
+    // A binding error (JSON in the rejection) shows inline like an HTTP one.
+    await page.getByLabel('Folder path').fill(folder);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    await expect.poll(() => page.getByTestId('folder-error').textContent(), { timeout: T }).toMatch(/already watched/);
+    await shot(page, 'desktop-folders');
+  });
+
+  it('searches through Search() and follows trove:navigate to the quick search', async () => {
+    await page.getByRole('link', { name: /Search/ }).click();
+    await page.getByRole('combobox', { name: 'Search your files' }).fill('irrigation');
+    await expect.poll(() => page.getByTestId('result').first().getByTestId('result-title').textContent(), { timeout: T }).toMatch(/irrigation/i);
+    expect(await calls()).toContain('Search');
+
+    await page.evaluate(() => (window as any).__emit('trove:navigate', '/quick'));
+    const box = page.getByRole('combobox', { name: 'Quick search' });
+    await box.waitFor({ timeout: T });
+    await box.fill('lisbon');
+    await expect.poll(() => page.getByTestId('result').count(), { timeout: T }).toBeGreaterThan(0);
+    await box.press('Enter');
+    // Opening a file hides the quick window; so does Esc.
+    await expect.poll(async () => (await calls()).filter((c) => c === 'HideWindow').length, { timeout: T }).toBe(1);
+    expect(await calls()).toContain('OpenFile');
+    await box.fill('bread');
+    await box.press('Escape');
+    await expect.poll(async () => (await calls()).filter((c) => c === 'HideWindow').length, { timeout: T }).toBe(2);
+    expect(await box.inputValue()).toBe('');
+
+    await page.evaluate(() => (window as any).__emit('trove:navigate', '/'));
+    await page.getByRole('combobox', { name: 'Search your files' }).waitFor({ timeout: T });
+  });
+
+  it('keeps the route when in-page links are followed (the hash is the route here)', async () => {
+    await page.getByRole('link', { name: /Settings/ }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Filters' }).click();
+    await page.getByTestId('filter-editor').waitFor({ timeout: T });
+    expect(await page.evaluate(() => location.hash)).toBe('#/settings');
+    expect(await page.getByRole('heading', { name: 'Settings', level: 1 }).count()).toBe(1);
+    expect(await calls()).toEqual(expect.arrayContaining(['Settings', 'SettingsDefaults', 'Filters', 'FilterDefaults']));
+  });
+});

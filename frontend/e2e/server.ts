@@ -1,0 +1,69 @@
+// Starts a real Trove server on a random port and stops it again.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export interface Server {
+  url: string;
+  dir: string;
+  stop(): Promise<void>;
+  log(): string;
+}
+
+export function troveBinary(): string {
+  const bin = resolve(process.env.TROVE_BIN ?? join(here, '..', '..', 'build', 'bin', 'trove'));
+  if (!existsSync(bin)) {
+    throw new Error(`no Trove binary at ${bin}: run "make build" first (or set TROVE_BIN)`);
+  }
+  return bin;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+  const dir = mkdtempSync(join(tmpdir(), 'trove-e2e-'));
+  const child: ChildProcess = spawn(
+    troveBinary(),
+    ['serve', '--addr', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--config-dir', join(dir, 'config')],
+    { env: { ...process.env, TROVE_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Trove did not start in 20 s:\n${log}`)), 20_000);
+    const onData = (b: Buffer) => {
+      log += b.toString();
+      const m = /msg="trove started" addr=(127\.0\.0\.1:\d+)/.exec(log);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(`http://${m[1]}`);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Trove exited (${code}) before it started:\n${log}`));
+    });
+  });
+  return {
+    url,
+    dir,
+    log: () => log,
+    // Stops the server and removes its folder (KEEP_E2E_DIR=1 keeps it).
+    stop: async () => {
+      await new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.on('exit', () => {
+          clearTimeout(kill);
+          done();
+        });
+        child.kill('SIGTERM');
+      });
+      if (process.env.KEEP_E2E_DIR !== '1') rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

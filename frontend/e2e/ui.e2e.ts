@@ -1,0 +1,338 @@
+// The web UI in Debian's Chromium against a real Trove server (started by
+// global-setup.ts). The tests run in order and share the server: the first
+// adds the folder the others search.
+
+import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launch, shot } from './browser';
+import { startServer } from './server';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const baseURL = inject('baseURL');
+const filesDir = inject('filesDir');
+const fileCount = inject('fileCount');
+const T = 20_000; // deadline of each wait
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+
+async function api<T = any>(path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(baseURL + path, init);
+  return (await res.json()) as T;
+}
+
+beforeAll(async () => {
+  browser = await launch();
+  context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+  page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  // Refused requests (the tests provoke 400s) are logged by Chromium too;
+  // anything else, such as a CSP refusal, is a failure.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) pageErrors.push(m.text());
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('Trove in a browser', () => {
+  it('adds a folder by typed path, shows the API error for a bad one, and follows it to watching', async () => {
+    await page.goto('/');
+    // No folders yet: the search screen guides to adding one.
+    await page.getByTestId('empty-no-folders').waitFor({ timeout: T });
+    await page.getByRole('button', { name: 'Add a folder' }).click();
+    await page.waitForURL('**/folders');
+
+    const input = page.getByLabel('Folder path');
+    await input.fill('Documents');
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const err = page.getByTestId('folder-error');
+    await err.waitFor({ timeout: T });
+    expect(await err.textContent()).toMatch(/absolute/i);
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+
+    await input.fill(filesDir);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const row = page.locator(`[data-testid="folder"][data-path="${filesDir}"]`);
+    await row.waitFor({ timeout: T });
+    await expect
+      .poll(() => row.getByTestId('folder-status').getAttribute('data-status'), { timeout: T })
+      .toMatch(/^(watching|complete)$/);
+    const indexable = fileCount - 1; // the named pipe fails
+    await expect.poll(() => row.getByTestId('folder-counts').textContent(), { timeout: T }).toContain(`${indexable} of ${fileCount} indexed`);
+    await expect.poll(() => row.getByTestId('folder-counts').textContent(), { timeout: T }).toContain('1 failed');
+    expect(await err.count()).toBe(0);
+
+    // Its problems, with the reason.
+    await row.getByRole('button', { name: /Problems/ }).click();
+    const problems = row.getByTestId('problems');
+    await expect.poll(() => problems.textContent(), { timeout: T }).toMatch(/old-export\.fifo.*not a regular file/s);
+
+    // The status line counts the indexed files, live.
+    await expect.poll(() => page.getByTestId('status-files').textContent(), { timeout: T }).toBe(`${indexable} files indexed`);
+    await shot(page, 'folders');
+  });
+
+  it('searches as you type and shows the best match first with a highlighted snippet', async () => {
+    await page.goto('/');
+    const box = page.getByRole('combobox', { name: 'Search your files' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('search-input');
+    await box.pressSequentially('roof leak', { delay: 30 });
+    const first = page.getByTestId('result').first();
+    await expect.poll(() => first.getByTestId('result-title').textContent(), { timeout: T }).toBe('Roof leak');
+    const marks = await first.getByTestId('result-snippet').locator('mark').allTextContents();
+    expect(marks.map((m) => m.toLowerCase())).toContain('roof');
+    expect(await first.getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByTestId('result-count').textContent()).toMatch(/\d+ results?/);
+    await shot(page, 'search-roof');
+
+    // Keyboard selection moves down the list.
+    const count = await page.getByTestId('result').count();
+    if (count > 1) {
+      await box.press('ArrowDown');
+      expect(await page.getByTestId('result').nth(1).getAttribute('aria-selected')).toBe('true');
+      expect(await box.getAttribute('aria-activedescendant')).toBe('results-1');
+    }
+
+    // Enter opens the selected file, Ctrl+Enter shows it in its folder (the
+    // desktop calls are intercepted here: no application is started).
+    const asked: string[] = [];
+    await page.route('**/api/files/*/*', async (route) => {
+      asked.push(`${route.request().method()} ${new URL(route.request().url()).pathname}`);
+      await route.fulfill({ status: 200, contentType: 'application/json', body: '{"path":"/x"}' });
+    });
+    await box.press('ArrowUp');
+    const id = await page.evaluate(async () => {
+      const r = await fetch('/api/search/', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"query":"roof leak"}' });
+      return (await r.json()).results[0].file.id as number;
+    });
+    await box.press('Enter');
+    await box.press('Control+Enter');
+    await expect.poll(() => asked, { timeout: T }).toEqual([`POST /api/files/${id}/open`, `POST /api/files/${id}/reveal`]);
+    await page.getByText('Opened roof-leak.md').waitFor({ timeout: T });
+    await page.unroute('**/api/files/*/*');
+
+    // A type chip narrows the results.
+    await box.fill('report');
+    await expect.poll(() => page.getByTestId('result').first().getByTestId('result-title').textContent(), { timeout: T }).toMatch(/Quarterly report/i);
+    await page.getByTestId('chip-type').click();
+    await page.getByRole('checkbox', { name: '.csv' }).check();
+    await page.getByTestId('empty-no-results').or(page.getByTestId('result').first()).waitFor({ timeout: T });
+    await expect.poll(() => page.getByTestId('empty-no-results').count(), { timeout: T }).toBe(1);
+    await page.getByRole('button', { name: 'Search without filters' }).click();
+    await expect.poll(() => page.getByTestId('result').count(), { timeout: T }).toBeGreaterThan(0);
+
+    // Esc clears the box; "/" from elsewhere comes back to it.
+    await box.press('Escape');
+    expect(await box.inputValue()).toBe('');
+    await page.getByRole('link', { name: /Folders/ }).click();
+    await page.getByLabel('Folder path').waitFor({ timeout: T });
+    await page.locator('body').focus();
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: T }).toBe('search-input');
+
+    // A query with several results.
+    await box.fill('budget plan');
+    await expect.poll(() => page.getByTestId('result').count(), { timeout: T }).toBeGreaterThan(1);
+    await page.mouse.move(0, 0);
+    await shot(page, 'search');
+  });
+
+  it('pauses and resumes the queue', async () => {
+    await page.goto('/activity');
+    const state = page.getByTestId('queue-state');
+    const toggle = page.getByTestId('queue-toggle');
+    await expect.poll(() => toggle.textContent(), { timeout: T }).toMatch(/Pause/);
+    await toggle.click();
+    await expect.poll(() => state.textContent(), { timeout: T }).toBe('Paused');
+    await expect.poll(() => page.getByTestId('status-queue').textContent(), { timeout: T }).toMatch(/Paused/);
+    expect((await api('/api/queue/status')).paused_manually).toBe(true);
+
+    // A change while paused waits in the queue, live; it can be dropped.
+    appendFileSync(join(filesDir, 'Notes/reading-list.txt'), '- Gödel, Escher, Bach\n');
+    const item = page.getByTestId('queue-item');
+    await expect.poll(() => item.count(), { timeout: T }).toBe(1);
+    expect(await item.textContent()).toMatch(/reading-list\.txt/);
+    await expect.poll(() => page.getByTestId('queue-total').textContent(), { timeout: T }).toBe('1');
+    await shot(page, 'activity-paused');
+    await item.getByRole('button', { name: /Remove .* from the queue/ }).click();
+    await expect.poll(() => item.count(), { timeout: T }).toBe(0);
+    await expect.poll(async () => (await api('/api/queue/status')).total, { timeout: T }).toBe(0);
+
+    await toggle.click();
+    await expect.poll(() => state.textContent(), { timeout: T }).not.toBe('Paused');
+    await expect.poll(() => toggle.textContent(), { timeout: T }).toMatch(/Pause/);
+    expect((await api('/api/queue/status')).paused_manually).toBe(false);
+    await expect.poll(() => page.getByTestId('status-queue').textContent(), { timeout: T }).not.toMatch(/Paused/);
+    await shot(page, 'activity');
+  });
+
+  it('shows the API validation error next to the setting, and saves a good value', async () => {
+    await page.goto('/settings');
+    const field = page.getByLabel('Files at once', { exact: true });
+    await field.waitFor({ timeout: T });
+    await field.fill('0');
+    await page.getByTestId('settings-save').click();
+    const err = page.locator('[data-testid="field-error"][data-field="queue.max_concurrency"]');
+    await err.waitFor({ timeout: T });
+    expect(await err.textContent()).toMatch(/out of range.*1 to 64/);
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await shot(page, 'settings-error');
+    expect((await api('/api/settings/')).queue.max_concurrency).toBe(2);
+
+    await field.fill('3');
+    expect(await err.count()).toBe(0);
+    await page.getByTestId('settings-save').click();
+    await expect.poll(async () => (await api('/api/settings/')).queue.max_concurrency, { timeout: T }).toBe(3);
+    await expect.poll(() => page.getByTestId('settings-save').isDisabled(), { timeout: T }).toBe(true);
+
+    // A scheduler rule with a bad percent: the error lands on the rule.
+    await page.getByRole('switch', { name: 'Use a schedule' }).check();
+    await page.getByLabel('New rule type').selectOption('cpu_below');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const pct = page.locator('#rule-0-percent');
+    await pct.fill('150');
+    await page.getByTestId('settings-save').click();
+    const ruleErr = page.locator('[data-testid="field-error"][data-field="scheduler.rules[0].percent"]');
+    await ruleErr.waitFor({ timeout: T });
+    expect(await pct.getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('button', { name: 'Discard' }).click();
+    expect(await ruleErr.count()).toBe(0);
+    expect((await api('/api/settings/')).scheduler.enabled).toBe(false);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, 'settings');
+  });
+
+  it('saves scheduler rules and shows the reason when the schedule holds the queue', async () => {
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Use a schedule' }).check();
+    await page.getByLabel('New rule type').selectOption('cpu_below');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.locator('#rule-0-percent').fill('0'); // CPU use is never below 0%
+    await page.getByRole('radio', { name: 'any rule holds' }).check({ force: true });
+    await page.getByTestId('settings-save').click();
+    await expect
+      .poll(async () => (await api('/api/settings/')).scheduler, { timeout: T })
+      .toMatchObject({ enabled: true, combine_mode: 'ANY', rules: [{ type: 'cpu_below', percent: 0 }] });
+
+    await page.getByRole('link', { name: /Activity/ }).click();
+    await expect.poll(() => page.getByTestId('queue-state').textContent(), { timeout: T }).toBe('Held by the schedule');
+    await expect.poll(() => page.getByTestId('queue-detail').textContent(), { timeout: T }).toMatch(/limit 0%/);
+    await expect.poll(() => page.getByTestId('status-queue').textContent(), { timeout: T }).toMatch(/Held by schedule/);
+    await shot(page, 'activity-scheduled');
+
+    await api('/api/settings/', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ 'scheduler.enabled': false, 'scheduler.rules': [], 'scheduler.combine_mode': 'ALL' }),
+    });
+    // settings.changed and queue.status reach the page by themselves.
+    await expect.poll(() => page.getByTestId('queue-state').textContent(), { timeout: T }).not.toBe('Held by the schedule');
+  });
+
+  it('edits filters: adds an exclude pattern, switches mode, keeps the patterns', async () => {
+    await page.goto('/settings#filters');
+    const editor = page.getByTestId('filter-editor');
+    await editor.scrollIntoViewIfNeeded();
+    const excluded = editor.getByTestId('list-blacklist_exclude');
+    await excluded.waitFor({ timeout: T });
+
+    await excluded.getByLabel('New pattern for Excluded').fill('*.bak');
+    await excluded.getByRole('button', { name: 'Add' }).click();
+    await excluded.getByRole('button', { name: 'Remove *.bak' }).waitFor({ timeout: T });
+    expect((await api('/api/filters/config')).blacklist_exclude).toContain('*.bak');
+
+    // An invalid glob: the API's message shows under the input.
+    await excluded.getByLabel('New pattern for Excluded').fill('[oops');
+    await excluded.getByRole('button', { name: 'Add' }).click();
+    await expect.poll(() => excluded.getByRole('alert').textContent(), { timeout: T }).toMatch(/not a valid glob/);
+
+    await editor.getByTestId('mode-whitelist').check({ force: true });
+    await editor.getByTestId('list-whitelist_include').waitFor({ timeout: T });
+    await expect.poll(() => editor.getByTestId('filter-mode').textContent(), { timeout: T }).toMatch(/Whitelist mode/);
+    expect(await excluded.count()).toBe(0);
+    const cfg = await api('/api/filters/config');
+    expect(cfg.mode).toBe('whitelist');
+    expect(cfg.blacklist_exclude).toContain('*.bak');
+    expect(cfg.exclude).toEqual(cfg.whitelist_exclude);
+
+    await editor.getByTestId('mode-blacklist').check({ force: true });
+    await excluded.getByRole('button', { name: 'Remove *.bak' }).waitFor({ timeout: T });
+    expect((await api('/api/filters/config')).mode).toBe('blacklist');
+
+    // Remove it again.
+    await excluded.getByRole('button', { name: 'Remove *.bak' }).click();
+    await expect.poll(async () => (await api('/api/filters/config')).blacklist_exclude.includes('*.bak'), { timeout: T }).toBe(false);
+    await shot(page, 'filters');
+  });
+
+  it('quick search: focused on load, results as you type, Esc clears in a browser', async () => {
+    await page.goto('/quick');
+    const box = page.getByRole('combobox', { name: 'Quick search' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('quick-input');
+    await box.pressSequentially('sourdough', { delay: 20 });
+    await expect.poll(() => page.getByTestId('result').first().getByTestId('result-title').textContent(), { timeout: T }).toMatch(/Sourdough/i);
+    await shot(page, 'quick');
+    await box.press('Escape');
+    expect(await box.inputValue()).toBe('');
+    await expect.poll(() => page.getByTestId('result').count(), { timeout: T }).toBe(0);
+  });
+
+  it('removes a folder after confirmation', async () => {
+    await page.goto('/folders');
+    const row = page.locator(`[data-testid="folder"][data-path="${filesDir}"]`);
+    await row.getByRole('button', { name: `Remove ${filesDir}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor({ timeout: T });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await row.count()).toBe(1);
+    await row.getByRole('button', { name: `Remove ${filesDir}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove folder' }).click();
+    await expect.poll(() => row.count(), { timeout: T }).toBe(0);
+    expect((await api('/api/watched-directories')).data.total_directories).toBe(0);
+    await expect.poll(() => page.getByTestId('status-files').textContent(), { timeout: T }).toBe('0 files indexed');
+  });
+
+  it('raised no uncaught errors or console errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('a Trove started with TROVE_TOKEN', () => {
+  it('asks for the token once, offers it again after a cancel, keeps it, and works with it', async () => {
+    const server = await startServer({ TROVE_TOKEN: 'e2e-secret' });
+    const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1000, height: 700 } });
+    try {
+      const p = await ctx.newPage();
+      await p.goto('/folders');
+      const dialog = p.getByRole('dialog', { name: /access token/ });
+      await dialog.waitFor({ timeout: T });
+      // Cancelled, it is not asked again by itself: the status line offers it.
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      const offer = p.getByRole('button', { name: 'Enter access token' });
+      await offer.waitFor({ timeout: T });
+      expect(await dialog.isVisible()).toBe(false);
+      await offer.click();
+      await dialog.waitFor({ timeout: T });
+      await dialog.getByLabel('Access token').fill('e2e-secret');
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      await p.getByText('No folders yet').waitFor({ timeout: T });
+      await expect.poll(() => p.getByTestId('status-files').textContent(), { timeout: T }).toBe('0 files indexed');
+      await expect.poll(() => p.locator('.conn').textContent(), { timeout: T }).toMatch(/Live/);
+      expect(await p.evaluate(() => localStorage.getItem('trove.token'))).toBe('e2e-secret');
+      // A reload uses the kept token: no question.
+      await p.reload();
+      await p.getByText('No folders yet').waitFor({ timeout: T });
+      expect(await dialog.isVisible()).toBe(false);
+    } finally {
+      await ctx.close();
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,531 @@
+// The one API module of the UI. Every operation is a typed async function
+// that returns the HTTP API's JSON shapes (docs/api.md) whichever transport
+// carries it:
+//
+//   - inside the desktop window, the Wails bindings window.go.app.App.*;
+//   - anywhere else, fetch on relative URLs and EventSource on /api/updates.
+//
+// Errors from both are normalised into ApiError {status?, code, message, field?}.
+
+import type {
+  FileRecord,
+  FilterApplied,
+  FilterChange,
+  FilterConfig,
+  FilterDefaults,
+  FilterUpdate,
+  FolderList,
+  PatternRequest,
+  ProblemList,
+  QueueItems,
+  QueueStatus,
+  SearchRequest,
+  SearchResponse,
+  Settings,
+  SettingsPatch,
+  Stats,
+  Status,
+  TroveEvent,
+  WatchRequest,
+  WatchResult,
+} from './types';
+import { EVENT_TYPES } from './types';
+
+export * from './types';
+
+export class ApiError extends Error {
+  status?: number;
+  code: string;
+  field?: string;
+
+  constructor(init: { status?: number; code: string; message: string; field?: string }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.code = init.code;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.field) this.field = init.field;
+  }
+}
+
+/** Any thrown value as an ApiError (for showing it). */
+export function asApiError(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  if (e instanceof Error) return new ApiError({ code: 'ERROR', message: e.message });
+  return new ApiError({ code: 'ERROR', message: String(e) });
+}
+
+// ---------------------------------------------------------------------------
+// Transport choice
+
+interface Bindings {
+  [method: string]: (...args: any[]) => Promise<any>;
+}
+
+interface WailsRuntime {
+  EventsOn(name: string, cb: (...data: any[]) => void): (() => void) | void;
+  EventsOff?(name: string, ...more: string[]): void;
+}
+
+declare global {
+  interface Window {
+    go?: { app?: { App?: Bindings } };
+    runtime?: WailsRuntime;
+  }
+}
+
+function bindings(): Bindings | undefined {
+  return typeof window === 'undefined' ? undefined : window.go?.app?.App;
+}
+
+/** True inside the desktop window (the Wails bindings are present). */
+export function isDesktop(): boolean {
+  return bindings() !== undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Error normalisation
+
+const codeOfStatus: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'BODY_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * An HTTP error body of any of the API's three families as an ApiError:
+ *   status:  {status: "error", error: {code, message, field}}
+ *   success: {success: false, message, code}
+ *   bare:    {error: "..."}
+ * Anything else keeps the HTTP status and the raw text.
+ */
+export function normalizeHttpError(status: number, body: unknown, rawText = ''): ApiError {
+  const fallbackCode = codeOfStatus[status] ?? `HTTP_${status}`;
+  if (body && typeof body === 'object') {
+    const b = body as Record<string, any>;
+    if (b.error && typeof b.error === 'object') {
+      return new ApiError({
+        status,
+        code: str(b.error.code) ?? fallbackCode,
+        message: str(b.error.message) ?? (rawText.trim() || fallbackCode),
+        field: str(b.error.field),
+      });
+    }
+    if (b.success === false || (str(b.message) && str(b.code))) {
+      return new ApiError({
+        status,
+        code: str(b.code) ?? fallbackCode,
+        message: str(b.message) ?? fallbackCode,
+        field: str(b.field),
+      });
+    }
+    if (str(b.error)) {
+      return new ApiError({ status, code: fallbackCode, message: b.error });
+    }
+  }
+  const text = rawText.trim();
+  return new ApiError({ status, code: fallbackCode, message: text || `Request failed (HTTP ${status})` });
+}
+
+/**
+ * A rejected binding call as an ApiError. The desktop rejects with a JSON
+ * string {"code", "message", "field"}; anything else keeps its text.
+ */
+export function normalizeBindingError(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  let text: string;
+  if (typeof e === 'string') text = e;
+  else if (e instanceof Error) text = e.message;
+  else if (e && typeof e === 'object' && 'code' in e && 'message' in e) return fromObject(e as any, '');
+  else text = String(e);
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && (str(parsed.code) || str(parsed.message))) {
+      return fromObject(parsed, text);
+    }
+  } catch {
+    // not JSON: the raw text is the message
+  }
+  return new ApiError({ code: 'ERROR', message: text || 'The desktop app reported an error' });
+}
+
+function fromObject(o: Record<string, any>, text: string): ApiError {
+  return new ApiError({
+    status: typeof o.status === 'number' ? o.status : undefined,
+    code: str(o.code) ?? 'ERROR',
+    message: str(o.message) ?? text,
+    field: str(o.field),
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Token (TROVE_TOKEN): asked for once on a 401 and kept in localStorage.
+
+export const TOKEN_KEY = 'trove.token';
+
+export function getToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // storage unavailable: the token lives for this request only
+  }
+}
+
+type TokenPrompt = () => Promise<string | null>;
+
+let tokenPrompt: TokenPrompt = async () =>
+  typeof window !== 'undefined' && typeof window.prompt === 'function'
+    ? window.prompt('This Trove needs its access token (TROVE_TOKEN):')
+    : null;
+let pendingPrompt: Promise<string | null> | null = null;
+let promptDeclined = false;
+
+/** Replaces how the token is asked for (the app shows its own dialog). */
+export function setTokenPrompt(prompt: TokenPrompt): void {
+  tokenPrompt = prompt;
+}
+
+/** Asks for the token now (also after an earlier refusal); one prompt at a time. */
+export function requestToken(): Promise<string | null> {
+  promptDeclined = false;
+  return askToken();
+}
+
+function askToken(): Promise<string | null> {
+  if (pendingPrompt) return pendingPrompt;
+  if (promptDeclined) return Promise.resolve(null);
+  pendingPrompt = (async () => {
+    try {
+      const token = (await tokenPrompt())?.trim() || null;
+      if (token) setToken(token);
+      else promptDeclined = true;
+      return token;
+    } finally {
+      pendingPrompt = null;
+    }
+  })();
+  return pendingPrompt;
+}
+
+/** Whether the person closed the token dialog without a token. */
+export function tokenDeclined(): boolean {
+  return promptDeclined;
+}
+
+/** For tests: forget prompt state. */
+export function resetTokenState(): void {
+  pendingPrompt = null;
+  promptDeclined = false;
+}
+
+// ---------------------------------------------------------------------------
+// HTTP transport
+
+interface HttpOptions {
+  signal?: AbortSignal;
+}
+
+async function http<T>(method: string, path: string, body?: unknown, opt: HttpOptions = {}): Promise<T> {
+  const send = async (token: string | null): Promise<Response> => {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = `Bearer ${token}`;
+    try {
+      return await fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: opt.signal,
+        credentials: 'same-origin',
+      });
+    } catch (e) {
+      if (e instanceof DOMException && e.name === 'AbortError') throw e;
+      throw new ApiError({ code: 'NETWORK', message: 'Cannot reach Trove: is it running?' });
+    }
+  };
+
+  let used = getToken();
+  let res = await send(used);
+  if (res.status === 401) {
+    const current = getToken();
+    // Another request may have got a token meanwhile; else ask (once).
+    const token = current && current !== used ? current : await askToken();
+    if (token) {
+      used = token;
+      res = await send(token);
+      if (res.status === 401 && getToken() === token) setToken(null);
+    }
+  }
+  const text = await res.text();
+  let json: unknown = undefined;
+  if (text) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+  }
+  if (!res.ok) throw normalizeHttpError(res.status, json, text || res.statusText);
+  if (json === undefined && text) {
+    throw new ApiError({ status: res.status, code: 'INVALID_RESPONSE', message: 'Trove sent an answer that is not JSON' });
+  }
+  return (json ?? null) as T;
+}
+
+function data<T>(p: Promise<{ data: T }>): Promise<T> {
+  return p.then((r) => r.data);
+}
+
+const nothing = (): null => null;
+
+// ---------------------------------------------------------------------------
+// Desktop transport
+
+async function bind<T>(name: string, ...args: unknown[]): Promise<T> {
+  const fn = bindings()?.[name];
+  if (typeof fn !== 'function') {
+    throw new ApiError({ code: 'UNSUPPORTED', message: `This version of the desktop app cannot do ${name}` });
+  }
+  try {
+    const r = await fn(...args);
+    return (r ?? null) as T;
+  } catch (e) {
+    throw normalizeBindingError(e);
+  }
+}
+
+const enc = encodeURIComponent;
+
+// ---------------------------------------------------------------------------
+// Operations
+
+export const status = (): Promise<Status> => (isDesktop() ? bind('Status') : http('GET', '/api/status/'));
+
+export const stats = (): Promise<Stats> => (isDesktop() ? bind('Stats') : http('GET', '/api/files/stats'));
+
+export const search = (req: SearchRequest, opt: HttpOptions = {}): Promise<SearchResponse> =>
+  isDesktop() ? bind('Search', req) : http('POST', '/api/search/', req, opt);
+
+export const file = (id: number): Promise<FileRecord> =>
+  isDesktop() ? bind('File', id) : http('GET', `/api/files/${enc(String(id))}`);
+
+export const openFile = (id: number): Promise<null> =>
+  isDesktop() ? bind('OpenFile', id).then(nothing) : http('POST', `/api/files/${enc(String(id))}/open`).then(nothing);
+
+export const revealFile = (id: number): Promise<null> =>
+  isDesktop()
+    ? bind('RevealFile', id).then(nothing)
+    : http('POST', `/api/files/${enc(String(id))}/reveal`).then(nothing);
+
+export const folders = (): Promise<FolderList> =>
+  isDesktop() ? bind('Folders') : data(http('GET', '/api/watched-directories'));
+
+export const watch = (req: WatchRequest): Promise<WatchResult> =>
+  isDesktop() ? bind('Watch', req) : data(http('POST', '/api/watch/directory', req));
+
+export const unwatch = (id: number): Promise<null> =>
+  isDesktop() ? bind('Unwatch', id).then(nothing) : http('DELETE', `/api/watch/jobs/${enc(String(id))}`).then(nothing);
+
+export const problems = (id: number, limit = 200): Promise<ProblemList> =>
+  isDesktop()
+    ? bind('Problems', id, limit)
+    : data(http('GET', `/api/watched-directories/${enc(String(id))}/problems?limit=${limit}`));
+
+export const queueStatus = (): Promise<QueueStatus> =>
+  isDesktop() ? bind('QueueStatus') : http('GET', '/api/queue/status');
+
+export const pauseQueue = (): Promise<QueueStatus> =>
+  isDesktop() ? bind('PauseQueue') : http('POST', '/api/queue/pause');
+
+export const resumeQueue = (): Promise<QueueStatus> =>
+  isDesktop() ? bind('ResumeQueue') : http('POST', '/api/queue/resume');
+
+export const queueItems = (offset = 0, limit = 100): Promise<QueueItems> =>
+  isDesktop() ? bind('QueueItems', offset, limit) : http('GET', `/api/queue/items?offset=${offset}&limit=${limit}`);
+
+export const removeQueueItem = (id: string): Promise<null> =>
+  isDesktop() ? bind('RemoveQueueItem', id).then(nothing) : http('DELETE', `/api/queue/items/${enc(id)}`).then(nothing);
+
+export const settings = (): Promise<Settings> => (isDesktop() ? bind('Settings') : http('GET', '/api/settings/'));
+
+export const settingsDefaults = (): Promise<Settings> =>
+  isDesktop() ? bind('SettingsDefaults') : http('GET', '/api/settings/defaults');
+
+export const updateSettings = (patch: SettingsPatch): Promise<Settings> =>
+  isDesktop() ? bind('UpdateSettings', patch) : http('PUT', '/api/settings/', patch);
+
+export const filters = (): Promise<FilterConfig> =>
+  isDesktop() ? bind('Filters') : http('GET', '/api/filters/config');
+
+export const filterDefaults = (): Promise<FilterDefaults> =>
+  isDesktop() ? bind('FilterDefaults') : http('GET', '/api/filters/defaults');
+
+export const updateFilters = (update: FilterUpdate): Promise<FilterChange> =>
+  isDesktop() ? bind('UpdateFilters', update) : http('PUT', '/api/filters/config', update);
+
+export const addPattern = (req: PatternRequest): Promise<FilterChange> =>
+  isDesktop() ? bind('AddPattern', req) : http('POST', '/api/filters/pattern', req);
+
+export const removePattern = (req: PatternRequest): Promise<FilterChange> =>
+  isDesktop() ? bind('RemovePattern', req) : http('DELETE', '/api/filters/pattern', req);
+
+export const resetFilters = (): Promise<FilterChange> =>
+  isDesktop() ? bind('ResetFilters') : http('POST', '/api/filters/reset');
+
+export const applyFilters = (): Promise<FilterApplied> =>
+  isDesktop() ? bind('ApplyFilters') : http('POST', '/api/filters/apply');
+
+/** Whether a native folder dialog exists (the desktop window only). */
+export const canPickFolder = (): boolean => isDesktop();
+
+/** The native folder dialog: an absolute path, or "" when cancelled (or in a browser). */
+export const pickFolder = async (): Promise<string> => (isDesktop() ? ((await bind<string>('PickFolder')) ?? '') : '');
+
+/** Hides the desktop window (quick search); nothing in a browser. */
+export const hideWindow = async (): Promise<void> => {
+  if (isDesktop()) await bind('HideWindow');
+};
+
+// ---------------------------------------------------------------------------
+// Live updates
+
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+export type Unsubscribe = () => void;
+
+/**
+ * Calls onEvent for every event: first the current state (queue.status and
+ * one folder.status per folder), then each change. Returns unsubscribe.
+ */
+export function subscribe(
+  onEvent: (ev: TroveEvent) => void,
+  onState: (s: ConnectionState) => void = () => {},
+): Unsubscribe {
+  return isDesktop() ? subscribeDesktop(onEvent, onState) : subscribeHttp(onEvent, onState);
+}
+
+function subscribeDesktop(onEvent: (ev: TroveEvent) => void, onState: (s: ConnectionState) => void): Unsubscribe {
+  const rt = window.runtime;
+  if (!rt) {
+    onState('closed');
+    return () => {};
+  }
+  // Live events wait until the snapshot is delivered, so a late snapshot
+  // cannot overwrite newer state.
+  let buffer: TroveEvent[] | null = [];
+  let stopped = false;
+  const deliver = (ev: TroveEvent) => {
+    if (!stopped) onEvent(ev);
+  };
+  const off = rt.EventsOn('trove:event', (ev: TroveEvent) => {
+    if (buffer) buffer.push(ev);
+    else deliver(ev);
+  });
+  onState('connecting');
+  const flush = () => {
+    const b = buffer ?? [];
+    buffer = null;
+    b.forEach(deliver);
+  };
+  bind<TroveEvent[]>('Snapshot')
+    .then((snap) => {
+      (snap ?? []).forEach(deliver);
+      flush();
+      if (!stopped) onState('open');
+    })
+    .catch(() => {
+      flush();
+      if (!stopped) onState('open');
+    });
+  return () => {
+    stopped = true;
+    if (typeof off === 'function') off();
+    else rt.EventsOff?.('trove:event');
+  };
+}
+
+function subscribeHttp(onEvent: (ev: TroveEvent) => void, onState: (s: ConnectionState) => void): Unsubscribe {
+  let es: EventSource | null = null;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let delay = 1000;
+
+  const handle = (m: MessageEvent) => {
+    try {
+      onEvent(JSON.parse(m.data) as TroveEvent);
+    } catch {
+      // a malformed line is dropped
+    }
+  };
+
+  const open = () => {
+    if (stopped) return;
+    const token = getToken();
+    const url = '/api/updates' + (token ? `?token=${enc(token)}` : '');
+    es = new EventSource(url);
+    onState('connecting');
+    es.onopen = () => {
+      delay = 1000;
+      onState('open');
+    };
+    for (const t of EVENT_TYPES) es.addEventListener(t, handle as EventListener);
+    es.onerror = () => {
+      if (stopped || !es) return;
+      if (es.readyState !== EventSource.CLOSED) {
+        onState('connecting'); // EventSource retries by itself
+        return;
+      }
+      // Closed for good (a refused request, such as a 401): find out why
+      // through a plain request, which asks for a token when one is needed,
+      // then open again.
+      es.close();
+      es = null;
+      onState('closed');
+      timer = setTimeout(() => {
+        status()
+          .catch(() => undefined)
+          .finally(open);
+      }, delay);
+      delay = Math.min(delay * 2, 30_000);
+    };
+  };
+
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    es?.close();
+    es = null;
+  };
+}
+
+/** Route requests from the desktop shell ("/quick", "/"); nothing in a browser. */
+export function onNavigate(cb: (route: string) => void): Unsubscribe {
+  const rt = typeof window === 'undefined' ? undefined : window.runtime;
+  if (!isDesktop() || !rt) return () => {};
+  const off = rt.EventsOn('trove:navigate', (route: unknown) => {
+    if (typeof route === 'string') cb(route);
+  });
+  return () => {
+    if (typeof off === 'function') off();
+    else rt.EventsOff?.('trove:navigate');
+  };
+}

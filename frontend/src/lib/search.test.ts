@@ -1,0 +1,206 @@
+import { describe, it, expect, vi, beforeEach, afterEach } from 'vitest';
+import { get } from 'svelte/store';
+import { buildRequest, createSearchController, modifiedAfter, hasFilters, emptyParams } from './search';
+import { ApiError, type SearchRequest, type SearchResponse, type SearchResult } from './api';
+
+function result(id: number, title = `file ${id}`): SearchResult {
+  return {
+    file: {
+      id,
+      file_path: `/n/${id}.md`,
+      filename: `${id}.md`,
+      extension: '.md',
+      created: '',
+      modified: '',
+      accessed: '',
+      title,
+      summary: '',
+      keywords: [],
+      size: 1,
+      mime: 'text/markdown',
+    },
+    relevance_score: 1,
+    keyword_score: 1,
+    semantic_score: 0,
+    snippet: '',
+  };
+}
+
+function answer(query: string, ids: number[]): SearchResponse {
+  return { query, total: ids.length, results: ids.map((i) => result(i, `${query} ${i}`)) };
+}
+
+/** A search function whose answers the test releases by hand. */
+function deferredSearch() {
+  const pending: { req: SearchRequest; resolve: (r: SearchResponse) => void; reject: (e: unknown) => void; signal?: AbortSignal }[] = [];
+  const fn = vi.fn((req: SearchRequest, opt: { signal?: AbortSignal }) => {
+    return new Promise<SearchResponse>((resolve, reject) => pending.push({ req, resolve, reject, signal: opt.signal }));
+  });
+  return { fn, pending };
+}
+
+const now = () => new Date(2026, 10, 22, 15, 30); // 22 Nov 2026, local
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('buildRequest', () => {
+  it('sends the trimmed query, the limit, and only the filters set', () => {
+    expect(buildRequest({ ...emptyParams, query: '  roof leak ' }, now())).toEqual({ query: 'roof leak', limit: 50 });
+    expect(
+      buildRequest({ ...emptyParams, query: 'x', extensions: ['pdf', 'md'], directory: '/home/me/notes', date: 'week' }, now(), 10),
+    ).toEqual({
+      query: 'x',
+      limit: 10,
+      directory: '/home/me/notes',
+      filters: { extensions: ['pdf', 'md'], modified_after: '2026-11-16' },
+    });
+  });
+
+  it('turns date ranges into local days', () => {
+    const p = (date: any, customAfter = '') => modifiedAfter({ date, customAfter }, now());
+    expect(p('any')).toBe('');
+    expect(p('today')).toBe('2026-11-22');
+    expect(p('week')).toBe('2026-11-16');
+    expect(p('month')).toBe('2026-10-24');
+    expect(p('year')).toBe('2025-11-23');
+    expect(p('custom', '2024-02-01')).toBe('2024-02-01');
+    expect(p('custom', 'garbage')).toBe('');
+  });
+
+  it('knows when filters are on', () => {
+    expect(hasFilters(emptyParams)).toBe(false);
+    expect(hasFilters({ ...emptyParams, extensions: ['md'] })).toBe(true);
+    expect(hasFilters({ ...emptyParams, directory: '/a' })).toBe(true);
+    expect(hasFilters({ ...emptyParams, date: 'custom', customAfter: '' })).toBe(false);
+  });
+});
+
+describe('search as you type', () => {
+  it('waits for a pause in typing (150 ms) and sends one request', async () => {
+    const { fn, pending } = deferredSearch();
+    const s = createSearchController({ search: fn, now });
+    s.set({ query: 'r' });
+    await vi.advanceTimersByTimeAsync(100);
+    s.set({ query: 'ro' });
+    await vi.advanceTimersByTimeAsync(100);
+    s.set({ query: 'roof' });
+    expect(get(s).pending).toBe(true);
+    await vi.advanceTimersByTimeAsync(149);
+    expect(fn).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(fn.mock.calls[0][0].query).toBe('roof');
+    pending[0].resolve(answer('roof', [1, 2]));
+    await vi.waitFor(() => expect(get(s).phase).toBe('done'));
+    const st = get(s);
+    expect(st.results.map((r) => r.file.id)).toEqual([1, 2]);
+    expect(st.shownQuery).toBe('roof');
+    expect(st.pending).toBe(false);
+  });
+
+  it('ignores an answer that arrives after a newer request', async () => {
+    const { fn, pending } = deferredSearch();
+    const s = createSearchController({ search: fn, now });
+    s.set({ query: 'roof' });
+    await vi.advanceTimersByTimeAsync(150);
+    s.set({ query: 'roof leak' });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(fn).toHaveBeenCalledTimes(2);
+    expect(pending[0].signal?.aborted).toBe(true);
+    // The newer answer first, then the stale one.
+    pending[1].resolve(answer('roof leak', [7]));
+    await vi.waitFor(() => expect(get(s).shownQuery).toBe('roof leak'));
+    pending[0].resolve(answer('roof', [1, 2, 3]));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).results.map((r) => r.file.id)).toEqual([7]);
+    expect(get(s).shownQuery).toBe('roof leak');
+  });
+
+  it('ignores a stale failure too', async () => {
+    const { fn, pending } = deferredSearch();
+    const s = createSearchController({ search: fn, now });
+    s.set({ query: 'a1' });
+    await vi.advanceTimersByTimeAsync(150);
+    s.set({ query: 'a2' });
+    await vi.advanceTimersByTimeAsync(150);
+    pending[1].resolve(answer('a2', [2]));
+    pending[0].reject(new ApiError({ status: 400, code: 'INVALID_QUERY', message: 'bad' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).phase).toBe('done');
+    expect(get(s).error).toBeNull();
+  });
+
+  it('shows the error of the latest request', async () => {
+    const { fn, pending } = deferredSearch();
+    const s = createSearchController({ search: fn, now });
+    s.set({ query: 'after:2024-13' });
+    await vi.advanceTimersByTimeAsync(150);
+    pending[0].reject(new ApiError({ status: 400, code: 'INVALID_QUERY', message: 'after: bad date' }));
+    await vi.waitFor(() => expect(get(s).phase).toBe('error'));
+    expect(get(s).error?.code).toBe('INVALID_QUERY');
+  });
+
+  it('clears at once when the box is emptied, dropping the answer on its way', async () => {
+    const { fn, pending } = deferredSearch();
+    const s = createSearchController({ search: fn, now });
+    s.set({ query: 'roof' });
+    await vi.advanceTimersByTimeAsync(150);
+    s.set({ query: '   ' });
+    expect(get(s).phase).toBe('idle');
+    pending[0].resolve(answer('roof', [1]));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).results).toEqual([]);
+    expect(get(s).phase).toBe('idle');
+    await vi.advanceTimersByTimeAsync(500);
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('searches at once when a filter chip changes', async () => {
+    const { fn } = deferredSearch();
+    const s = createSearchController({ search: fn, now });
+    s.set({ query: 'plan' });
+    await vi.advanceTimersByTimeAsync(150);
+    s.set({ extensions: ['md'] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fn).toHaveBeenCalledTimes(2);
+    expect(fn.mock.calls[1][0].filters).toEqual({ extensions: ['md'] });
+    s.set({ extensions: ['md'] }); // no change, no request
+    await vi.advanceTimersByTimeAsync(200);
+    expect(fn).toHaveBeenCalledTimes(2);
+  });
+
+  it('moves the selection within the results, and a refresh keeps it on its file', async () => {
+    const { fn, pending } = deferredSearch();
+    const s = createSearchController({ search: fn, now });
+    s.set({ query: 'x' });
+    await vi.advanceTimersByTimeAsync(150);
+    pending[0].resolve(answer('x', [1, 2, 3]));
+    await vi.waitFor(() => expect(get(s).phase).toBe('done'));
+    s.move(1);
+    s.move(5);
+    expect(get(s).selected).toBe(2);
+    s.move(-10);
+    expect(get(s).selected).toBe(0);
+    s.select(1);
+    expect(s.selected()?.file.id).toBe(2);
+    s.refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    pending[1].resolve(answer('x', [9, 2, 1]));
+    await vi.waitFor(() => expect(get(s).results[0].file.id).toBe(9));
+    expect(s.selected()?.file.id).toBe(2);
+  });
+
+  it('does nothing on refresh while idle, and destroy drops what is pending', async () => {
+    const { fn, pending } = deferredSearch();
+    const s = createSearchController({ search: fn, now });
+    s.refresh();
+    expect(fn).not.toHaveBeenCalled();
+    s.set({ query: 'x' });
+    await vi.advanceTimersByTimeAsync(150);
+    s.destroy();
+    pending[0].resolve(answer('x', [1]));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(get(s).results).toEqual([]);
+  });
+});

@@ -1,0 +1,276 @@
+// Shapes of the Trove API (docs/api.md). Both transports return these.
+
+export interface Status {
+  jobs: number;
+  version: string;
+  uptime_seconds: number;
+}
+
+export interface Stats {
+  total_files: number;
+  total_size: number;
+  file_types: Record<string, number>;
+  last_indexed: string | null;
+  failed_files: number;
+}
+
+export interface SearchFilters {
+  extensions?: string | string[];
+  modified_after?: string;
+  modified_before?: string;
+  created_after?: string;
+  created_before?: string;
+  min_size?: number;
+  max_size?: number;
+  path?: string;
+}
+
+export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
+
+export interface SearchRequest {
+  query: string;
+  directory?: string;
+  filters?: SearchFilters;
+  limit?: number;
+  min_score?: number;
+  mode?: SearchMode;
+}
+
+export interface SearchFile {
+  id: number;
+  file_path: string;
+  filename: string;
+  extension: string;
+  created: string;
+  modified: string;
+  accessed: string;
+  title: string;
+  summary: string;
+  keywords: string[];
+  size: number;
+  mime: string;
+}
+
+export interface SearchResult {
+  file: SearchFile;
+  relevance_score: number;
+  keyword_score: number;
+  semantic_score: number;
+  snippet: string;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  total: number;
+  query: string;
+}
+
+export interface FileRecord {
+  id: number;
+  filename: string;
+  extension: string;
+  created: string;
+  modified: string;
+  summary: string;
+  keywords: string[] | null;
+  path: string;
+  title: string;
+  size: number;
+  mime: string;
+  accessed: string;
+  indexed_at: string | null;
+  status: 'indexed' | 'failed';
+  error: string | null;
+}
+
+export type FolderStatus = 'indexing' | 'watching' | 'complete' | 'error';
+
+export interface Folder {
+  id: number;
+  path: string;
+  file_count: number;
+  indexed_count: number;
+  failed_count: number;
+  status: FolderStatus;
+  added_at?: string;
+  status_message: string;
+  last_scan?: string | null;
+  /** Files still waiting, from scan.progress events (not in the folder list). */
+  pending?: number;
+}
+
+export interface FolderList {
+  total_directories: number;
+  directories: Folder[];
+}
+
+export interface WatchRequest {
+  path: string;
+  recursive?: boolean;
+  file_pattern?: string;
+}
+
+export interface WatchResult {
+  directory: string;
+  files_found: number;
+  indexing_started: boolean;
+  job_id: number;
+}
+
+export interface Problem {
+  id: number;
+  path: string;
+  status: 'failed' | 'indexed';
+  error: string;
+  modified: string;
+}
+
+export interface ProblemList {
+  problems: Problem[];
+  total: number;
+}
+
+export interface QueueStatus {
+  paused: boolean;
+  paused_manually: boolean;
+  paused_by_scheduler: boolean;
+  scheduler_reason: string;
+  total: number;
+  cooling_down: number;
+  ready: number;
+  processing: number;
+}
+
+export interface QueueItem {
+  id: string;
+  file_path: string;
+  action: string;
+  status: 'cooling_down' | 'ready' | 'processing' | string;
+  enqueued_at: number;
+  cooldown_expires_at: number;
+  dest_path: string | null;
+  retry_count: number;
+  last_error: string | null;
+  directory_id: number;
+}
+
+export interface QueueItems {
+  items: QueueItem[];
+  total: number;
+  offset: number;
+}
+
+export type RuleType = 'time_window' | 'on_ac_power' | 'cpu_below' | 'battery_above';
+export type Day = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+
+export interface SchedulerRule {
+  type: RuleType;
+  start?: string;
+  end?: string;
+  days?: Day[];
+  percent?: number;
+}
+
+export interface Settings {
+  summarizer: {
+    provider: string;
+    model: string;
+    base_url: string;
+    api_key_env: string;
+    timeout_seconds: number;
+    max_concurrency: number;
+  };
+  embedding: { provider: string; model: string; base_url: string; api_key_env: string };
+  queue: { cooldown_seconds: number; max_concurrency: number; max_retries: number };
+  scheduler: {
+    enabled: boolean;
+    combine_mode: 'ALL' | 'ANY';
+    check_interval_seconds: number;
+    rules: SchedulerRule[];
+  };
+  extraction: { max_file_size_mb: number; timeout_seconds: number; max_text_mb: number };
+}
+
+/** A partial settings update: dotted keys ("queue.max_concurrency") to values. */
+export type SettingsPatch = Record<string, unknown>;
+
+export type FilterMode = 'blacklist' | 'whitelist';
+export type PatternList = 'blacklist_exclude' | 'blacklist_include' | 'whitelist_include' | 'whitelist_exclude';
+
+export interface FilterConfig {
+  version: number;
+  mode: FilterMode;
+  exclude: string[];
+  include: string[];
+  blacklist_exclude: string[];
+  blacklist_include: string[];
+  whitelist_include: string[];
+  whitelist_exclude: string[];
+  config_path: string;
+}
+
+export type FilterDefaults = Omit<FilterConfig, 'version' | 'config_path'>;
+
+export interface FilterUpdate {
+  mode?: FilterMode;
+  apply_immediately?: boolean;
+  exclude?: string[];
+  include?: string[];
+  blacklist_exclude?: string[];
+  blacklist_include?: string[];
+  whitelist_include?: string[];
+  whitelist_exclude?: string[];
+}
+
+export interface PatternRequest {
+  pattern: string;
+  pattern_type?: 'exclude' | 'include' | PatternList;
+  apply_immediately?: boolean;
+}
+
+export interface FilterChange {
+  success: boolean;
+  message: string;
+  config: FilterConfig;
+  removed_count: number;
+}
+
+export interface FilterApplied {
+  success: boolean;
+  message: string;
+  removed_count: number;
+}
+
+export type EventType =
+  | 'file.indexed'
+  | 'file.failed'
+  | 'file.removed'
+  | 'file.moved'
+  | 'folder.status'
+  | 'folder.removed'
+  | 'scan.progress'
+  | 'queue.status'
+  | 'settings.changed'
+  | 'filters.changed'
+  | 'resync';
+
+export interface TroveEvent<T = any> {
+  id: number;
+  type: EventType;
+  time: string;
+  data: T;
+}
+
+export const EVENT_TYPES: EventType[] = [
+  'file.indexed',
+  'file.failed',
+  'file.removed',
+  'file.moved',
+  'folder.status',
+  'folder.removed',
+  'scan.progress',
+  'queue.status',
+  'settings.changed',
+  'filters.changed',
+  'resync',
+];
