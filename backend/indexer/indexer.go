@@ -58,6 +58,7 @@ type Indexer struct {
 
 	mu      sync.Mutex
 	folders map[int64]*folder
+	pubMu   sync.Mutex // orders folder events: see persistStatus
 
 	queueDirty chan struct{}
 	rescanAll  chan bool // true: re-process every file (models changed)

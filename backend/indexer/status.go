@@ -87,11 +87,16 @@ func (ix *Indexer) refresh(id int64) {
 		ix.persistStatus(id)
 	}
 	if progress {
-		ix.publishProgress(id, pending)
+		ix.publishProgress(id)
 	}
 }
 
+// persistStatus saves a folder's status and publishes it. Reading the
+// counts and publishing them happen under one lock, so that with several
+// workers a later event never carries older counts than an earlier one.
 func (ix *Indexer) persistStatus(id int64) {
+	ix.pubMu.Lock()
+	defer ix.pubMu.Unlock()
 	ix.mu.Lock()
 	f, ok := ix.folders[id]
 	if !ok {
@@ -109,7 +114,10 @@ func (ix *Indexer) persistStatus(id int64) {
 	}
 }
 
-func (ix *Indexer) publishProgress(id int64, pending int) {
+func (ix *Indexer) publishProgress(id int64) {
+	ix.pubMu.Lock()
+	defer ix.pubMu.Unlock()
+	pending := ix.queue.Pending(id) // read now, under the lock, like the counts
 	d, err := ix.Store.Directory(context.Background(), id)
 	if err != nil {
 		return
