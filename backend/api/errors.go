@@ -1,16 +1,13 @@
 package api
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"trove/backend/core"
+	"trove/backend/views"
 )
 
 // The spec uses three error shapes, one per family of endpoints. Each route
@@ -44,15 +41,11 @@ func withExtra(c *fiber.Ctx, fields fiber.Map) { c.Locals(extraKey, fields) }
 // statusOf maps an error to its HTTP status: the core sentinels, Fiber's own
 // errors (unknown route, body too large), else 500.
 func statusOf(err error) int {
+	if st := views.HTTPStatus(err); st != 0 {
+		return st
+	}
 	var fe *fiber.Error
-	switch {
-	case errors.Is(err, core.ErrInvalid):
-		return fiber.StatusBadRequest
-	case errors.Is(err, core.ErrNotFound):
-		return fiber.StatusNotFound
-	case errors.Is(err, core.ErrConflict):
-		return fiber.StatusConflict
-	case errors.As(err, &fe):
+	if errors.As(err, &fe) {
 		return fe.Code
 	}
 	return fiber.StatusInternalServerError
@@ -106,53 +99,5 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	return c.Status(status).JSON(body)
 }
 
-// decodeJSON decodes the request body into v strictly: one JSON value of the
-// right shape, no unknown fields, nothing after it.
-func decodeJSON(c *fiber.Ctx, v any) error {
-	body := c.Body()
-	if len(bytes.TrimSpace(body)) == 0 {
-		return core.Invalid("INVALID_JSON", "request body is empty; send a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return core.Invalid("INVALID_JSON", "malformed JSON body: %s", describeJSONError(err))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return core.Invalid("INVALID_JSON", "malformed JSON body: unexpected data after the JSON value")
-	}
-	return nil
-}
-
-func describeJSONError(err error) string {
-	var typeErr *json.UnmarshalTypeError
-	var syntaxErr *json.SyntaxError
-	switch {
-	case errors.As(err, &typeErr):
-		if typeErr.Field != "" {
-			return fmt.Sprintf("field %q must be %s, got %s", typeErr.Field, jsonTypeName(typeErr.Type.String()), typeErr.Value)
-		}
-		return fmt.Sprintf("expected %s, got %s", jsonTypeName(typeErr.Type.String()), typeErr.Value)
-	case errors.As(err, &syntaxErr):
-		return fmt.Sprintf("%s (at byte %d)", syntaxErr.Error(), syntaxErr.Offset)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "the JSON ends too early"
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-func jsonTypeName(goType string) string {
-	switch {
-	case strings.Contains(goType, "[]"):
-		return "a list"
-	case strings.Contains(goType, "map[") || strings.Contains(goType, "struct"):
-		return "an object"
-	case strings.Contains(goType, "string"):
-		return "a string"
-	case strings.Contains(goType, "bool"):
-		return "true or false"
-	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
-		return "a number"
-	}
-	return "another type"
-}
+// decodeJSON decodes the request body into v strictly (views.Decode).
+func decodeJSON(c *fiber.Ctx, v any) error { return views.Decode(c.Body(), v) }

@@ -74,7 +74,7 @@ func (s *Server) folderProblems(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"status": "success", "data": fiber.Map{"problems": views.ProblemsOf(files), "total": total}})
+	return c.JSON(fiber.Map{"status": "success", "data": views.ProblemList{Problems: views.ProblemsOf(files), Total: total}})
 }
 
 // GET /api/watch/jobs

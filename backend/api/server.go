@@ -142,6 +142,10 @@ func (s *Server) Run(ctx context.Context) error {
 	if err := s.app.ShutdownWithContext(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	// A shutdown that comes before the server has taken the listener finds
+	// nothing to stop; closing the listener ends that Serve too (it returns
+	// nil for a closed listener).
+	s.ln.Close()
 	return <-errc
 }
 

@@ -42,6 +42,12 @@ type Watched struct {
 	JobID           int64  `json:"job_id"`
 }
 
+// ProblemList is one folder's problem files and how many there are in all.
+type ProblemList struct {
+	Problems []Problem `json:"problems"`
+	Total    int       `json:"total"`
+}
+
 // WatchedOf shows a watch result.
 func WatchedOf(r service.WatchResult) Watched {
 	return Watched{Directory: r.Directory.Path, FilesFound: r.FilesFound, IndexingStarted: true, JobID: r.Directory.ID}
