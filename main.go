@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 
 	"trove/backend/daemon"
@@ -62,7 +63,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return 0
 	case "":
-		return defaultCommand(stderr)
+		return defaultCommand(nil, stderr)
+	}
+	if strings.HasPrefix(cmd, "-") { // flags of the default command
+		return defaultCommand(append([]string{cmd}, args...), stderr)
 	}
 	fmt.Fprintf(stderr, "trove: unknown command %q\n\n", cmd)
 	usage(stderr)
@@ -70,7 +74,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprint(w, `usage: trove <command> [flags]
+	fmt.Fprint(w, `usage: trove [command] [flags]
+
+With no command, the desktop build starts the app (window, tray and API) and
+the headless build runs serve.
 
 commands:
   serve     run the indexing service and the API (headless)

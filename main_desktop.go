@@ -2,8 +2,48 @@
 
 package main
 
-import "io"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
-// defaultCommand of the desktop build runs the backend; the window and tray
-// start beside it once the desktop shell is built in.
-func defaultCommand(stderr io.Writer) int { return serve(nil, stderr) }
+	"trove/app"
+	"trove/backend/daemon"
+)
+
+// defaultCommand of the desktop build is the app: window, tray and API in
+// one process. Without a display it says so and runs headless.
+func defaultCommand(args []string, stderr io.Writer) int {
+	cfg, err := serverConfig("", args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "trove:", err)
+		return 2
+	}
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		cfg.Log.Warn("no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; the web UI is at http://" + cfg.Addr + "/")
+		return runDaemon(cfg)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	d, err := daemon.New(cfg)
+	if err != nil {
+		cfg.Log.Error("cannot start", "err", err)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			fmt.Fprintf(stderr, "trove: %s is in use: is Trove already running? (set --addr or TROVE_ADDR to use another port)\n", cfg.Addr)
+		}
+		return 1
+	}
+	if err := app.Run(ctx, d, app.Options{UI: uiFS(), Log: cfg.Log}); err != nil {
+		cfg.Log.Error("stopped with an error", "err", err)
+		return 1
+	}
+	return 0
+}

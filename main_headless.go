@@ -5,4 +5,4 @@ package main
 import "io"
 
 // defaultCommand of the headless build is serve.
-func defaultCommand(stderr io.Writer) int { return serve(nil, stderr) }
+func defaultCommand(args []string, stderr io.Writer) int { return serve(args, stderr) }

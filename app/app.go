@@ -1,4 +1,279 @@
 // Package app is the desktop shell: the methods the Wails window binds to,
-// the tray, and native dialogs. Every method calls backend/service and
-// nothing else.
+// the tray, and native dialogs. Every method calls backend/service (through
+// backend/views, the JSON shapes the HTTP API shows too) and nothing else, so
+// the window and a script on the API see the same answers and errors.
 package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+
+	"trove/backend/core"
+	"trove/backend/service"
+	"trove/backend/views"
+)
+
+// App is bound to the window: the frontend calls these methods as
+// window.go.app.App.Name(args) (see frontend/src/lib/api.ts). Object
+// arguments arrive as raw JSON and are decoded as strictly as the API does.
+type App struct {
+	svc *service.Service
+	log *slog.Logger
+	win windowControl
+}
+
+// windowControl is what the bindings may do to the window itself.
+type windowControl interface {
+	Hide()
+	PickFolder() (string, error)
+}
+
+// New binds a service; win may be nil until the window exists.
+func New(svc *service.Service, log *slog.Logger, win windowControl) *App {
+	return &App{svc: svc, log: log, win: win}
+}
+
+// ctx is the context of a binding call: the service's calls are short, and
+// the window gives none of its own.
+func (a *App) ctx() context.Context { return context.Background() }
+
+// Status is GET /api/status/.
+func (a *App) Status() (views.Status, error) {
+	st, err := a.svc.Status(a.ctx())
+	return views.StatusOf(st), err
+}
+
+// Stats is GET /api/files/stats.
+func (a *App) Stats() (views.Stats, error) {
+	st, err := a.svc.FileStats(a.ctx())
+	return views.StatsOf(st), err
+}
+
+// Search is POST /api/search/.
+func (a *App) Search(body json.RawMessage) (views.SearchResponse, error) {
+	var req views.SearchRequest
+	if err := views.Decode(body, &req); err != nil {
+		return views.SearchResponse{}, err
+	}
+	sr, err := req.Build()
+	if err != nil {
+		return views.SearchResponse{}, err
+	}
+	results, err := a.svc.Search(a.ctx(), sr)
+	if err != nil {
+		return views.SearchResponse{}, err
+	}
+	return views.SearchResponseOf(*req.Query, results), nil
+}
+
+// File is GET /api/files/{id}.
+func (a *App) File(id int64) (views.File, error) {
+	f, err := a.svc.File(a.ctx(), id)
+	if err != nil {
+		return views.File{}, err
+	}
+	return views.FileOf(f), nil
+}
+
+// OpenFile opens an indexed file with the desktop's default application.
+func (a *App) OpenFile(id int64) error {
+	_, err := a.svc.OpenFile(a.ctx(), id, false)
+	return err
+}
+
+// RevealFile shows an indexed file in its folder.
+func (a *App) RevealFile(id int64) error {
+	_, err := a.svc.OpenFile(a.ctx(), id, true)
+	return err
+}
+
+// Folders is GET /api/watched-directories (its data).
+func (a *App) Folders() (views.FolderList, error) {
+	dirs, err := a.svc.Folders(a.ctx())
+	if err != nil {
+		return views.FolderList{}, err
+	}
+	return views.FoldersOf(dirs), nil
+}
+
+// Watch is POST /api/watch/directory (its data).
+func (a *App) Watch(body json.RawMessage) (views.Watched, error) {
+	var req views.WatchRequest
+	if err := views.Decode(body, &req); err != nil {
+		return views.Watched{}, err
+	}
+	path, opts, err := req.Target("path")
+	if err != nil {
+		return views.Watched{}, err
+	}
+	res, err := a.svc.Watch(a.ctx(), path, opts)
+	if err != nil {
+		return views.Watched{}, err
+	}
+	return views.WatchedOf(res), nil
+}
+
+// Unwatch is DELETE /api/watch/jobs/{id}.
+func (a *App) Unwatch(id int64) error {
+	err := a.svc.Unwatch(a.ctx(), id)
+	if errors.Is(err, core.ErrNotFound) {
+		return core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", id)
+	}
+	return err
+}
+
+// Problems is GET /api/watched-directories/{id}/problems (its data).
+func (a *App) Problems(id int64, limit int) (views.ProblemList, error) {
+	if limit < 1 || limit > 10000 {
+		return views.ProblemList{}, core.InvalidField("INVALID_PARAMETER", "limit", "must be a whole number from 1 to 10000, got %d", limit)
+	}
+	files, total, err := a.svc.Problems(a.ctx(), id, limit)
+	if err != nil {
+		return views.ProblemList{}, err
+	}
+	return views.ProblemList{Problems: views.ProblemsOf(files), Total: total}, nil
+}
+
+// QueueStatus is GET /api/queue/status.
+func (a *App) QueueStatus() core.QueueStatus { return a.svc.QueueStatus() }
+
+// PauseQueue is POST /api/queue/pause.
+func (a *App) PauseQueue() core.QueueStatus { return a.svc.PauseQueue() }
+
+// ResumeQueue is POST /api/queue/resume.
+func (a *App) ResumeQueue() core.QueueStatus { return a.svc.ResumeQueue() }
+
+// QueueItems is GET /api/queue/items.
+func (a *App) QueueItems(offset, limit int) (views.QueueItems, error) {
+	if offset < 0 || limit < 0 {
+		return views.QueueItems{}, core.Invalid("INVALID_PARAMETER", "offset and limit must not be negative")
+	}
+	items, total := a.svc.QueueItems(offset, limit)
+	return views.QueueItemsOf(items, total, offset), nil
+}
+
+// RemoveQueueItem is DELETE /api/queue/items/{id}.
+func (a *App) RemoveQueueItem(id string) error { return a.svc.RemoveQueueItem(id) }
+
+// Settings is GET /api/settings/.
+func (a *App) Settings() core.Settings { return a.svc.Settings() }
+
+// SettingsDefaults is GET /api/settings/defaults.
+func (a *App) SettingsDefaults() core.Settings { return a.svc.SettingsDefaults() }
+
+// UpdateSettings is PUT /api/settings/: dotted keys, all or nothing.
+func (a *App) UpdateSettings(body json.RawMessage) (core.Settings, error) {
+	var patch map[string]json.RawMessage
+	if err := views.Decode(body, &patch); err != nil {
+		return core.Settings{}, err
+	}
+	if patch == nil {
+		return core.Settings{}, core.Invalid("INVALID_JSON", "send an object of dotted keys, like {\"queue.max_retries\": 3}")
+	}
+	return a.svc.UpdateSettings(patch)
+}
+
+// Filters is GET /api/filters/config.
+func (a *App) Filters() core.FilterConfig { return a.svc.Filters() }
+
+// FilterDefaults is GET /api/filters/defaults.
+func (a *App) FilterDefaults() core.FilterPatterns { return a.svc.FilterDefaults() }
+
+// UpdateFilters is PUT /api/filters/config.
+func (a *App) UpdateFilters(body json.RawMessage) (views.FilterChange, error) {
+	var u core.FilterUpdate
+	if err := views.Decode(body, &u); err != nil {
+		return views.FilterChange{}, err
+	}
+	ch, err := a.svc.UpdateFilters(a.ctx(), u)
+	if err != nil {
+		return views.FilterChange{}, err
+	}
+	return views.FilterUpdated(ch), nil
+}
+
+func decodePattern(body json.RawMessage) (views.PatternRequest, error) {
+	var req views.PatternRequest
+	if err := views.Decode(body, &req); err != nil {
+		return req, err
+	}
+	return req, req.Check()
+}
+
+// AddPattern is POST /api/filters/pattern.
+func (a *App) AddPattern(body json.RawMessage) (views.FilterChange, error) {
+	req, err := decodePattern(body)
+	if err != nil {
+		return views.FilterChange{}, err
+	}
+	apply := req.ApplyImmediately == nil || *req.ApplyImmediately
+	ch, changed, err := a.svc.AddFilterPattern(a.ctx(), *req.Pattern, req.PatternType, apply)
+	if err != nil {
+		return views.FilterChange{}, err
+	}
+	return views.PatternAdded(req, ch, changed), nil
+}
+
+// RemovePattern is DELETE /api/filters/pattern.
+func (a *App) RemovePattern(body json.RawMessage) (views.FilterChange, error) {
+	req, err := decodePattern(body)
+	if err != nil {
+		return views.FilterChange{}, err
+	}
+	ch, err := a.svc.RemoveFilterPattern(a.ctx(), *req.Pattern, req.PatternType)
+	if err != nil {
+		return views.FilterChange{}, err
+	}
+	return views.PatternRemoved(req, ch), nil
+}
+
+// ResetFilters is POST /api/filters/reset.
+func (a *App) ResetFilters() (views.FilterChange, error) {
+	ch, err := a.svc.ResetFilters(a.ctx())
+	if err != nil {
+		return views.FilterChange{}, err
+	}
+	return views.FiltersReset(ch), nil
+}
+
+// ApplyFilters is POST /api/filters/apply.
+func (a *App) ApplyFilters() (views.Applied, error) {
+	n, err := a.svc.ApplyFilters(a.ctx())
+	if err != nil {
+		return views.Applied{}, err
+	}
+	return views.FiltersApplied(n), nil
+}
+
+// Snapshot is the current state as events (queue.status, one folder.status
+// per folder): what /api/updates sends a new client first.
+func (a *App) Snapshot() []core.Event { return a.svc.Snapshot(a.ctx()) }
+
+// PickFolder opens the native folder dialog: a path, or "" when cancelled.
+func (a *App) PickFolder() (string, error) {
+	if a.win == nil {
+		return "", nil
+	}
+	return a.win.PickFolder()
+}
+
+// HideWindow hides the window (Esc in quick search); Trove stays in the tray.
+func (a *App) HideWindow() {
+	if a.win != nil {
+		a.win.Hide()
+	}
+}
+
+// formatError is how a failed binding call reaches the window: an object in
+// the API's terms ({status, code, message, field}), which the frontend turns
+// into the same ApiError an HTTP error becomes. Internal errors are logged
+// here with their detail.
+func (a *App) formatError(err error) any {
+	info := views.ErrorOf(err)
+	if info.Status >= 500 {
+		a.log.Error("desktop call failed", "err", err)
+	}
+	return info
+}

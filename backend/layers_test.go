@@ -55,7 +55,9 @@ func ours(paths []string) []string {
 // layer names the tier of one of our packages.
 func layer(p string) string {
 	switch {
-	case p == module || p == "app":
+	case p == module:
+		return "main"
+	case p == "app":
 		return "shell"
 	case p == "backend/api":
 		return "api"
@@ -75,7 +77,8 @@ func layer(p string) string {
 
 // allowed lists, per tier, the tiers its packages may import directly.
 var allowed = map[string][]string{
-	"shell":   {"root", "views", "service", "base"},
+	"main":    {"shell", "root", "base"},
+	"shell":   {"views", "service", "base"},
 	"api":     {"views", "service", "base"},
 	"views":   {"service", "base"},
 	"service": {"engine", "store", "base"},

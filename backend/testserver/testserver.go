@@ -17,6 +17,7 @@ import (
 
 	"trove/backend/daemon"
 	"trove/backend/pipeline"
+	"trove/backend/service"
 )
 
 // Server is a running backend and an HTTP client for it.
@@ -27,6 +28,8 @@ type Server struct {
 	ConfigDir string
 	Token     string
 	Client    *http.Client
+	// Service is the backend's facade, for tests of the desktop bindings.
+	Service *service.Service
 
 	cancel     context.CancelFunc
 	done       chan error
@@ -73,6 +76,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		t.Fatal(err)
 	}
 	s.URL = "http://" + d.Addr()
+	s.Service = d.Service()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel, s.done = cancel, make(chan error, 1)
 	go func() { s.done <- d.Run(ctx) }()

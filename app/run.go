@@ -1,0 +1,73 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+
+	"fyne.io/systray"
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"trove/backend/service"
+)
+
+// Backend is a started Trove backend (the daemon): the app runs it beside
+// the window and binds its service.
+type Backend interface {
+	Run(ctx context.Context) error
+	Service() *service.Service
+}
+
+// Options is what the desktop app needs besides a started backend.
+type Options struct {
+	UI  fs.FS // the built frontend
+	Log *slog.Logger
+}
+
+// Run runs the desktop app until Quit (from the tray) or until ctx ends: the
+// backend with its API, the window and the tray, in one process. Closing
+// the window only hides it; Trove stays in the tray. Wails must own the main
+// thread, so call Run from main.
+func Run(ctx context.Context, d Backend, o Options) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	backend := make(chan error, 1)
+	go func() {
+		backend <- d.Run(ctx)
+		cancel() // a backend that stops takes the window with it
+	}()
+
+	win := &window{}
+	svc := d.Service()
+	bound := New(svc, o.Log, win)
+	tr := newTray(svc, win)
+	startTray, endTray := systray.RunWithExternalLoop(tr.ready, nil)
+
+	err := wails.Run(&options.App{
+		Title:             "Trove",
+		Width:             mainWidth,
+		Height:            mainHeight,
+		MinWidth:          520,
+		MinHeight:         380,
+		HideWindowOnClose: true,
+		BackgroundColour:  &options.RGBA{R: 250, G: 250, B: 252, A: 255},
+		AssetServer:       &assetserver.Options{Assets: o.UI},
+		Bind:              []any{bound},
+		ErrorFormatter:    bound.formatError,
+		Linux:             &linux.Options{Icon: icon, ProgramName: "trove"},
+		OnStartup: func(wctx context.Context) {
+			win.started(wctx)
+			startTray()
+			go forward(ctx, svc, win, tr)
+			go tr.run(ctx)
+			go func() { <-ctx.Done(); win.Quit() }()
+		},
+		OnShutdown: func(context.Context) { endTray() },
+	})
+	cancel()
+	return errors.Join(err, <-backend)
+}

@@ -1,0 +1,76 @@
+package app
+
+import (
+	"context"
+	"sync"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// Window sizes: the main window, and the compact quick search the tray opens
+// in the same window (Wails v2 has one window per process).
+const (
+	mainWidth, mainHeight   = 1180, 780
+	quickWidth, quickHeight = 680, 460
+)
+
+// window drives the Wails window once it exists (after OnStartup).
+type window struct {
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+func (w *window) started(ctx context.Context) {
+	w.mu.Lock()
+	w.ctx = ctx
+	w.mu.Unlock()
+}
+
+// do runs f with the window's context, or not at all before start-up.
+func (w *window) do(f func(ctx context.Context)) {
+	w.mu.Lock()
+	ctx := w.ctx
+	w.mu.Unlock()
+	if ctx != nil {
+		f(ctx)
+	}
+}
+
+// ShowMain brings the main window forward on the search screen.
+func (w *window) ShowMain() { w.show("/", mainWidth, mainHeight) }
+
+// ShowQuick shows the quick search: a small centred box, input focused.
+func (w *window) ShowQuick() { w.show("/quick", quickWidth, quickHeight) }
+
+func (w *window) show(route string, width, height int) {
+	w.do(func(ctx context.Context) {
+		runtime.EventsEmit(ctx, "trove:navigate", route)
+		runtime.WindowSetSize(ctx, width, height)
+		runtime.WindowCenter(ctx)
+		runtime.WindowUnminimise(ctx)
+		runtime.WindowShow(ctx)
+	})
+}
+
+// Hide hides the window; Trove keeps running in the tray.
+func (w *window) Hide() { w.do(runtime.WindowHide) }
+
+// PickFolder opens the native folder dialog.
+func (w *window) PickFolder() (string, error) {
+	var path string
+	var err error
+	w.do(func(ctx context.Context) {
+		path, err = runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{
+			Title: "Choose a folder for Trove to index", CanCreateDirectories: false,
+		})
+	})
+	return path, err
+}
+
+// Quit ends the app: the window, the tray and the backend.
+func (w *window) Quit() { w.do(runtime.Quit) }
+
+// Emit sends an event to the frontend.
+func (w *window) Emit(name string, data any) {
+	w.do(func(ctx context.Context) { runtime.EventsEmit(ctx, name, data) })
+}
