@@ -86,16 +86,23 @@ func New(d Deps) (*Indexer, error) {
 // Queue exposes the queue to the service (status, items, pause).
 func (ix *Indexer) Queue() *queue.Queue { return ix.queue }
 
+// inFlight is how many files may be in flight per CPU slot: the others wait
+// for their write to commit, which batches writes without more CPU work.
+const inFlight = 8
+
 func queueConfig(s core.Settings) queue.Config {
 	return queue.Config{
 		Cooldown:    time.Duration(s.Queue.CooldownSeconds * float64(time.Second)),
-		Concurrency: s.Queue.MaxConcurrency,
+		Concurrency: s.Queue.MaxConcurrency * inFlight,
 		MaxRetries:  s.Queue.MaxRetries,
 	}
 }
 
 // SettingsChanged applies queue settings at once.
-func (ix *Indexer) SettingsChanged(s core.Settings) { ix.queue.Configure(queueConfig(s)) }
+func (ix *Indexer) SettingsChanged(s core.Settings) {
+	ix.Pipeline.SetConcurrency(s.Queue.MaxConcurrency)
+	ix.queue.Configure(queueConfig(s))
+}
 
 // Run loads the folders, restores the saved queue, reconciles every folder
 // with the disk, and runs the watcher and the queue until ctx ends.

@@ -55,6 +55,7 @@ type Deps struct {
 // Pipeline processes files. It is safe for concurrent use.
 type Pipeline struct {
 	Deps
+	cpu *slots
 }
 
 // New builds a pipeline.
@@ -62,8 +63,16 @@ func New(d Deps) *Pipeline {
 	if d.Extract == nil {
 		d.Extract = extract.Extract
 	}
-	return &Pipeline{Deps: d}
+	n := 1
+	if d.Settings != nil {
+		n = d.Settings().Queue.MaxConcurrency
+	}
+	return &Pipeline{Deps: d, cpu: newSlots(n)}
 }
+
+// SetConcurrency sets how many files may be hashed, extracted, enriched and
+// embedded at once (queue.max_concurrency).
+func (p *Pipeline) SetConcurrency(n int) { p.cpu.resize(n) }
 
 // ErrNotRegular marks special files (FIFOs, sockets, devices): recorded as
 // failed at once, never opened.
@@ -91,6 +100,11 @@ func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
 	if err != nil {
 		return err
 	}
+	release, err := p.cpu.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	enricher, embedder := p.Enricher(), p.Embedder()
 	current := found && rec.State == core.StateIndexed && rec.EnrichBy == enricher.Name() && rec.EmbedModel == embedder.Model()
 	if current && rec.Size == st.Size() && rec.ModNs == st.ModTime().UnixNano() {
@@ -111,7 +125,7 @@ func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
 			return err
 		}
 	}
-	return p.index(ctx, folder, meta, cfg, enricher, embedder)
+	return p.index(ctx, folder, meta, cfg, enricher, embedder, release)
 }
 
 // wanted applies the filters, the job's file pattern and its recursion.
@@ -133,9 +147,10 @@ func (p *Pipeline) readError(ctx context.Context, path string, err error) error 
 	return fmt.Errorf("read %s: %w", path, err)
 }
 
-// index runs extract, enrich and index for a new or changed file.
+// index runs extract, enrich and index for a new or changed file. It gives
+// back its CPU slot (release) before waiting for the write.
 func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core.Settings,
-	enricher enrich.Enricher, embedder embedding.Embedder) error {
+	enricher enrich.Enricher, embedder embedding.Embedder, release func()) error {
 	doc, err := p.Extract(ctx, meta.Path, extractOptions(cfg))
 	if err != nil {
 		return p.readError(ctx, meta.Path, err)
@@ -177,6 +192,7 @@ func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core
 	if by == "" {
 		by = enricher.Name()
 	}
+	release()
 	id, err := p.Store.PutDocument(ctx, store.Document{
 		File: meta, NameTerms: tokens.NameTerms(meta.Filename), PathTerms: tokens.PathTerms(rel),
 		Chunks: chunks, EmbedModel: embedModel, EnrichBy: by,

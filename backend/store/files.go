@@ -148,8 +148,17 @@ func (s *Store) PutDocuments(ctx context.Context, docs []Document) ([]int64, err
 			return err
 		}
 		defer w.close()
+		// Rows first, full text last: a statement that opens a savepoint
+		// (the files upsert does) makes FTS5 flush its pending terms to a
+		// new segment, so interleaving would write a segment per file.
+		// In this order the whole batch becomes one segment at commit.
 		for i, doc := range docs {
-			if ids[i], err = w.put(ctx, doc); err != nil {
+			if ids[i], err = w.putRows(ctx, doc); err != nil {
+				return fmt.Errorf("index %s: %w", doc.File.Path, err)
+			}
+		}
+		for i, doc := range docs {
+			if err := w.putText(ctx, ids[i], doc); err != nil {
 				return fmt.Errorf("index %s: %w", doc.File.Path, err)
 			}
 		}
@@ -272,7 +281,9 @@ func (tx *writeTx) count(q string, res sql.Result) {
 	}
 }
 
-func (w *docWriter) put(ctx context.Context, doc Document) (int64, error) {
+// putRows writes a file's row, passages and vectors, clearing what an
+// earlier version left, and returns its id.
+func (w *docWriter) putRows(ctx context.Context, doc Document) (int64, error) {
 	var old int64
 	err := w.exists.QueryRowContext(ctx, doc.File.Path).Scan(&old)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -294,20 +305,6 @@ func (w *docWriter) put(ctx context.Context, doc Document) (int64, error) {
 	}
 	w.tx.indexed = append(w.tx.indexed, Indexed{ID: id, EmbedModel: doc.EmbedModel, Vecs: vecs})
 	w.tx.passages += int64(len(doc.Chunks))
-	f := doc.File
-	if _, err := w.ftsFile.ExecContext(ctx, id, doc.NameTerms, doc.PathTerms, f.Title, strings.Join(f.Keywords, " "), f.Summary); err != nil {
-		return 0, fmt.Errorf("fts_files: %w", err)
-	}
-	if len(doc.Chunks) > 0 {
-		texts := make([]string, len(doc.Chunks))
-		for i, c := range doc.Chunks {
-			texts[i] = c.Text
-		}
-		if _, err := w.ftsContent.ExecContext(ctx, id, strings.Join(texts, "\n\n")); err != nil {
-			return 0, fmt.Errorf("fts_content: %w", err)
-		}
-		w.tx.docs++
-	}
 	for i, c := range doc.Chunks {
 		res, err := w.chunk.ExecContext(ctx, id, i, c.Text)
 		if err != nil {
@@ -321,6 +318,27 @@ func (w *docWriter) put(ctx context.Context, doc Document) (int64, error) {
 		}
 	}
 	return id, nil
+}
+
+// putText writes a file's full-text rows: its name, path and card, and its
+// text.
+func (w *docWriter) putText(ctx context.Context, id int64, doc Document) error {
+	f := doc.File
+	if _, err := w.ftsFile.ExecContext(ctx, id, doc.NameTerms, doc.PathTerms, f.Title, strings.Join(f.Keywords, " "), f.Summary); err != nil {
+		return fmt.Errorf("fts_files: %w", err)
+	}
+	if len(doc.Chunks) == 0 {
+		return nil
+	}
+	texts := make([]string, len(doc.Chunks))
+	for i, c := range doc.Chunks {
+		texts[i] = c.Text
+	}
+	if _, err := w.ftsContent.ExecContext(ctx, id, strings.Join(texts, "\n\n")); err != nil {
+		return fmt.Errorf("fts_content: %w", err)
+	}
+	w.tx.docs++
+	return nil
 }
 
 // deleteFilesWhere removes the files matching a condition on the files
