@@ -206,7 +206,7 @@ func (ix *Indexer) queueChanged() {
 func (ix *Indexer) saveLoop(ctx context.Context) {
 	t := time.NewTicker(statusEvery)
 	defer t.Stop()
-	unsaved, lastSave := false, time.Now()
+	unsaved, lastSave, busy := false, time.Now(), false
 	for {
 		select {
 		case <-ctx.Done():
@@ -215,14 +215,26 @@ func (ix *Indexer) saveLoop(ctx context.Context) {
 		}
 		select {
 		case <-ix.queueDirty:
-			ix.Publish(core.EventQueueStatus, ix.queue.Status())
+			st := ix.queue.Status()
+			ix.Publish(core.EventQueueStatus, st)
 			unsaved = true
+			if st.Total == 0 && busy {
+				ix.checkpoint(ctx)
+			}
+			busy = st.Total > 0
 		default:
 		}
 		if unsaved && time.Since(lastSave) >= saveEvery {
 			ix.saveQueue(ctx)
 			unsaved, lastSave = false, time.Now()
 		}
+	}
+}
+
+// checkpoint folds the WAL into the database once the queue has drained.
+func (ix *Indexer) checkpoint(ctx context.Context) {
+	if err := ix.Store.Checkpoint(ctx); err != nil && ctx.Err() == nil {
+		ix.Log.Warn("cannot checkpoint the index", "err", err)
 	}
 }
 

@@ -205,7 +205,7 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 // moved toward the feedback passages.
 func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, qv []float32, get func(int64) *candidate) ([]float32, error) {
 	first := map[int64]*candidate{}
-	if err := e.keywordPass(ctx, p.clauses, p.nameExpr(), filter, 1, func(id int64) *candidate {
+	if err := e.keywordPass(ctx, p.clauses, p.nameExpr(e.commonWords(ctx, p.clauses)), filter, 1, func(id int64) *candidate {
 		c, ok := first[id]
 		if !ok {
 			c = &candidate{id: id}
@@ -318,6 +318,25 @@ func (e *Engine) contentExpr(ctx context.Context, clauses []clause) (expr string
 		total += d
 	}
 	return or(kept), total <= scanCap
+}
+
+// commonWords reports the single-word clauses that match more than
+// matchBudget files' text in a large index (nil for a small one).
+func (e *Engine) commonWords(ctx context.Context, clauses []clause) func(clause) bool {
+	if e.Store.DocCount() < commonMin {
+		return nil
+	}
+	var stems []string
+	for _, c := range clauses {
+		if c.stem != "" {
+			stems = append(stems, c.stem)
+		}
+	}
+	_, df, err := e.Store.DocFreqs(ctx, stems)
+	if err != nil {
+		return nil
+	}
+	return func(c clause) bool { return c.stem != "" && df[c.stem] > matchBudget }
 }
 
 // queryVector embeds the query's words when the index holds vectors of the

@@ -134,8 +134,18 @@ func or(cs []clause) string {
 
 // nameExpr is the expression for file names and titles: the clauses, plus
 // the last plain word as a prefix, so typing the start of a name finds it.
-func (p plan) nameExpr() string {
-	expr := or(p.clauses)
+// Clauses common reports (words in most of a large index's text) are
+// matched in names and titles only: in summaries, keywords and folder names
+// they would match thousands of files, each costing a BM25 score.
+func (p plan) nameExpr(common func(clause) bool) string {
+	parts := make([]string, len(p.clauses))
+	for i, c := range p.clauses {
+		parts[i] = c.expr
+		if common != nil && common(c) {
+			parts[i] = "{name title} : (" + c.expr + ")"
+		}
+	}
+	expr := strings.Join(parts, " OR ")
 	if n := len(p.q.Terms); n > 0 {
 		last := p.q.Terms[n-1]
 		if ws := tokens.Words(last.Text); !last.Phrase && !last.Prefix && len(ws) > 0 && len([]rune(ws[len(ws)-1])) >= 2 {
