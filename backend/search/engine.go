@@ -292,17 +292,8 @@ func keywordCandidatesFor(ranked bool) int {
 // BM25 anyway). When even its rarest word is that common, the first
 // scanCap matches are scored instead of all (ranked is then false).
 func (e *Engine) contentExpr(ctx context.Context, clauses []clause) (expr string, ranked bool) {
-	if e.Store.DocCount() < commonMin {
-		return or(clauses), true
-	}
-	var stems []string
-	for _, c := range clauses {
-		if c.stem != "" {
-			stems = append(stems, c.stem)
-		}
-	}
-	_, df, err := e.Store.DocFreqs(ctx, stems)
-	if err != nil {
+	df := e.docFreqs(ctx, clauses)
+	if df == nil {
 		return or(clauses), true
 	}
 	sorted := slices.Clone(clauses)
@@ -323,6 +314,16 @@ func (e *Engine) contentExpr(ctx context.Context, clauses []clause) (expr string
 // commonWords reports the single-word clauses that match more than
 // matchBudget files' text in a large index (nil for a small one).
 func (e *Engine) commonWords(ctx context.Context, clauses []clause) func(clause) bool {
+	df := e.docFreqs(ctx, clauses)
+	if df == nil {
+		return nil
+	}
+	return func(c clause) bool { return c.stem != "" && df[c.stem] > matchBudget }
+}
+
+// docFreqs returns how many files' text hold each single-word clause, or
+// nil when the index is too small for pruning to matter (or on error).
+func (e *Engine) docFreqs(ctx context.Context, clauses []clause) map[string]int {
 	if e.Store.DocCount() < commonMin {
 		return nil
 	}
@@ -336,7 +337,7 @@ func (e *Engine) commonWords(ctx context.Context, clauses []clause) func(clause)
 	if err != nil {
 		return nil
 	}
-	return func(c clause) bool { return c.stem != "" && df[c.stem] > matchBudget }
+	return df
 }
 
 // queryVector embeds the query's words when the index holds vectors of the
