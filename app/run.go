@@ -30,8 +30,8 @@ type Options struct {
 
 // Run runs the desktop app until Quit (from the tray) or until ctx ends: the
 // backend with its API, the window and the tray, in one process. Closing
-// the window only hides it; Trove stays in the tray. Wails must own the main
-// thread, so call Run from main.
+// the window only hides it while a tray shows Trove (see beforeClose).
+// Wails must own the main thread, so call Run from main.
 func Run(ctx context.Context, d Backend, o Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -48,17 +48,17 @@ func Run(ctx context.Context, d Backend, o Options) error {
 	startTray, endTray := systray.RunWithExternalLoop(tr.ready, nil)
 
 	err := wails.Run(&options.App{
-		Title:             "Trove",
-		Width:             mainWidth,
-		Height:            mainHeight,
-		MinWidth:          520,
-		MinHeight:         380,
-		HideWindowOnClose: true,
-		BackgroundColour:  &options.RGBA{R: 250, G: 250, B: 252, A: 255},
-		AssetServer:       &assetserver.Options{Assets: o.UI},
-		Bind:              []any{bound},
-		ErrorFormatter:    bound.formatError,
-		Linux:             &linux.Options{Icon: icon, ProgramName: "trove"},
+		Title:            "Trove",
+		Width:            mainWidth,
+		Height:           mainHeight,
+		MinWidth:         520,
+		MinHeight:        380,
+		OnBeforeClose:    win.beforeClose,
+		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 252, A: 255},
+		AssetServer:      &assetserver.Options{Assets: o.UI},
+		Bind:             []any{bound},
+		ErrorFormatter:   bound.formatError,
+		Linux:            &linux.Options{Icon: icon, ProgramName: "trove"},
 		OnStartup: func(wctx context.Context) {
 			win.started(wctx)
 			startTray()

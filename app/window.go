@@ -16,8 +16,9 @@ const (
 
 // window drives the Wails window once it exists (after OnStartup).
 type window struct {
-	mu  sync.Mutex
-	ctx context.Context
+	mu       sync.Mutex
+	ctx      context.Context
+	quitting bool // Quit was asked for: closing must not just hide
 }
 
 func (w *window) started(ctx context.Context) {
@@ -68,7 +69,27 @@ func (w *window) PickFolder() (string, error) {
 }
 
 // Quit ends the app: the window, the tray and the backend.
-func (w *window) Quit() { w.do(runtime.Quit) }
+func (w *window) Quit() {
+	w.mu.Lock()
+	w.quitting = true
+	w.mu.Unlock()
+	w.do(runtime.Quit)
+}
+
+// beforeClose decides what closing the window does: with a tray to come
+// back from, it only hides the window and Trove keeps indexing; without one
+// (a desktop with no StatusNotifierItem host) a hidden window could not be
+// brought back, so closing quits.
+func (w *window) beforeClose(context.Context) (prevent bool) {
+	w.mu.Lock()
+	quitting := w.quitting
+	w.mu.Unlock()
+	if quitting || !trayHost() {
+		return false
+	}
+	w.Hide()
+	return true
+}
 
 // Emit sends an event to the frontend.
 func (w *window) Emit(name string, data any) {

@@ -39,4 +39,4 @@ desktop-test-deps:
 
 ## desktop-test: start the desktop app under Xvfb with a private D-Bus and check window, API and tray
 desktop-test: desktop desktop-test-deps
-	TROVE_DESKTOP_BIN="$(CURDIR)/$(DESKTOP_BIN)" $(GO) test -count=1 -tags desktopsmoke -run TestDesktopSmoke -v -timeout 5m ./app/smoke/
+	TROVE_DESKTOP_BIN="$(CURDIR)/$(DESKTOP_BIN)" $(GO) test -count=1 -tags desktopsmoke -run 'TestDesktop' -v -timeout 5m ./app/smoke/

@@ -149,11 +149,7 @@ func TestDesktopSmoke(t *testing.T) {
 	}
 
 	// The window appears and renders the interface.
-	var win = x.findWindow("Trove")
-	eventually(t, 60*time.Second, "the Trove window to be mapped", func() bool {
-		win = x.findWindow("Trove")
-		return win != 0
-	})
+	win := x.waitWindow(t, "Trove")
 	img := x.settled(t, win, 64, 60*time.Second)
 	savePNG(t, img, filepath.Join("..", "..", "build", "screenshots", "desktop.png"))
 
@@ -234,6 +230,36 @@ func TestDesktopSmoke(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the app did not quit")
+	}
+	if !strings.Contains(a.log.String(), "trove stopped") {
+		t.Errorf("the backend did not stop cleanly:\n%s", a.log)
+	}
+}
+
+// Without a tray host on the bus, a hidden window could not come back:
+// closing it quits Trove instead.
+func TestDesktopWithoutTrayQuitsOnClose(t *testing.T) {
+	bin := os.Getenv("TROVE_DESKTOP_BIN")
+	if bin == "" {
+		t.Fatal("TROVE_DESKTOP_BIN names the desktop binary (make desktop-test sets it)")
+	}
+	display := startXvfb(t)
+	busAddr := startBus(t) // no StatusNotifierWatcher on this bus
+	x := openDisplay(t, display)
+	a := startApp(t, bin, display, busAddr)
+
+	win := x.waitWindow(t, "Trove")
+	x.settled(t, win, 64, 60*time.Second)
+	if err := x.close(win); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-a.done:
+		if err != nil {
+			t.Fatalf("the app exited with %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("closing the window without a tray did not quit the app")
 	}
 	if !strings.Contains(a.log.String(), "trove stopped") {
 		t.Errorf("the backend did not stop cleanly:\n%s", a.log)

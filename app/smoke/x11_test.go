@@ -106,6 +106,21 @@ func (d *display) findWindow(title string) xproto.Window {
 	return 0
 }
 
+// waitWindow waits for a mapped top-level window with this title.
+func (d *display) waitWindow(t *testing.T, title string) xproto.Window {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if w := d.findWindow(title); w != 0 {
+			return w
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no window titled %q appeared", title)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func (d *display) size(w xproto.Window) (int, int) {
 	g, err := xproto.GetGeometry(d.conn, xproto.Drawable(w)).Reply()
 	if err != nil {
