@@ -16,8 +16,10 @@ import (
 )
 
 // App is bound to the window: the frontend calls these methods as
-// window.go.app.App.Name(args) (see frontend/src/lib/api.ts). Object
-// arguments arrive as raw JSON and are decoded as strictly as the API does.
+// window.go.app.App.Name(args) (see frontend/src/lib/api.ts). Each returns
+// (T, error) with T the API's JSON shape, so every call can fail the same
+// way. Object arguments arrive as raw JSON and are decoded as strictly as
+// the API does.
 type App struct {
 	svc *service.Service
 	log *slog.Logger
@@ -137,13 +139,13 @@ func (a *App) Problems(id int64, limit int) (views.ProblemList, error) {
 }
 
 // QueueStatus is GET /api/queue/status.
-func (a *App) QueueStatus() core.QueueStatus { return a.svc.QueueStatus() }
+func (a *App) QueueStatus() (core.QueueStatus, error) { return a.svc.QueueStatus(), nil }
 
 // PauseQueue is POST /api/queue/pause.
-func (a *App) PauseQueue() core.QueueStatus { return a.svc.PauseQueue() }
+func (a *App) PauseQueue() (core.QueueStatus, error) { return a.svc.PauseQueue(), nil }
 
 // ResumeQueue is POST /api/queue/resume.
-func (a *App) ResumeQueue() core.QueueStatus { return a.svc.ResumeQueue() }
+func (a *App) ResumeQueue() (core.QueueStatus, error) { return a.svc.ResumeQueue(), nil }
 
 // QueueItems is GET /api/queue/items.
 func (a *App) QueueItems(offset, limit int) (views.QueueItems, error) {
@@ -158,10 +160,10 @@ func (a *App) QueueItems(offset, limit int) (views.QueueItems, error) {
 func (a *App) RemoveQueueItem(id string) error { return a.svc.RemoveQueueItem(id) }
 
 // Settings is GET /api/settings/.
-func (a *App) Settings() core.Settings { return a.svc.Settings() }
+func (a *App) Settings() (core.Settings, error) { return a.svc.Settings(), nil }
 
 // SettingsDefaults is GET /api/settings/defaults.
-func (a *App) SettingsDefaults() core.Settings { return a.svc.SettingsDefaults() }
+func (a *App) SettingsDefaults() (core.Settings, error) { return a.svc.SettingsDefaults(), nil }
 
 // UpdateSettings is PUT /api/settings/: dotted keys, all or nothing.
 func (a *App) UpdateSettings(body json.RawMessage) (core.Settings, error) {
@@ -176,10 +178,10 @@ func (a *App) UpdateSettings(body json.RawMessage) (core.Settings, error) {
 }
 
 // Filters is GET /api/filters/config.
-func (a *App) Filters() core.FilterConfig { return a.svc.Filters() }
+func (a *App) Filters() (core.FilterConfig, error) { return a.svc.Filters(), nil }
 
 // FilterDefaults is GET /api/filters/defaults.
-func (a *App) FilterDefaults() core.FilterPatterns { return a.svc.FilterDefaults() }
+func (a *App) FilterDefaults() (core.FilterPatterns, error) { return a.svc.FilterDefaults(), nil }
 
 // UpdateFilters is PUT /api/filters/config.
 func (a *App) UpdateFilters(body json.RawMessage) (views.FilterChange, error) {
@@ -249,7 +251,7 @@ func (a *App) ApplyFilters() (views.Applied, error) {
 
 // Snapshot is the current state as events (queue.status, one folder.status
 // per folder): what /api/updates sends a new client first.
-func (a *App) Snapshot() []core.Event { return a.svc.Snapshot(a.ctx()) }
+func (a *App) Snapshot() ([]core.Event, error) { return a.svc.Snapshot(a.ctx()), nil }
 
 // PickFolder opens the native folder dialog: a path, or "" when cancelled.
 func (a *App) PickFolder() (string, error) {
@@ -260,10 +262,11 @@ func (a *App) PickFolder() (string, error) {
 }
 
 // HideWindow hides the window (Esc in quick search); Trove stays in the tray.
-func (a *App) HideWindow() {
+func (a *App) HideWindow() error {
 	if a.win != nil {
 		a.win.Hide()
 	}
+	return nil
 }
 
 // formatError is how a failed binding call reaches the window: an object in
