@@ -55,7 +55,10 @@ func FuzzSplit(f *testing.F) {
 	f.Add(strings.Repeat("word ", 1000))
 	f.Fuzz(func(t *testing.T, text string) {
 		got := Split(text)
-		if strings.Join(strings.Fields(strings.Join(got, " ")), " ") != strings.Join(strings.Fields(text), " ") {
+		// A run without spaces longer than a passage is cut inside, so
+		// compare the text without its spacing: nothing lost, duplicated
+		// or reordered.
+		if strings.Join(strings.Fields(strings.Join(got, "")), "") != strings.Join(strings.Fields(text), "") {
 			t.Fatal("text changed")
 		}
 		for _, p := range got {
