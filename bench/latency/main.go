@@ -1,7 +1,7 @@
 // Command latency measures search latency over HTTP, as a script would see
 // it, on the benchmark corpus:
 //
-//	go run ./bench/latency [-files 20000] [-shared ../shared] [-reps 5] [-recoll]
+//	go run ./bench/latency [-files 20000] [-shared ../shared] [-reps 20] [-recoll]
 //
 // It builds the corpus with shared/bench/make-corpus.sh, starts a trove
 // server, and times POST /api/search/ (hybrid, limit 50, snippets included)
@@ -33,7 +33,7 @@ import (
 func main() {
 	files := flag.Int("files", 20000, "approximate corpus size")
 	shared := flag.String("shared", "../shared", "the shared folder with bench/make-corpus.sh and bench/queries.txt")
-	reps := flag.Int("reps", 5, "timed repetitions of each query once indexing is done")
+	reps := flag.Int("reps", 20, "timed repetitions of each query once indexing is done (20 x 20 queries: a p95 over 400 samples)")
 	recoll := flag.Bool("recoll", false, "also run Recoll's query benchmark on the same corpus (indexes it with recollindex)")
 	flag.Parse()
 	sharedAbs, _ := filepath.Abs(*shared)
