@@ -31,6 +31,12 @@ func defaultCommand(args []string, stderr io.Writer) int {
 		cfg.Log.Warn("no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; the web UI is at http://" + cfg.Addr + "/")
 		return runDaemon(cfg)
 	}
+	inst, first := app.ClaimInstance()
+	if !first {
+		fmt.Fprintln(stderr, "trove: Trove is already running in this session; its window is shown")
+		return 0
+	}
+	defer inst.Release()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	d, err := daemon.New(cfg)
@@ -41,7 +47,7 @@ func defaultCommand(args []string, stderr io.Writer) int {
 		}
 		return 1
 	}
-	if err := app.Run(ctx, d, app.Options{UI: uiFS(), Log: cfg.Log}); err != nil {
+	if err := app.Run(ctx, d, app.Options{UI: uiFS(), Log: cfg.Log, Instance: inst}); err != nil {
 		cfg.Log.Error("stopped with an error", "err", err)
 		return 1
 	}

@@ -24,8 +24,9 @@ type Backend interface {
 
 // Options is what the desktop app needs besides a started backend.
 type Options struct {
-	UI  fs.FS // the built frontend
-	Log *slog.Logger
+	UI       fs.FS // the built frontend
+	Log      *slog.Logger
+	Instance *Instance // from ClaimInstance: a second launch shows the window
 }
 
 // Run runs the desktop app until Quit (from the tray) or until ctx ends: the
@@ -42,6 +43,7 @@ func Run(ctx context.Context, d Backend, o Options) error {
 	}()
 
 	win := &window{}
+	o.Instance.onSecondLaunch(win.ShowMain)
 	svc := d.Service()
 	bound := New(svc, o.Log, win)
 	tr := newTray(svc, win)

@@ -208,6 +208,20 @@ func TestDesktopSmoke(t *testing.T) {
 	}
 	eventually(t, 10*time.Second, "the window to hide", func() bool { return x.findWindow("Trove") == 0 })
 	a.get(t, "/api/status/", &status)
+
+	// Launching Trove again shows the running one's window and exits.
+	second := exec.Command(bin, "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--config-dir", t.TempDir())
+	second.Env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+busAddr, "WAYLAND_DISPLAY=")
+	out, err := second.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "already running") {
+		t.Fatalf("a second launch: %v\n%s", err, out)
+	}
+	eventually(t, 10*time.Second, "the second launch to show the window", func() bool { return x.findWindow("Trove") != 0 })
+	win = x.findWindow("Trove")
+	if err := x.close(win); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 10*time.Second, "the window to hide again", func() bool { return x.findWindow("Trove") == 0 })
 	open, _ := menu.find("Open Trove")
 	if err := click(conn, it, open.id); err != nil {
 		t.Fatal(err)
