@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"trove/backend/core"
 	"trove/backend/embedding"
 	"trove/backend/enrich"
@@ -55,8 +57,13 @@ type Deps struct {
 // Pipeline processes files. It is safe for concurrent use.
 type Pipeline struct {
 	Deps
-	cpu *slots
+	cpu     *slots
+	writing *semaphore.Weighted // bytes of text waiting for the writer
 }
+
+// writeBudget bounds the text of files that wait for the writer: many files
+// may wait (see slots), but not many large ones at once.
+const writeBudget = 64 << 20
 
 // New builds a pipeline.
 func New(d Deps) *Pipeline {
@@ -67,7 +74,7 @@ func New(d Deps) *Pipeline {
 	if d.Settings != nil {
 		n = d.Settings().Queue.MaxConcurrency
 	}
-	return &Pipeline{Deps: d, cpu: newSlots(n)}
+	return &Pipeline{Deps: d, cpu: newSlots(n), writing: semaphore.NewWeighted(writeBudget)}
 }
 
 // SetConcurrency sets how many files may be hashed, extracted, enriched and
@@ -192,6 +199,11 @@ func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core
 	if by == "" {
 		by = enricher.Name()
 	}
+	size := min(int64(len(text)), writeBudget)
+	if err := p.writing.Acquire(ctx, size); err != nil {
+		return err
+	}
+	defer p.writing.Release(size)
 	release()
 	id, err := p.Store.PutDocument(ctx, store.Document{
 		File: meta, NameTerms: tokens.NameTerms(meta.Filename), PathTerms: tokens.PathTerms(rel),
