@@ -1,11 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -148,18 +150,31 @@ func (s *Store) PutDocuments(ctx context.Context, docs []Document) ([]int64, err
 			return err
 		}
 		defer w.close()
-		// Rows first, full text last: a statement that opens a savepoint
-		// (the files upsert does) makes FTS5 flush its pending terms to a
-		// new segment, so interleaving would write a segment per file.
-		// In this order the whole batch becomes one segment at commit.
+		// Rows first, then each full-text table in one run: a statement
+		// that opens a savepoint (the files upsert does, and so does a
+		// write to the other full-text table) makes FTS5 flush its pending
+		// terms to a new segment, so interleaving would write a segment
+		// per file. In this order a batch is one segment per table.
 		for i, doc := range docs {
 			if ids[i], err = w.putRows(ctx, doc); err != nil {
 				return fmt.Errorf("index %s: %w", doc.File.Path, err)
 			}
 		}
-		for i, doc := range docs {
-			if err := w.putText(ctx, ids[i], doc); err != nil {
-				return fmt.Errorf("index %s: %w", doc.File.Path, err)
+		// FTS5 also flushes when a rowid comes lower than the one before
+		// (a file indexed again keeps its old id): write in rowid order.
+		order := make([]int, len(docs))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ids[a], ids[b]) })
+		for _, i := range order {
+			if err := w.putCard(ctx, ids[i], docs[i]); err != nil {
+				return fmt.Errorf("index %s: %w", docs[i].File.Path, err)
+			}
+		}
+		for _, i := range order {
+			if err := w.putText(ctx, ids[i], docs[i]); err != nil {
+				return fmt.Errorf("index %s: %w", docs[i].File.Path, err)
 			}
 		}
 		return nil
@@ -320,13 +335,17 @@ func (w *docWriter) putRows(ctx context.Context, doc Document) (int64, error) {
 	return id, nil
 }
 
-// putText writes a file's full-text rows: its name, path and card, and its
-// text.
-func (w *docWriter) putText(ctx context.Context, id int64, doc Document) error {
+// putCard writes a file's name, path and card to fts_files.
+func (w *docWriter) putCard(ctx context.Context, id int64, doc Document) error {
 	f := doc.File
 	if _, err := w.ftsFile.ExecContext(ctx, id, doc.NameTerms, doc.PathTerms, f.Title, strings.Join(f.Keywords, " "), f.Summary); err != nil {
 		return fmt.Errorf("fts_files: %w", err)
 	}
+	return nil
+}
+
+// putText writes a file's text to fts_content.
+func (w *docWriter) putText(ctx context.Context, id int64, doc Document) error {
 	if len(doc.Chunks) == 0 {
 		return nil
 	}

@@ -316,3 +316,47 @@ func TestABadDocumentDoesNotFailItsBatch(t *testing.T) {
 		t.Fatalf("failed %d, files %d", failed, count(t, s, "files"))
 	}
 }
+
+// A batch is one full-text segment per table: a savepoint between a file's
+// text and the next file's rows would make FTS5 flush a segment per file.
+func TestPutDocumentsWritesOneSegmentPerBatch(t *testing.T) {
+	s, _ := openTemp(t)
+	d, err := s.AddDirectory(ctx, "/notes", true, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An existing file too, so the batch also replaces (clears) content.
+	if _, err := s.PutDocument(ctx, doc(d.ID, "/old.txt", "first version")); err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]int{"fts_content": segments(t, s, "fts_content"), "fts_files": segments(t, s, "fts_files")}
+	var docs []Document
+	for i := range 12 {
+		docs = append(docs, doc(d.ID, fmt.Sprintf("/f%02d.txt", i), fmt.Sprintf("passage about topic%d", i)))
+		if i == 5 { // a file indexed again keeps its lower id
+			docs = append(docs, doc(d.ID, "/old.txt", "second version"))
+		}
+	}
+	if _, err := s.PutDocuments(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	for table, n := range before {
+		if got := segments(t, s, table); got != n+1 {
+			t.Errorf("%s: %d segments after one batch, had %d before", table, got, n)
+		}
+	}
+	if got := count(t, s, "files"); got != 13 {
+		t.Errorf("%d files, want 13", got)
+	}
+}
+
+// segments counts a full-text table's segments (distinct ids in its
+// segment index).
+func segments(t *testing.T, s *Store, table string) int {
+	t.Helper()
+	var n int
+	if err := s.w.QueryRow(`SELECT COUNT(DISTINCT segid) FROM ` + table + `_idx`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
