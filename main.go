@@ -56,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return serve(args, stderr)
 	case "search":
 		return search(args, stdout, stderr)
+	case "quick":
+		return quick(stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "trove", version)
 		return 0
@@ -82,6 +84,7 @@ the headless build runs serve.
 commands:
   serve     run the indexing service and the API (headless)
   search    search a running Trove from the terminal (--json for scripts)
+  quick     open the running desktop app's quick search (bind it to a hotkey)
   version   print the version
 
 Run "trove serve --help" for the flags. Environment: TROVE_ADDR, TROVE_DATA_DIR,

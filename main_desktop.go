@@ -53,3 +53,13 @@ func defaultCommand(args []string, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// quick opens the running app's quick search: the command for a desktop
+// hotkey.
+func quick(stderr io.Writer) int {
+	if err := app.ShowQuickSearch(); err != nil {
+		fmt.Fprintln(stderr, "trove:", err)
+		return 1
+	}
+	return 0
+}

@@ -2,7 +2,16 @@
 
 package main
 
-import "io"
+import (
+	"fmt"
+	"io"
+)
 
 // defaultCommand of the headless build is serve.
 func defaultCommand(args []string, stderr io.Writer) int { return serve(args, stderr) }
+
+// quick needs the desktop app's window.
+func quick(stderr io.Writer) int {
+	fmt.Fprintln(stderr, "trove: quick search is part of the desktop app (build it with make desktop); from a terminal, use trove search WORDS")
+	return 2
+}

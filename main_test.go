@@ -31,6 +31,13 @@ func TestUnknownCommandAndBadFlags(t *testing.T) {
 	}
 }
 
+func TestQuickNeedsTheDesktopBuild(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"quick"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "desktop app") {
+		t.Fatalf("code %d err %q", code, errOut.String())
+	}
+}
+
 func TestSearchCommand(t *testing.T) {
 	s := testserver.Start(t)
 	root := t.TempDir()

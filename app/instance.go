@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/godbus/dbus/v5"
@@ -18,9 +19,10 @@ const (
 
 // Instance is this process's claim on being the session's Trove.
 type Instance struct {
-	conn *dbus.Conn
-	mu   sync.Mutex
-	show func()
+	conn  *dbus.Conn
+	mu    sync.Mutex
+	show  func()
+	quick func()
 }
 
 // ClaimInstance claims the session's Trove. When another process holds the
@@ -33,7 +35,7 @@ func ClaimInstance() (inst *Instance, first bool) {
 		return nil, true
 	}
 	inst = &Instance{conn: conn}
-	err = conn.ExportMethodTable(map[string]any{"Show": inst.onShow}, instancePath, instanceIface)
+	err = conn.ExportMethodTable(map[string]any{"Show": inst.onShow, "Quick": inst.onQuick}, instancePath, instanceIface)
 	if err != nil {
 		conn.Close()
 		return nil, true
@@ -51,24 +53,44 @@ func ClaimInstance() (inst *Instance, first bool) {
 }
 
 // onShow is the bus method a second launch calls.
-func (i *Instance) onShow() *dbus.Error {
+func (i *Instance) onShow() *dbus.Error { return i.call(func() func() { return i.show }) }
+
+// onQuick is the bus method `trove quick` calls (a hotkey's command).
+func (i *Instance) onQuick() *dbus.Error { return i.call(func() func() { return i.quick }) }
+
+func (i *Instance) call(get func() func()) *dbus.Error {
 	i.mu.Lock()
-	show := i.show
+	f := get()
 	i.mu.Unlock()
-	if show != nil {
-		show()
+	if f != nil {
+		f()
 	}
 	return nil
 }
 
-// onSecondLaunch sets what a second launch does (show the main window).
-func (i *Instance) onSecondLaunch(f func()) {
+// bind sets what a second launch (show) and `trove quick` (quick) do.
+func (i *Instance) bind(show, quick func()) {
 	if i == nil {
 		return
 	}
 	i.mu.Lock()
-	i.show = f
+	i.show, i.quick = show, quick
 	i.mu.Unlock()
+}
+
+// ShowQuickSearch asks the session's running Trove to open its quick
+// search, for a desktop hotkey bound to `trove quick`.
+func ShowQuickSearch() error {
+	conn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		return fmt.Errorf("no session bus: %w", err)
+	}
+	defer conn.Close()
+	call := conn.Object(instanceName, instancePath).Call(instanceIface+".Quick", 0)
+	if call.Err != nil {
+		return fmt.Errorf("Trove is not running in this session (%v)", call.Err)
+	}
+	return nil
 }
 
 // Release gives the claim up (at exit).

@@ -43,7 +43,7 @@ func Run(ctx context.Context, d Backend, o Options) error {
 	}()
 
 	win := &window{}
-	o.Instance.onSecondLaunch(win.ShowMain)
+	o.Instance.bind(win.ShowMain, win.ShowQuick)
 	svc := d.Service()
 	bound := New(svc, o.Log, win)
 	tr := newTray(svc, win)

@@ -232,6 +232,17 @@ func TestDesktopSmoke(t *testing.T) {
 		return win != 0 && w > 1000 && h > 700
 	})
 
+	// `trove quick`, the command for a desktop hotkey, opens quick search.
+	quickCmd := exec.Command(bin, "quick")
+	quickCmd.Env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+busAddr)
+	if out, err := quickCmd.CombinedOutput(); err != nil {
+		t.Fatalf("trove quick: %v\n%s", err, out)
+	}
+	eventually(t, 10*time.Second, "trove quick to show the quick search", func() bool {
+		w, h := x.size(win)
+		return w < 800 && h < 600
+	})
+
 	// Quit from the tray ends the process cleanly.
 	quit, _ := menu.find("Quit")
 	if err := click(conn, it, quit.id); err != nil {
@@ -277,5 +288,13 @@ func TestDesktopWithoutTrayQuitsOnClose(t *testing.T) {
 	}
 	if !strings.Contains(a.log.String(), "trove stopped") {
 		t.Errorf("the backend did not stop cleanly:\n%s", a.log)
+	}
+
+	// With no Trove running, `trove quick` says so.
+	quickCmd := exec.Command(bin, "quick")
+	quickCmd.Env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+busAddr)
+	out, err := quickCmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "not running") {
+		t.Errorf("trove quick without Trove: %v %s", err, out)
 	}
 }
