@@ -205,7 +205,8 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 // moved toward the feedback passages.
 func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, qv []float32, get func(int64) *candidate) ([]float32, error) {
 	first := map[int64]*candidate{}
-	if err := e.keywordPass(ctx, p.clauses, p.nameExpr(e.commonWords(ctx, p.clauses)), filter, 1, func(id int64) *candidate {
+	df := e.docFreqs(ctx, p.clauses)
+	if err := e.keywordPass(ctx, p.clauses, df, p.nameExpr(df), filter, 1, func(id int64) *candidate {
 		c, ok := first[id]
 		if !ok {
 			c = &candidate{id: id}
@@ -236,12 +237,13 @@ func (e *Engine) keyword(ctx context.Context, p plan, filter store.FileFilter, q
 	// alone and adding 1/OriginalBoost of it ranks exactly as one query with
 	// the original words counted OriginalBoost times, without scoring the
 	// original words twice.
-	return qv, e.keywordPass(ctx, added, "", filter, 1/float64(tn.OriginalBoost), get)
+	return qv, e.keywordPass(ctx, added, e.docFreqs(ctx, added), "", filter, 1/float64(tn.OriginalBoost), get)
 }
 
-// keywordPass adds weight times the BM25 of clauses over the files' text,
-// and of nameExpr over their metadata, to the candidates' scores.
-func (e *Engine) keywordPass(ctx context.Context, clauses []clause, nameExpr string, filter store.FileFilter, weight float64, get func(int64) *candidate) error {
+// keywordPass adds weight times the BM25 of clauses over the files' text
+// (pruned by their document frequencies df, see contentExpr), and of
+// nameExpr over their metadata, to the candidates' scores.
+func (e *Engine) keywordPass(ctx context.Context, clauses []clause, df map[string]int, nameExpr string, filter store.FileFilter, weight float64, get func(int64) *candidate) error {
 	// Text and metadata are ranked side by side on two read connections.
 	var files []store.Hit
 	var fileErr error
@@ -256,7 +258,7 @@ func (e *Engine) keywordPass(ctx context.Context, clauses []clause, nameExpr str
 			}
 		})
 	}
-	expr, ranked := e.contentExpr(ctx, clauses)
+	expr, ranked := contentExpr(clauses, df)
 	var hits []store.Hit
 	var err error
 	if filter.Empty() {
@@ -290,9 +292,9 @@ func keywordCandidatesFor(ranked bool) int {
 // matches, so the query keeps its rarest words while their files add up to
 // at most matchBudget, and leaves out the common ones (which add little to
 // BM25 anyway). When even its rarest word is that common, the first
-// scanCap matches are scored instead of all (ranked is then false).
-func (e *Engine) contentExpr(ctx context.Context, clauses []clause) (expr string, ranked bool) {
-	df := e.docFreqs(ctx, clauses)
+// scanCap matches are scored instead of all (ranked is then false). A nil
+// df (small index) keeps every clause.
+func contentExpr(clauses []clause, df map[string]int) (expr string, ranked bool) {
 	if df == nil {
 		return or(clauses), true
 	}
@@ -309,16 +311,6 @@ func (e *Engine) contentExpr(ctx context.Context, clauses []clause) (expr string
 		total += d
 	}
 	return or(kept), total <= scanCap
-}
-
-// commonWords reports the single-word clauses that match more than
-// matchBudget files' text in a large index (nil for a small one).
-func (e *Engine) commonWords(ctx context.Context, clauses []clause) func(clause) bool {
-	df := e.docFreqs(ctx, clauses)
-	if df == nil {
-		return nil
-	}
-	return func(c clause) bool { return c.stem != "" && df[c.stem] > matchBudget }
 }
 
 // docFreqs returns how many files' text hold each single-word clause, or

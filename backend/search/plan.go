@@ -134,14 +134,15 @@ func or(cs []clause) string {
 
 // nameExpr is the expression for file names and titles: the clauses, plus
 // the last plain word as a prefix, so typing the start of a name finds it.
-// Clauses common reports (words in most of a large index's text) are
-// matched in names and titles only: in summaries, keywords and folder names
-// they would match thousands of files, each costing a BM25 score.
-func (p plan) nameExpr(common func(clause) bool) string {
+// Words whose document frequency in df (nil for a small index) exceeds
+// matchBudget are matched in names and titles only: in summaries, keywords
+// and folder names they would match thousands of files, each costing a
+// BM25 score.
+func (p plan) nameExpr(df map[string]int) string {
 	parts := make([]string, len(p.clauses))
 	for i, c := range p.clauses {
 		parts[i] = c.expr
-		if common != nil && common(c) {
+		if c.stem != "" && df[c.stem] > matchBudget {
 			parts[i] = "{name title} : (" + c.expr + ")"
 		}
 	}

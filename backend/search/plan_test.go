@@ -11,9 +11,9 @@ func TestNameExprKeepsCommonWordsToNamesAndTitles(t *testing.T) {
 	if got, want := p.nameExpr(nil), `"file" OR "descriptor" OR "leak" OR "leak" *`; got != want {
 		t.Errorf("nameExpr(nil) = %s, want %s", got, want)
 	}
-	common := func(c clause) bool { return c.stem == "file" }
+	df := map[string]int{"file": matchBudget + 1, "descriptor": matchBudget, "leak": 3}
 	want := `{name title} : ("file") OR "descriptor" OR "leak" OR "leak" *`
-	if got := p.nameExpr(common); got != want {
-		t.Errorf("nameExpr(common) = %s, want %s", got, want)
+	if got := p.nameExpr(df); got != want {
+		t.Errorf("nameExpr(df) = %s, want %s", got, want)
 	}
 }
