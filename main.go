@@ -113,7 +113,12 @@ func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, 
 }
 
 func serve(args []string, stderr io.Writer) int {
-	cfg, err := serverConfig("serve", args, stderr)
+	return withConfig("serve", args, stderr, func(cfg daemon.Config) int { return runDaemon(cfg, stderr, nil) })
+}
+
+// withConfig parses a server command's flags and runs it with them.
+func withConfig(name string, args []string, stderr io.Writer, run func(daemon.Config) int) int {
+	cfg, err := serverConfig(name, args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -121,12 +126,14 @@ func serve(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "trove:", err)
 		return 2
 	}
-	return runDaemon(cfg)
+	return run(cfg)
 }
 
-// runDaemon runs the backend until SIGINT or SIGTERM. TROVE_CPUPROFILE
-// names a file to write a CPU profile to, for performance work.
-func runDaemon(cfg daemon.Config) int {
+// runDaemon runs the backend until SIGINT or SIGTERM; with a shell (the
+// desktop app) the shell runs it instead and decides when it ends.
+// TROVE_CPUPROFILE names a file to write a CPU profile to, for performance
+// work.
+func runDaemon(cfg daemon.Config, stderr io.Writer, shell func(context.Context, *daemon.Daemon) error) int {
 	if path := os.Getenv("TROVE_CPUPROFILE"); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
@@ -141,9 +148,17 @@ func runDaemon(cfg daemon.Config) int {
 	d, err := daemon.New(cfg)
 	if err != nil {
 		cfg.Log.Error("cannot start", "err", err)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			fmt.Fprintf(stderr, "trove: %s is in use: is Trove already running? (set --addr or TROVE_ADDR to use another port)\n", cfg.Addr)
+		}
 		return 1
 	}
-	if err := d.Run(ctx); err != nil {
+	if shell == nil {
+		err = d.Run(ctx)
+	} else {
+		err = shell(ctx, d)
+	}
+	if err != nil {
 		cfg.Log.Error("stopped with an error", "err", err)
 		return 1
 	}

@@ -4,13 +4,9 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"trove/app"
 	"trove/backend/daemon"
@@ -19,39 +15,23 @@ import (
 // defaultCommand of the desktop build is the app: window, tray and API in
 // one process. Without a display it says so and runs headless.
 func defaultCommand(args []string, stderr io.Writer) int {
-	cfg, err := serverConfig("", args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "trove:", err)
-		return 2
-	}
+	return withConfig("", args, stderr, func(cfg daemon.Config) int { return desktop(cfg, stderr) })
+}
+
+func desktop(cfg daemon.Config, stderr io.Writer) int {
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		cfg.Log.Warn("no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; the web UI is at http://" + cfg.Addr + "/")
-		return runDaemon(cfg)
+		return runDaemon(cfg, stderr, nil)
 	}
-	inst, first := app.ClaimInstance()
+	inst, first := app.ClaimInstance(cfg.Log)
 	if !first {
 		fmt.Fprintln(stderr, "trove: Trove is already running in this session; its window is shown")
 		return 0
 	}
 	defer inst.Release()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	d, err := daemon.New(cfg)
-	if err != nil {
-		cfg.Log.Error("cannot start", "err", err)
-		if errors.Is(err, syscall.EADDRINUSE) {
-			fmt.Fprintf(stderr, "trove: %s is in use: is Trove already running? (set --addr or TROVE_ADDR to use another port)\n", cfg.Addr)
-		}
-		return 1
-	}
-	if err := app.Run(ctx, d, app.Options{UI: uiFS(), Log: cfg.Log, Instance: inst}); err != nil {
-		cfg.Log.Error("stopped with an error", "err", err)
-		return 1
-	}
-	return 0
+	return runDaemon(cfg, stderr, func(ctx context.Context, d *daemon.Daemon) error {
+		return app.Run(ctx, d, app.Options{UI: uiFS(), Log: cfg.Log, Instance: inst})
+	})
 }
 
 // quick opens the running app's quick search: the command for a desktop

@@ -7,7 +7,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
 
 	"trove/backend/core"
@@ -55,11 +54,7 @@ func (a *App) Stats() (views.Stats, error) {
 
 // Search is POST /api/search/.
 func (a *App) Search(body json.RawMessage) (views.SearchResponse, error) {
-	var req views.SearchRequest
-	if err := views.Decode(body, &req); err != nil {
-		return views.SearchResponse{}, err
-	}
-	sr, err := req.Build()
+	sr, err := views.DecodeSearch(body)
 	if err != nil {
 		return views.SearchResponse{}, err
 	}
@@ -67,7 +62,7 @@ func (a *App) Search(body json.RawMessage) (views.SearchResponse, error) {
 	if err != nil {
 		return views.SearchResponse{}, err
 	}
-	return views.SearchResponseOf(*req.Query, results), nil
+	return views.SearchResponseOf(sr.Query, results), nil
 }
 
 // File is GET /api/files/{id}.
@@ -102,11 +97,7 @@ func (a *App) Folders() (views.FolderList, error) {
 
 // Watch is POST /api/watch/directory (its data).
 func (a *App) Watch(body json.RawMessage) (views.Watched, error) {
-	var req views.WatchRequest
-	if err := views.Decode(body, &req); err != nil {
-		return views.Watched{}, err
-	}
-	path, opts, err := req.Target("path")
+	path, opts, err := views.DecodeWatch(body, "path")
 	if err != nil {
 		return views.Watched{}, err
 	}
@@ -118,18 +109,12 @@ func (a *App) Watch(body json.RawMessage) (views.Watched, error) {
 }
 
 // Unwatch is DELETE /api/watch/jobs/{id}.
-func (a *App) Unwatch(id int64) error {
-	err := a.svc.Unwatch(a.ctx(), id)
-	if errors.Is(err, core.ErrNotFound) {
-		return core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", id)
-	}
-	return err
-}
+func (a *App) Unwatch(id int64) error { return a.svc.Unwatch(a.ctx(), id) }
 
 // Problems is GET /api/watched-directories/{id}/problems (its data).
 func (a *App) Problems(id int64, limit int) (views.ProblemList, error) {
-	if limit < 1 || limit > 10000 {
-		return views.ProblemList{}, core.InvalidField("INVALID_PARAMETER", "limit", "must be a whole number from 1 to 10000, got %d", limit)
+	if limit < 1 || limit > views.MaxProblems {
+		return views.ProblemList{}, core.InvalidField("INVALID_PARAMETER", "limit", "must be a whole number from 1 to %d, got %d", views.MaxProblems, limit)
 	}
 	files, total, err := a.svc.Problems(a.ctx(), id, limit)
 	if err != nil {
@@ -167,12 +152,9 @@ func (a *App) SettingsDefaults() (core.Settings, error) { return a.svc.SettingsD
 
 // UpdateSettings is PUT /api/settings/: dotted keys, all or nothing.
 func (a *App) UpdateSettings(body json.RawMessage) (core.Settings, error) {
-	var patch map[string]json.RawMessage
-	if err := views.Decode(body, &patch); err != nil {
+	patch, err := views.DecodeSettingsPatch(body)
+	if err != nil {
 		return core.Settings{}, err
-	}
-	if patch == nil {
-		return core.Settings{}, core.Invalid("INVALID_JSON", "send an object of dotted keys, like {\"queue.max_retries\": 3}")
 	}
 	return a.svc.UpdateSettings(patch)
 }
@@ -185,8 +167,8 @@ func (a *App) FilterDefaults() (core.FilterPatterns, error) { return a.svc.Filte
 
 // UpdateFilters is PUT /api/filters/config.
 func (a *App) UpdateFilters(body json.RawMessage) (views.FilterChange, error) {
-	var u core.FilterUpdate
-	if err := views.Decode(body, &u); err != nil {
+	u, err := views.DecodeFilterUpdate(body)
+	if err != nil {
 		return views.FilterChange{}, err
 	}
 	ch, err := a.svc.UpdateFilters(a.ctx(), u)
@@ -196,22 +178,13 @@ func (a *App) UpdateFilters(body json.RawMessage) (views.FilterChange, error) {
 	return views.FilterUpdated(ch), nil
 }
 
-func decodePattern(body json.RawMessage) (views.PatternRequest, error) {
-	var req views.PatternRequest
-	if err := views.Decode(body, &req); err != nil {
-		return req, err
-	}
-	return req, req.Check()
-}
-
 // AddPattern is POST /api/filters/pattern.
 func (a *App) AddPattern(body json.RawMessage) (views.FilterChange, error) {
-	req, err := decodePattern(body)
+	req, err := views.DecodePattern(body)
 	if err != nil {
 		return views.FilterChange{}, err
 	}
-	apply := req.ApplyImmediately == nil || *req.ApplyImmediately
-	ch, changed, err := a.svc.AddFilterPattern(a.ctx(), *req.Pattern, req.PatternType, apply)
+	ch, changed, err := a.svc.AddFilterPattern(a.ctx(), *req.Pattern, req.PatternType, req.Apply())
 	if err != nil {
 		return views.FilterChange{}, err
 	}
@@ -220,7 +193,7 @@ func (a *App) AddPattern(body json.RawMessage) (views.FilterChange, error) {
 
 // RemovePattern is DELETE /api/filters/pattern.
 func (a *App) RemovePattern(body json.RawMessage) (views.FilterChange, error) {
-	req, err := decodePattern(body)
+	req, err := views.DecodePattern(body)
 	if err != nil {
 		return views.FilterChange{}, err
 	}

@@ -2,7 +2,8 @@ package app
 
 import (
 	"fmt"
-	"sync"
+	"log/slog"
+	"sync/atomic"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -19,63 +20,64 @@ const (
 
 // Instance is this process's claim on being the session's Trove.
 type Instance struct {
-	conn  *dbus.Conn
-	mu    sync.Mutex
-	show  func()
-	quick func()
+	conn *dbus.Conn
+	win  atomic.Pointer[window] // set by Run; bus calls before that do nothing
 }
 
 // ClaimInstance claims the session's Trove. When another process holds the
 // claim, it asks that one to show its window and returns first = false.
 // Without a session bus there is nothing to coordinate with: the claim
-// succeeds and inst is nil.
-func ClaimInstance() (inst *Instance, first bool) {
+// succeeds, says so in the log, and inst is nil.
+func ClaimInstance(log *slog.Logger) (inst *Instance, first bool) {
 	conn, err := dbus.ConnectSessionBus()
 	if err != nil {
+		log.Warn("no session bus: a second launch cannot find this one", "err", err)
 		return nil, true
 	}
 	inst = &Instance{conn: conn}
 	err = conn.ExportMethodTable(map[string]any{"Show": inst.onShow, "Quick": inst.onQuick}, instancePath, instanceIface)
 	if err != nil {
+		log.Warn("cannot offer Show and Quick on the session bus", "err", err)
 		conn.Close()
 		return nil, true
 	}
 	reply, err := conn.RequestName(instanceName, dbus.NameFlagDoNotQueue)
-	if err == nil && reply == dbus.RequestNameReplyExists {
+	switch {
+	case err != nil:
+		log.Warn("cannot claim "+instanceName+" on the session bus", "err", err)
+	case reply == dbus.RequestNameReplyExists:
 		call := conn.Object(instanceName, instancePath).Call(instanceIface+".Show", 0)
 		conn.Close()
 		if call.Err == nil {
 			return nil, false
 		}
-		return nil, true // the other one does not answer: start anyway
+		log.Warn("the Trove holding "+instanceName+" does not answer; starting anyway", "err", call.Err)
+		return nil, true
 	}
 	return inst, true
 }
 
 // onShow is the bus method a second launch calls.
-func (i *Instance) onShow() *dbus.Error { return i.call(func() func() { return i.show }) }
-
-// onQuick is the bus method `trove quick` calls (a hotkey's command).
-func (i *Instance) onQuick() *dbus.Error { return i.call(func() func() { return i.quick }) }
-
-func (i *Instance) call(get func() func()) *dbus.Error {
-	i.mu.Lock()
-	f := get()
-	i.mu.Unlock()
-	if f != nil {
-		f()
+func (i *Instance) onShow() *dbus.Error {
+	if w := i.win.Load(); w != nil {
+		w.ShowMain()
 	}
 	return nil
 }
 
-// bind sets what a second launch (show) and `trove quick` (quick) do.
-func (i *Instance) bind(show, quick func()) {
-	if i == nil {
-		return
+// onQuick is the bus method `trove quick` calls (a hotkey's command).
+func (i *Instance) onQuick() *dbus.Error {
+	if w := i.win.Load(); w != nil {
+		w.ShowQuick()
 	}
-	i.mu.Lock()
-	i.show, i.quick = show, quick
-	i.mu.Unlock()
+	return nil
+}
+
+// attach makes bus calls act on the window.
+func (i *Instance) attach(w *window) {
+	if i != nil {
+		i.win.Store(w)
+	}
 }
 
 // ShowQuickSearch asks the session's running Trove to open its quick

@@ -43,10 +43,10 @@ func Run(ctx context.Context, d Backend, o Options) error {
 	}()
 
 	win := &window{}
-	o.Instance.bind(win.ShowMain, win.ShowQuick)
+	o.Instance.attach(win)
 	svc := d.Service()
 	bound := New(svc, o.Log, win)
-	tr := newTray(svc, win)
+	tr := newTray(svc, win, o.Log)
 	startTray, endTray := systray.RunWithExternalLoop(tr.ready, nil)
 
 	err := wails.Run(&options.App{

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 	"time"
@@ -30,6 +31,7 @@ const (
 type tray struct {
 	svc *service.Service
 	win *window
+	log *slog.Logger
 
 	mu      sync.Mutex
 	status  *systray.MenuItem
@@ -37,8 +39,8 @@ type tray struct {
 	refresh chan struct{}
 }
 
-func newTray(svc *service.Service, win *window) *tray {
-	return &tray{svc: svc, win: win, refresh: make(chan struct{}, 1)}
+func newTray(svc *service.Service, win *window, log *slog.Logger) *tray {
+	return &tray{svc: svc, win: win, log: log, refresh: make(chan struct{}, 1)}
 }
 
 // ready builds the menu; systray calls it once the item is on the bus.
@@ -94,23 +96,24 @@ func (t *tray) changed() {
 	}
 }
 
-// run redraws the menu when asked, at most twice a second: a scan that
-// indexes hundreds of files a second must not flood the bus.
+// redrawEvery spaces the menu's redraws: a scan that indexes hundreds of
+// files a second must not flood the bus.
+const redrawEvery = 500 * time.Millisecond
+
+// run redraws the menu when asked, at most once per redrawEvery, and sleeps
+// while nothing changes (no timer wakes an idle desktop).
 func (t *tray) run(ctx context.Context) {
-	tick := time.NewTicker(500 * time.Millisecond)
-	defer tick.Stop()
-	dirty := false
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.refresh:
-			dirty = true
-		case <-tick.C:
-			if dirty {
-				dirty = false
-				t.update(ctx)
-			}
+		}
+		t.update(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(redrawEvery):
 		}
 	}
 }
@@ -125,11 +128,15 @@ func (t *tray) update(ctx context.Context) {
 	q := t.svc.QueueStatus()
 	st, err := t.svc.FileStats(ctx)
 	if err != nil {
+		if ctx.Err() == nil {
+			t.log.Warn("tray: cannot count the indexed files", "err", err)
+		}
 		return
 	}
-	status.SetTitle(statusLine(st.TotalFiles, q))
+	line := statusLine(st.TotalFiles, q)
+	status.SetTitle(line)
 	pause.SetTitle(pauseLabel(q))
-	systray.SetTooltip("Trove: " + statusLine(st.TotalFiles, q))
+	systray.SetTooltip("Trove: " + line)
 }
 
 // onEvent is fed every backend event; those that change the counts or the

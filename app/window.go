@@ -61,9 +61,7 @@ func (w *window) PickFolder() (string, error) {
 	var path string
 	var err error
 	w.do(func(ctx context.Context) {
-		path, err = runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{
-			Title: "Choose a folder for Trove to index", CanCreateDirectories: false,
-		})
+		path, err = runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: "Choose a folder for Trove to index"})
 	})
 	return path, err
 }

@@ -3,7 +3,6 @@
 package smoke
 
 import (
-	"bufio"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -25,21 +24,7 @@ func startBus(t *testing.T) string {
 		t.Fatalf("dbus-daemon: %v (apt-get install dbus)", err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(out).ReadString('\n')
-		line <- strings.TrimSpace(s)
-	}()
-	select {
-	case addr := <-line:
-		if addr == "" {
-			t.Fatal("dbus-daemon did not report an address")
-		}
-		return addr
-	case <-time.After(30 * time.Second):
-		t.Fatal("dbus-daemon did not start")
-	}
-	return ""
+	return firstLine(t, out, "bus address from dbus-daemon")
 }
 
 // item is a registered status-notifier item: its bus name and object path.

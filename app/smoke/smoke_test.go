@@ -122,11 +122,42 @@ func (a *app) queue(t *testing.T) queueStatus {
 	return q
 }
 
-func TestDesktopSmoke(t *testing.T) {
+// desktopBin is the desktop binary under test.
+func desktopBin(t *testing.T) string {
+	t.Helper()
 	bin := os.Getenv("TROVE_DESKTOP_BIN")
 	if bin == "" {
 		t.Fatal("TROVE_DESKTOP_BIN names the desktop binary (make desktop-test sets it)")
 	}
+	return bin
+}
+
+// runTrove runs the binary once more on the test's display and bus (a
+// second launch, `trove quick`) and returns its output.
+func runTrove(bin, display, bus string, args ...string) ([]byte, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus, "WAYLAND_DISPLAY=")
+	return cmd.CombinedOutput()
+}
+
+// waitExit waits for the app to exit with status 0 after closing the index.
+func (a *app) waitExit(t *testing.T, after string) {
+	t.Helper()
+	select {
+	case err := <-a.done:
+		if err != nil {
+			t.Fatalf("after %s the app exited with %v", after, err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s did not end the app", after)
+	}
+	if !strings.Contains(a.log.String(), "trove stopped") {
+		t.Errorf("the backend did not stop cleanly:\n%s", a.log)
+	}
+}
+
+func TestDesktopSmoke(t *testing.T) {
+	bin := desktopBin(t)
 	display := startXvfb(t)
 	busAddr := startBus(t)
 	conn, err := dbus.Connect(busAddr)
@@ -210,9 +241,7 @@ func TestDesktopSmoke(t *testing.T) {
 	a.get(t, "/api/status/", &status)
 
 	// Launching Trove again shows the running one's window and exits.
-	second := exec.Command(bin, "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--config-dir", t.TempDir())
-	second.Env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+busAddr, "WAYLAND_DISPLAY=")
-	out, err := second.CombinedOutput()
+	out, err := runTrove(bin, display, busAddr, "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--config-dir", t.TempDir())
 	if err != nil || !strings.Contains(string(out), "already running") {
 		t.Fatalf("a second launch: %v\n%s", err, out)
 	}
@@ -233,9 +262,7 @@ func TestDesktopSmoke(t *testing.T) {
 	})
 
 	// `trove quick`, the command for a desktop hotkey, opens quick search.
-	quickCmd := exec.Command(bin, "quick")
-	quickCmd.Env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+busAddr)
-	if out, err := quickCmd.CombinedOutput(); err != nil {
+	if out, err := runTrove(bin, display, busAddr, "quick"); err != nil {
 		t.Fatalf("trove quick: %v\n%s", err, out)
 	}
 	eventually(t, 10*time.Second, "trove quick to show the quick search", func() bool {
@@ -248,26 +275,13 @@ func TestDesktopSmoke(t *testing.T) {
 	if err := click(conn, it, quit.id); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-a.done:
-		if err != nil {
-			t.Fatalf("the app exited with %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the app did not quit")
-	}
-	if !strings.Contains(a.log.String(), "trove stopped") {
-		t.Errorf("the backend did not stop cleanly:\n%s", a.log)
-	}
+	a.waitExit(t, "Quit from the tray")
 }
 
 // Without a tray host on the bus, a hidden window could not come back:
 // closing it quits Trove instead.
 func TestDesktopWithoutTrayQuitsOnClose(t *testing.T) {
-	bin := os.Getenv("TROVE_DESKTOP_BIN")
-	if bin == "" {
-		t.Fatal("TROVE_DESKTOP_BIN names the desktop binary (make desktop-test sets it)")
-	}
+	bin := desktopBin(t)
 	display := startXvfb(t)
 	busAddr := startBus(t) // no StatusNotifierWatcher on this bus
 	x := openDisplay(t, display)
@@ -278,22 +292,10 @@ func TestDesktopWithoutTrayQuitsOnClose(t *testing.T) {
 	if err := x.close(win); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-a.done:
-		if err != nil {
-			t.Fatalf("the app exited with %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("closing the window without a tray did not quit the app")
-	}
-	if !strings.Contains(a.log.String(), "trove stopped") {
-		t.Errorf("the backend did not stop cleanly:\n%s", a.log)
-	}
+	a.waitExit(t, "closing the window without a tray")
 
 	// With no Trove running, `trove quick` says so.
-	quickCmd := exec.Command(bin, "quick")
-	quickCmd.Env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+busAddr)
-	out, err := quickCmd.CombinedOutput()
+	out, err := runTrove(bin, display, busAddr, "quick")
 	if err == nil || !strings.Contains(string(out), "not running") {
 		t.Errorf("trove quick without Trove: %v %s", err, out)
 	}

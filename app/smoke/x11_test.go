@@ -36,19 +36,26 @@ func startXvfb(t *testing.T) string {
 	}
 	w.Close()
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return ":" + firstLine(t, r, "Xvfb's display number")
+}
+
+// firstLine reads the first line a helper process reports (a display
+// number, a bus address), failing the test if none comes.
+func firstLine(t *testing.T, r io.Reader, what string) string {
+	t.Helper()
 	line := make(chan string, 1)
 	go func() {
 		s, _ := bufio.NewReader(r).ReadString('\n')
 		line <- strings.TrimSpace(s)
 	}()
 	select {
-	case n := <-line:
-		if n == "" {
-			t.Fatal("Xvfb did not report a display")
+	case s := <-line:
+		if s == "" {
+			t.Fatalf("no %s", what)
 		}
-		return ":" + n
+		return s
 	case <-time.After(30 * time.Second):
-		t.Fatal("Xvfb did not start")
+		t.Fatalf("no %s within 30s", what)
 	}
 	return ""
 }

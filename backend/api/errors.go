@@ -51,31 +51,18 @@ func statusOf(err error) int {
 	return fiber.StatusInternalServerError
 }
 
-var codeOfStatus = map[int]string{
-	fiber.StatusBadRequest:            "BAD_REQUEST",
-	fiber.StatusUnauthorized:          "UNAUTHORIZED",
-	fiber.StatusForbidden:             "FORBIDDEN",
-	fiber.StatusNotFound:              "NOT_FOUND",
-	fiber.StatusMethodNotAllowed:      "METHOD_NOT_ALLOWED",
-	fiber.StatusConflict:              "CONFLICT",
-	fiber.StatusRequestEntityTooLarge: "BODY_TOO_LARGE",
-	fiber.StatusUnsupportedMediaType:  "UNSUPPORTED_MEDIA_TYPE",
-	fiber.StatusServiceUnavailable:    "UNAVAILABLE",
-	fiber.StatusInternalServerError:   "INTERNAL",
-}
-
 // errorHandler writes every error in its route family's shape. Internal
 // errors are logged with detail and reported without it.
 func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	status := statusOf(err)
-	code := core.CodeOf(err, codeOfStatus[status])
+	code := core.CodeOf(err, views.CodeOfStatus(status))
 	msg := err.Error()
 	switch status {
 	case fiber.StatusRequestEntityTooLarge:
 		msg = fmt.Sprintf("request body is larger than %d KiB", BodyLimit/1024)
 	case fiber.StatusInternalServerError:
 		s.log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
-		msg = "internal error; see the Trove log"
+		msg = views.InternalMessage
 	}
 	sh, _ := c.Locals(shapeKey).(shape)
 	var body fiber.Map
@@ -98,6 +85,3 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	}
 	return c.Status(status).JSON(body)
 }
-
-// decodeJSON decodes the request body into v strictly (views.Decode).
-func decodeJSON(c *fiber.Ctx, v any) error { return views.Decode(c.Body(), v) }

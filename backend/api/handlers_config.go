@@ -1,11 +1,8 @@
 package api
 
 import (
-	"encoding/json"
-
 	"github.com/gofiber/fiber/v2"
 
-	"trove/backend/core"
 	"trove/backend/views"
 )
 
@@ -16,12 +13,9 @@ func (s *Server) getSettings(c *fiber.Ctx) error { return c.JSON(s.svc.Settings(
 func (s *Server) getSettingsDefaults(c *fiber.Ctx) error { return c.JSON(s.svc.SettingsDefaults()) }
 
 func (s *Server) putSettings(c *fiber.Ctx) error {
-	var patch map[string]json.RawMessage
-	if err := decodeJSON(c, &patch); err != nil {
+	patch, err := views.DecodeSettingsPatch(c.Body())
+	if err != nil {
 		return err
-	}
-	if patch == nil {
-		return core.Invalid("INVALID_JSON", "send a JSON object of dotted keys, like {\"queue.max_retries\": 3}")
 	}
 	cur, err := s.svc.UpdateSettings(patch)
 	if err != nil {
@@ -37,8 +31,8 @@ func (s *Server) getFilterConfig(c *fiber.Ctx) error { return c.JSON(s.svc.Filte
 func (s *Server) getFilterDefaults(c *fiber.Ctx) error { return c.JSON(s.svc.FilterDefaults()) }
 
 func (s *Server) putFilterConfig(c *fiber.Ctx) error {
-	var u core.FilterUpdate
-	if err := decodeJSON(c, &u); err != nil {
+	u, err := views.DecodeFilterUpdate(c.Body())
+	if err != nil {
 		return err
 	}
 	ch, err := s.svc.UpdateFilters(c.UserContext(), u)
@@ -48,21 +42,12 @@ func (s *Server) putFilterConfig(c *fiber.Ctx) error {
 	return c.JSON(views.FilterUpdated(ch))
 }
 
-func decodePattern(c *fiber.Ctx) (views.PatternRequest, error) {
-	var req views.PatternRequest
-	if err := decodeJSON(c, &req); err != nil {
-		return req, err
-	}
-	return req, req.Check()
-}
-
 func (s *Server) addFilterPattern(c *fiber.Ctx) error {
-	req, err := decodePattern(c)
+	req, err := views.DecodePattern(c.Body())
 	if err != nil {
 		return err
 	}
-	apply := req.ApplyImmediately == nil || *req.ApplyImmediately
-	ch, changed, err := s.svc.AddFilterPattern(c.UserContext(), *req.Pattern, req.PatternType, apply)
+	ch, changed, err := s.svc.AddFilterPattern(c.UserContext(), *req.Pattern, req.PatternType, req.Apply())
 	if err != nil {
 		return err
 	}
@@ -70,7 +55,7 @@ func (s *Server) addFilterPattern(c *fiber.Ctx) error {
 }
 
 func (s *Server) removeFilterPattern(c *fiber.Ctx) error {
-	req, err := decodePattern(c)
+	req, err := views.DecodePattern(c.Body())
 	if err != nil {
 		return err
 	}

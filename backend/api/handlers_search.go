@@ -11,11 +11,7 @@ import (
 
 // POST /api/search/
 func (s *Server) search(c *fiber.Ctx) error {
-	var req views.SearchRequest
-	if err := decodeJSON(c, &req); err != nil {
-		return err
-	}
-	sr, err := req.Build()
+	sr, err := views.DecodeSearch(c.Body())
 	if err != nil {
 		return err
 	}
@@ -23,7 +19,7 @@ func (s *Server) search(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(views.SearchResponseOf(*req.Query, results))
+	return c.JSON(views.SearchResponseOf(sr.Query, results))
 }
 
 // GET /api/search/stream?query=&limit=&min_score=&mode=

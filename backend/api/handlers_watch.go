@@ -13,11 +13,7 @@ import (
 )
 
 func (s *Server) decodeWatch(c *fiber.Ctx, field string) (service.WatchResult, error) {
-	var req views.WatchRequest
-	if err := decodeJSON(c, &req); err != nil {
-		return service.WatchResult{}, err
-	}
-	path, opts, err := req.Target(field)
+	path, opts, err := views.DecodeWatch(c.Body(), field)
 	if err != nil {
 		return service.WatchResult{}, err
 	}
@@ -66,7 +62,7 @@ func (s *Server) folderProblems(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	limit, err := intQuery(c, "limit", 200, 1, 10000)
+	limit, err := intQuery(c, "limit", views.DefaultProblems, 1, views.MaxProblems)
 	if err != nil {
 		return err
 	}
@@ -104,9 +100,6 @@ func (s *Server) deleteJob(c *fiber.Ctx) error {
 	}
 	withExtra(c, fiber.Map{"job_id": id})
 	if err := s.svc.Unwatch(c.UserContext(), id); err != nil {
-		if errors.Is(err, core.ErrNotFound) {
-			return core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", id)
-		}
 		return err
 	}
 	return c.JSON(fiber.Map{"success": true, "message": fmt.Sprintf("Stopped watching job %d and removed its files from the index", id), "job_id": id})

@@ -70,11 +70,7 @@ func New(d Deps) *Pipeline {
 	if d.Extract == nil {
 		d.Extract = extract.Extract
 	}
-	n := 1
-	if d.Settings != nil {
-		n = d.Settings().Queue.MaxConcurrency
-	}
-	return &Pipeline{Deps: d, cpu: newSlots(n), writing: semaphore.NewWeighted(writeBudget)}
+	return &Pipeline{Deps: d, cpu: newSlots(d.Settings().Queue.MaxConcurrency), writing: semaphore.NewWeighted(writeBudget)}
 }
 
 // SetConcurrency sets how many files may be hashed, extracted, enriched and

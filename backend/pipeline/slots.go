@@ -21,10 +21,15 @@ func newSlots(n int) *slots {
 	return s
 }
 
-// resize sets the limit. Files already holding a slot of the old size
+// resize sets the limit (any settings change calls it; the same limit
+// keeps the same slots). Files already holding a slot of the old size
 // finish with it; new files take slots of the new size.
 func (s *slots) resize(n int) {
-	ch := make(chan struct{}, max(n, 1))
+	n = max(n, 1)
+	if cur := s.sem.Load(); cur != nil && cap(*cur) == n {
+		return
+	}
+	ch := make(chan struct{}, n)
 	s.sem.Store(&ch)
 }
 

@@ -60,7 +60,15 @@ func TestSlotsResize(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.resize(0) // below one is one
-	if _, err := s.acquire(ctx); err != nil {
+	held, err := s.acquire(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
+	s.resize(1) // the same limit: the held slot still counts
+	short2, cancel2 := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel2()
+	if _, err := s.acquire(short2); err == nil {
+		t.Fatal("resizing to the same limit freed a held slot")
+	}
+	held()
 }

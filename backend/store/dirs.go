@@ -51,7 +51,7 @@ func (s *Store) AddDirectory(ctx context.Context, path string, recursive bool, p
 func (s *Store) Directory(ctx context.Context, id int64) (core.WatchedDirectory, error) {
 	d, err := scanDir(s.w.QueryRowContext(ctx, `SELECT `+dirColumns+` FROM watched_directories d WHERE d.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return d, core.NotFound("JOB_NOT_FOUND", "no watch job with id %d", id)
+		return d, core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", id)
 	}
 	return d, err
 }
@@ -111,7 +111,7 @@ func (s *Store) DeleteDirectory(ctx context.Context, id int64) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return core.NotFound("JOB_NOT_FOUND", "no watch job with id %d", id)
+			return core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", id)
 		}
 		return nil
 	})

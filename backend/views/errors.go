@@ -21,6 +21,27 @@ func HTTPStatus(err error) int {
 	return 0
 }
 
+// InternalMessage is what a client is told of an internal error; the
+// detail goes to the log.
+const InternalMessage = "internal error; see the Trove log"
+
+var codeOfStatus = map[int]string{
+	http.StatusBadRequest:            "BAD_REQUEST",
+	http.StatusUnauthorized:          "UNAUTHORIZED",
+	http.StatusForbidden:             "FORBIDDEN",
+	http.StatusNotFound:              "NOT_FOUND",
+	http.StatusMethodNotAllowed:      "METHOD_NOT_ALLOWED",
+	http.StatusConflict:              "CONFLICT",
+	http.StatusRequestEntityTooLarge: "BODY_TOO_LARGE",
+	http.StatusUnsupportedMediaType:  "UNSUPPORTED_MEDIA_TYPE",
+	http.StatusServiceUnavailable:    "UNAVAILABLE",
+	http.StatusInternalServerError:   "INTERNAL",
+}
+
+// CodeOfStatus is the error code of an HTTP status, for errors that carry
+// none of their own.
+func CodeOfStatus(status int) string { return codeOfStatus[status] }
+
 // ErrorInfo is an error as the desktop window receives it: the HTTP status
 // the API would answer with, and the code, message and field of its body.
 type ErrorInfo struct {
@@ -35,8 +56,7 @@ type ErrorInfo struct {
 func ErrorOf(err error) ErrorInfo {
 	status := HTTPStatus(err)
 	if status == 0 {
-		return ErrorInfo{Status: http.StatusInternalServerError, Code: "INTERNAL", Message: "internal error; see the Trove log"}
+		return ErrorInfo{Status: http.StatusInternalServerError, Code: CodeOfStatus(http.StatusInternalServerError), Message: InternalMessage}
 	}
-	fallback := map[int]string{http.StatusBadRequest: "BAD_REQUEST", http.StatusNotFound: "NOT_FOUND", http.StatusConflict: "CONFLICT"}[status]
-	return ErrorInfo{Status: status, Code: core.CodeOf(err, fallback), Message: err.Error(), Field: core.FieldOf(err)}
+	return ErrorInfo{Status: status, Code: core.CodeOf(err, CodeOfStatus(status)), Message: err.Error(), Field: core.FieldOf(err)}
 }

@@ -1,0 +1,69 @@
+package views
+
+import (
+	"encoding/json"
+
+	"trove/backend/core"
+	"trove/backend/service"
+)
+
+// The request bodies both shells receive (the API as HTTP bodies, the
+// desktop bindings as JSON arguments), decoded and checked in one place.
+
+// DecodeSearch reads a search request (POST /api/search/) and builds the
+// engine's; its Query is the query as sent.
+func DecodeSearch(body []byte) (service.SearchRequest, error) {
+	var req SearchRequest
+	if err := Decode(body, &req); err != nil {
+		return service.SearchRequest{}, err
+	}
+	return req.Build()
+}
+
+// DecodeWatch reads a watch request whose folder is in field (path or
+// directory_path).
+func DecodeWatch(body []byte, field string) (string, service.WatchOptions, error) {
+	var req WatchRequest
+	if err := Decode(body, &req); err != nil {
+		return "", service.WatchOptions{}, err
+	}
+	return req.Target(field)
+}
+
+// DecodeSettingsPatch reads a settings update: an object of dotted keys.
+func DecodeSettingsPatch(body []byte) (map[string]json.RawMessage, error) {
+	var patch map[string]json.RawMessage
+	if err := Decode(body, &patch); err != nil {
+		return nil, err
+	}
+	if patch == nil {
+		return nil, core.Invalid("INVALID_JSON", "send a JSON object of dotted keys, like {\"queue.max_retries\": 3}")
+	}
+	return patch, nil
+}
+
+// DecodePattern reads and checks a filter pattern request.
+func DecodePattern(body []byte) (PatternRequest, error) {
+	var req PatternRequest
+	if err := Decode(body, &req); err != nil {
+		return req, err
+	}
+	return req, req.Check()
+}
+
+// Apply reports whether an added pattern applies at once (the default).
+func (p PatternRequest) Apply() bool { return p.ApplyImmediately == nil || *p.ApplyImmediately }
+
+// DecodeFilterUpdate reads a filter configuration update.
+func DecodeFilterUpdate(body []byte) (core.FilterUpdate, error) {
+	var u core.FilterUpdate
+	err := Decode(body, &u)
+	return u, err
+}
+
+// Problem lists: how many problem files one request shows by default and
+// at most.
+const (
+	DefaultProblems = 200
+	MaxProblems     = 10000
+)
