@@ -1,14 +1,17 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"html"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"trove/backend/core"
 	"trove/backend/store"
 	"trove/backend/tokens"
 )
@@ -43,8 +46,14 @@ func (e *Engine) snippets(ctx context.Context, results []Result, p plan, cands m
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(results); i += workers {
-				if text, ok := texts[keys[i]]; ok {
-					results[i].Snippet = Snippet(text, stems, p.prefixes)
+				text, ok := texts[keys[i]]
+				if !ok {
+					continue
+				}
+				// A snippet is an extra: a bug in building one costs that
+				// snippet, never the search or the process.
+				if err := core.Safe(func() { results[i].Snippet = Snippet(text, stems, p.prefixes) }); err != nil {
+					e.Log.Error("snippet failed", "file", results[i].File.ID, "err", err, "stack", string(err.(*core.PanicError).Stack))
 				}
 			}
 		})
@@ -116,6 +125,13 @@ type span struct{ start, end int }
 // HTML-escaped, with each matching word wrapped in <mark></mark>. A word
 // matches when its stem is among stems or it starts with one of prefixes.
 func Snippet(text string, stems map[string]bool, prefixes []string) string {
+	return snippetOf(text, stems, prefixes, snippetLen)
+}
+
+// snippetOf is Snippet with a window of about n bytes. Whatever the text
+// (one 400-character token, no spaces at all, invalid UTF-8), the window
+// lies inside it, on character boundaries.
+func snippetOf(text string, stems map[string]bool, prefixes []string, n int) string {
 	var words, hits []span
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -137,10 +153,9 @@ func Snippet(text string, stems map[string]bool, prefixes []string) string {
 			hits = append(hits, w)
 		}
 	}
-	from, to := window(text, words, hits)
+	from, to := window(text, words, hits, max(n, 1))
 	return render(text, from, to, hits)
 }
-
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
 
 // startsAny reports whether word shares its first three letters with one of
@@ -171,16 +186,19 @@ func matches(word string, stems map[string]bool, prefixes []string) bool {
 	return false
 }
 
-// window chooses the byte range to show: the stretch of about snippetLen
-// characters holding the most hits, widened to word boundaries.
-func window(text string, words, hits []span) (int, int) {
-	if len(text) <= snippetLen {
+// window chooses the byte range to show: the stretch of about n bytes
+// holding the most hits, led in by a little context, with its ends moved to
+// word boundaries where a word boundary is near (a long token is cut inside
+// instead). It always returns 0 <= from <= to <= len(text), both on
+// character boundaries.
+func window(text string, words, hits []span, n int) (int, int) {
+	if len(text) <= n {
 		return 0, len(text)
 	}
 	bestStart, bestCount := 0, 0
 	j := 0
 	for i, h := range hits {
-		for j < len(hits) && hits[j].end-h.start <= snippetLen {
+		for j < len(hits) && hits[j].end-h.start <= n {
 			j++
 		}
 		if j-i > bestCount {
@@ -188,30 +206,45 @@ func window(text string, words, hits []span) (int, int) {
 		}
 	}
 	if bestCount == 0 {
-		return 0, cutAtWord(text, words, snippetLen)
+		return 0, cutEnd(text, words, 0, n)
 	}
-	// Lead in with a little context before the first hit.
-	start := max(0, bestStart-snippetLen/4)
+	// Lead in with a little context before the first hit, starting at a word
+	// unless that word is long enough to push the hit out of view.
+	start := max(0, bestStart-n/4)
 	for _, w := range words {
 		if w.end > start {
-			start = w.start
+			if w.start >= start-n/4 {
+				start = min(w.start, bestStart)
+			}
 			break
 		}
 	}
-	return start, cutAtWord(text, words, start+snippetLen)
+	start = runeStart(text, start)
+	return start, cutEnd(text, words, start, n)
 }
 
-// cutAtWord returns the end of the last word ending by limit.
-func cutAtWord(text string, words []span, limit int) int {
-	end := min(limit, len(text))
-	for i := len(words) - 1; i >= 0; i-- {
-		if words[i].end <= end {
-			return words[i].end
-		}
+// cutEnd returns where a window of about n bytes from start ends: at the end
+// of the last word that ends in it, unless that leaves most of the window
+// empty (a long token follows), then at a character boundary inside it.
+func cutEnd(text string, words []span, start, n int) int {
+	limit := min(start+n, len(text))
+	i, _ := slices.BinarySearchFunc(words, limit, func(w span, limit int) int { return cmp.Compare(w.end, limit+1) })
+	if i > 0 && words[i-1].end > start+n/2 {
+		return words[i-1].end
 	}
-	return end
+	return max(start, runeStart(text, limit))
 }
 
+// runeStart moves i back to the start of the character it falls in.
+func runeStart(text string, i int) int {
+	for i > 0 && i < len(text) && !utf8.RuneStart(text[i]) {
+		i--
+	}
+	return i
+}
+
+// render escapes text[from:to] and marks the hits inside it; a hit that
+// the window cuts is marked as far as it shows.
 func render(text string, from, to int, hits []span) string {
 	var b strings.Builder
 	if from > 0 {
@@ -219,14 +252,15 @@ func render(text string, from, to int, hits []span) string {
 	}
 	pos := from
 	for _, h := range hits {
-		if h.start < from || h.end > to {
+		s, e := max(h.start, pos), min(h.end, to)
+		if s >= e {
 			continue
 		}
-		b.WriteString(html.EscapeString(collapse(text[pos:h.start])))
+		b.WriteString(html.EscapeString(collapse(text[pos:s])))
 		b.WriteString("<mark>")
-		b.WriteString(html.EscapeString(text[h.start:h.end]))
+		b.WriteString(html.EscapeString(text[s:e]))
 		b.WriteString("</mark>")
-		pos = h.end
+		pos = e
 	}
 	b.WriteString(html.EscapeString(collapse(text[pos:to])))
 	if to < len(text) {

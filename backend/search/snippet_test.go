@@ -1,0 +1,95 @@
+package search
+
+import (
+	"context"
+	"html"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"trove/backend/core"
+	"trove/backend/store"
+	"trove/backend/tokens"
+)
+
+// A long token before the only hit once made the window end before it
+// started (slice bounds out of range), inside a search goroutine.
+func TestSnippetAfterALongToken(t *testing.T) {
+	text := "Meeting notes " + strings.Repeat("0123456789abcdef", 25) + " zebraquux budget"
+	got := Snippet(text, map[string]bool{tokens.Stem("zebraquux"): true}, nil)
+	if !strings.Contains(got, "<mark>zebraquux</mark>") {
+		t.Fatalf("hit not shown: %q", got)
+	}
+	checkSnippet(t, text, got, snippetLen)
+}
+
+func TestSnippetCutsLongTokensOnCharacters(t *testing.T) {
+	text := strings.Repeat("é", 400) + " ünïcode " + strings.Repeat("日本", 200)
+	for n := 1; n <= 200; n++ {
+		got := snippetOf(text, map[string]bool{tokens.Stem("ünïcode"): true}, nil, n)
+		checkSnippet(t, text, got, n)
+	}
+}
+
+// The case from the field, end to end: the file is indexed, the search
+// answers with the hit highlighted instead of ending the process.
+func TestSearchSnippetOfALongTokenFile(t *testing.T) {
+	e := engineFor(t)
+	ctx := context.Background()
+	d, _ := e.Store.AddDirectory(ctx, "/long", true, "", time.Now())
+	text := "Meeting notes " + strings.Repeat("a1b2c3d4", 50) + " zebraquux budget"
+	if _, err := e.Store.PutDocument(ctx, store.Document{
+		File:      core.File{DirID: d.ID, Path: "/long/notes.txt", Filename: "notes.txt", Extension: ".txt", Modified: time.Now()},
+		NameTerms: tokens.NameTerms("notes.txt"), Chunks: []store.Chunk{{Text: text}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for limit := 1; limit <= 60; limit += 59 {
+		rs, err := e.Search(ctx, Request{Query: "zebraquux", Limit: limit, Snippets: true})
+		if err != nil || len(rs) == 0 || rs[0].File.Path != "/long/notes.txt" || !strings.Contains(rs[0].Snippet, "<mark>zebraquux</mark>") {
+			t.Fatalf("limit %d: %+v %v", limit, rs, err)
+		}
+	}
+}
+
+func FuzzSnippet(f *testing.F) {
+	f.Add("Meeting notes "+strings.Repeat("0123456789abcdef", 25)+" zebraquux budget", "zebraquux", uint8(219))
+	f.Add("ASN.1 DER encoding of the "+strings.Repeat("x", 300)+" encoder", "ASN.1 DER encoding", uint8(59))
+	f.Add(strings.Repeat("日本語", 100), "日本", uint8(0))
+	f.Add("a\xffb\xfe leak leaking\n\t  leaks", "leak", uint8(3))
+	f.Fuzz(func(t *testing.T, text, query string, n uint8) {
+		limit := 1 + int(n)%200
+		stems := map[string]bool{}
+		var prefixes []string
+		for i, w := range tokens.Words(query) {
+			stems[tokens.Stem(w)] = true
+			if i == 0 {
+				prefixes = append(prefixes, tokens.Fold(w))
+			}
+		}
+		got := snippetOf(text, stems, prefixes, limit)
+		checkSnippet(t, text, got, limit)
+	})
+}
+
+// checkSnippet asserts what every snippet keeps: valid UTF-8 when the text
+// is, balanced marks, a window of at most n bytes, and text that comes
+// from the input.
+func checkSnippet(t *testing.T, text, got string, n int) {
+	t.Helper()
+	if utf8.ValidString(text) && !utf8.ValidString(got) {
+		t.Fatalf("invalid UTF-8 in %q", got)
+	}
+	if strings.Count(got, "<mark>") != strings.Count(got, "</mark>") {
+		t.Fatalf("unbalanced marks: %q", got)
+	}
+	plain := strings.NewReplacer("<mark>", "", "</mark>", "").Replace(got)
+	plain = html.UnescapeString(strings.Trim(plain, "…"))
+	if utf8.ValidString(text) && len(text) > n && len(plain) > n {
+		t.Fatalf("window of %d bytes for n=%d", len(plain), n)
+	}
+	if utf8.ValidString(text) && !strings.Contains(collapse(text), plain) {
+		t.Fatalf("%q is not from the text", plain)
+	}
+}
