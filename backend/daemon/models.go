@@ -21,6 +21,7 @@ type models struct {
 	health   *embedding.Health
 	enricher atomic.Pointer[enrich.Enricher]
 	embedder atomic.Pointer[embedding.Embedder]
+	embedCfg core.EmbeddingSettings // what the embedder was made from (rebuild runs one at a time)
 }
 
 func newModels(st *store.Store, cfg core.Settings, health *embedding.Health, log *slog.Logger) *models {
@@ -38,22 +39,25 @@ func (m *models) Embedder() embedding.Embedder { return *m.embedder.Load() }
 func (m *models) rebuild(cfg core.Settings) (changed bool) {
 	// API keys come only from the variables meant for them.
 	en := enrich.New(cfg.Summarizer, pipeline.DocStats{Store: m.store}, provider.Getenv, m.log)
+	if old := m.enricher.Load(); old == nil || (*old).Name() != en.Name() {
+		changed = true
+	}
+	m.enricher.Store(&en)
+	old := m.embedder.Load()
+	if old != nil && cfg.Embedding == m.embedCfg {
+		return changed // the same embedder, and its health, serve on
+	}
 	em, err := embedding.New(cfg.Embedding, provider.Getenv)
 	if err != nil {
 		// Keep semantic search working with the offline model and say why.
 		m.log.Error("embedding provider unusable; using the builtin model", "err", err)
 		em, _ = embedding.New(core.EmbeddingSettings{Provider: core.ProviderBuiltin}, provider.Getenv)
 	}
-	if old := m.enricher.Load(); old == nil || (*old).Name() != en.Name() {
+	if old == nil || (*old).Model() != em.Model() {
 		changed = true
 	}
-	if old := m.embedder.Load(); old == nil || (*old).Model() != em.Model() {
-		changed = true
-		em = m.health.Watch(em)
-	} else {
-		em = *old // the same model: keep its health
-	}
-	m.enricher.Store(&en)
+	em = m.health.Watch(em)
 	m.embedder.Store(&em)
+	m.embedCfg = cfg.Embedding
 	return changed
 }

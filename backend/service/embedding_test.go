@@ -109,3 +109,27 @@ func warnings(t *testing.T, s *testserver.Server, word string) int {
 	}
 	return n
 }
+
+// A new address for the same model is used from then on.
+func TestANewEmbeddingAddressIsUsed(t *testing.T) {
+	s := testserver.Start(t)
+	fast(t, s)
+	first, second := testserver.StartModelServer(t, "stub-embed"), testserver.StartModelServer(t, "stub-embed")
+	if r := put(s, map[string]any{"embedding.provider": "ollama", "embedding.base_url": first.URL, "embedding.model": "stub-embed"}); r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	if r := put(s, map[string]any{"embedding.base_url": second.URL}); r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	first.Stop()
+	before := second.Embeds()
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "a.txt", "Planting tomatoes in the garden.")
+	s.IndexDir(root, 1)
+	if second.Embeds() == before {
+		t.Fatal("the file was not embedded by the server at the new address")
+	}
+	if st := s.Get("/api/status/"); st.Field("embedding.state") != "ok" {
+		t.Fatalf("%s", st.Body)
+	}
+}
