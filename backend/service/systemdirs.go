@@ -8,11 +8,13 @@ import (
 	"trove/backend/scan"
 )
 
-// systemFolders hold the system's own files, not a person's documents:
+// systemFolders hold the system's own state, not a person's documents:
 // watching one would index kernel interfaces, devices that block a reader,
-// programs, or secrets (/etc), and / would take in all of them. They are
+// or secrets (/etc, /var/lib), and / would take in all of them. They are
 // refused unless a watch request says force. A folder is refused when it
-// is one of these or inside one, after resolving symbolic links.
+// is one of these or inside one, after resolving symbolic links. Installed
+// documentation and source trees (/usr/share/doc, /usr/local/go) and logs
+// stay allowed: people search them.
 var systemFolders = []struct{ root, what string }{
 	{"/proc", "the kernel's view of processes"},
 	{"/sys", "the kernel's view of devices and drivers"},
@@ -22,17 +24,8 @@ var systemFolders = []struct{ root, what string }{
 	{"/var/lock", "the state of running programs"},
 	{"/boot", "the boot loader and kernels"},
 	{"/etc", "the system's configuration, which holds keys and passwords"},
-	{"/usr", "installed programs"},
-	{"/bin", "installed programs"},
-	{"/sbin", "installed programs"},
-	{"/lib", "installed programs"},
-	{"/lib32", "installed programs"},
-	{"/lib64", "installed programs"},
-	{"/libx32", "installed programs"},
-	{"/snap", "installed programs"},
 	{"/var/lib", "programs' own data"},
 	{"/var/cache", "programs' caches"},
-	{"/var/log", "the system's logs"},
 }
 
 // systemParents are folders refused themselves (not what is inside them),

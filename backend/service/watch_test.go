@@ -29,7 +29,7 @@ func TestWatchRefusesSystemFolders(t *testing.T) {
 	paths := []string{
 		s.ConfigDir, s.ConfigDir + "/", s.DataDir, filepath.Join(links, "data"),
 		"/proc", "/proc/", "/proc/../proc", "/proc/self", "/proc/1/task", "//sys", "/sys/kernel/", "/sys/./class",
-		"/dev", "/dev/shm", "/run", "/var/run", "/boot", "/etc", "/usr/share",
+		"/dev", "/dev/shm", "/run", "/var/run", "/boot", "/etc", "/var/lib",
 		filepath.Join(links, "proc"), filepath.Join(links, "kernel") + "/", filepath.Join(links, "etc"),
 		"/", "//", "/.", "/tmp/..",
 	}
