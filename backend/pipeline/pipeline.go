@@ -175,8 +175,10 @@ func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		// Keyword search still works; the background re-embed retries later.
-		p.Log.Warn("embedding failed; indexed without vectors", "path", meta.Path, "err", err)
+		// Keyword search still works; the file is embedded again when the
+		// provider answers. The embedder's health monitor logs the outage
+		// once, not per file.
+		p.Log.Debug("embedding failed; indexed without vectors", "path", meta.Path, "err", err)
 		vecs, embedModel = nil, ""
 	}
 	meta.Mime = mimeOf(doc, meta.Extension)
