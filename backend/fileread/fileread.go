@@ -110,41 +110,32 @@ type result struct {
 	err error
 }
 
-type opened struct {
-	info fs.FileInfo
-	err  error
-}
-
-// Open opens the regular file at path for reading, under ctx for the open
-// and every later read. root is the folder path must stay below ("" means
-// path's own folder): no symbolic link between root and the file is
-// followed. want, when not nil, is the file as checked before (an os.Lstat
-// result); a different file at path now is refused with ErrChanged.
+// Open opens the regular file at path for reading, under ctx for every
+// later read. root is the folder path must stay below ("" means path's own
+// folder): no symbolic link between root and the file is followed. want,
+// when not nil, is the file as checked before (an os.Lstat result); a
+// different file at path now is refused with ErrChanged.
+//
+// The open itself runs on the caller's thread (so it has the caller's
+// credentials); it cannot wait for a FIFO's writer, only for a mount that
+// does not answer, and a path lookup there would have hung before it.
+// An ended ctx does not stop the open; the reads then fail at once.
 func Open(ctx context.Context, root, path string, want fs.FileInfo) (*File, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, ctxError(ctx, err)
+	fd, info, err := openChecked(root, path)
+	if err != nil {
+		return nil, err
 	}
-	if err := owners.Acquire(ctx, 1); err != nil {
-		return nil, ctxError(ctx, err)
+	if err := check(path, info, want); err != nil {
+		fd.Close()
+		return nil, err
 	}
-	f := &File{path: path, ctx: ctx, reqs: make(chan request), replies: make(chan result, 1)}
-	done := make(chan opened, 1)
-	go f.own(root, done)
-	select {
-	case o := <-done:
-		if o.err != nil {
-			return nil, o.err
-		}
-		if err := check(path, o.info, want); err != nil {
-			f.Close()
-			return nil, err
-		}
-		f.info = o.info
-		return f, nil
-	case <-ctx.Done():
-		f.abandon()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: f.err}
+	if !owners.TryAcquire(1) && owners.Acquire(ctx, 1) != nil {
+		fd.Close()
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ctxError(ctx, ctx.Err())}
 	}
+	f := &File{path: path, ctx: ctx, info: info, reqs: make(chan request), replies: make(chan result, 1)}
+	go f.own(fd)
+	return f, nil
 }
 
 // check refuses what is not a regular file, or not the file that was checked.
@@ -158,16 +149,11 @@ func check(path string, got, want fs.FileInfo) error {
 	return nil
 }
 
-// own opens the file, reports, then serves reads until the requests end.
-// It alone touches the descriptor, so it may stay in the kernel as long as
-// the kernel likes without holding anyone else.
-func (f *File) own(root string, done chan<- opened) {
+// own serves reads until the requests end. It alone touches the
+// descriptor, so it may stay in the kernel as long as the kernel likes
+// without holding anyone else.
+func (f *File) own(fd *os.File) {
 	defer owners.Release(1)
-	fd, info, err := openChecked(root, f.path)
-	done <- opened{info: info, err: err}
-	if err != nil {
-		return
-	}
 	defer fd.Close()
 	var buf []byte
 	for r := range f.reqs {
@@ -262,7 +248,7 @@ func (f *File) call(r request, into []byte) (int, error) {
 }
 
 // abandon stops waiting for the owner; it closes the descriptor once its
-// system call returns. Call with f.mu held, or before f is shared.
+// system call returns. Call with f.mu held.
 func (f *File) abandon() {
 	if f.err != nil {
 		return

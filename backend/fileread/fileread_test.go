@@ -301,7 +301,13 @@ func TestErrorsKeepFsMeanings(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Open(ctx, root, filepath.Join(root, "gone.txt"), nil); !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled: %v", err)
+	write(t, filepath.Join(root, "here.txt"), "here")
+	f, err := Open(ctx, root, filepath.Join(root, "here.txt"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.ReadAt(make([]byte, 4), 0); !errors.Is(err, context.Canceled) {
+		t.Fatalf("read when cancelled: %v", err)
 	}
 }
