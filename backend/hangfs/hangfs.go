@@ -35,8 +35,11 @@ type File struct {
 	hang     chan struct{} // closed by Release; nil: reads are served
 	reads    chan struct{} // a value per read that started hanging
 	looks    chan struct{} // a value per lookup
+	held     chan struct{} // a value per lookup held by HoldNextLookup
 	mu       sync.Mutex
-	fifo     bool // looked up as a FIFO from the next lookup on
+	fifo     bool          // looked up as a FIFO from the next lookup on
+	hold     bool          // hold the next lookup
+	unhold   chan struct{} // closed by Unhold
 	released bool
 }
 
@@ -71,12 +74,12 @@ func (f *FS) Add(name string, content []byte) *File {
 }
 
 // AddHanging puts a file of the given size whose reads block until Release
-// (or until the reader is killed): a dead network mount.
+// or until the reading thread is interrupted (killed): a dead network mount.
 func (f *FS) AddHanging(name string, size int64) *File {
 	return f.root.add(&File{name: name, size: size, hang: make(chan struct{})})
 }
 
-// ReleaseAll lets every hanging read fail.
+// ReleaseAll lets every hanging read fail and every held lookup answer.
 func (f *FS) ReleaseAll() {
 	f.root.mu.Lock()
 	defer f.root.mu.Unlock()
@@ -85,14 +88,50 @@ func (f *FS) ReleaseAll() {
 	}
 }
 
-// Release lets the file's hanging reads, and all later ones, fail with EIO.
+// Release lets the file's hanging reads, and all later ones, fail with
+// EIO, and a held lookup answer.
 func (x *File) Release() {
+	x.Unhold()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.hang != nil && !x.released {
 		x.released = true
 		close(x.hang)
 	}
+}
+
+// HoldNextLookup makes the next lookup of the name wait until Unhold; Held
+// receives a value when it arrives. The held lookup answers with what the
+// name was when it arrived: a test can then change it (BecomeFIFO) between
+// a program's stat and its next step.
+func (x *File) HoldNextLookup() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.hold, x.unhold = true, make(chan struct{})
+}
+
+// Held receives a value each time a lookup is being held.
+func (x *File) Held() <-chan struct{} { return x.held }
+
+// Unhold lets a held lookup answer.
+func (x *File) Unhold() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.unhold != nil {
+		close(x.unhold)
+		x.unhold, x.hold = nil, false
+	}
+}
+
+// takeHold reports whether this lookup is to be held, and until what.
+func (x *File) takeHold() chan struct{} {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.hold {
+		return nil
+	}
+	x.hold = false
+	return x.unhold
 }
 
 // Reads receives a value each time a read starts hanging.
@@ -132,7 +171,7 @@ func (d *dir) add(x *File) *File {
 	defer d.mu.Unlock()
 	d.next++
 	x.ino = 1000 + 2*d.next
-	x.reads, x.looks = make(chan struct{}, 64), make(chan struct{}, 64)
+	x.reads, x.looks, x.held = make(chan struct{}, 64), make(chan struct{}, 64), make(chan struct{}, 64)
 	d.files[x.name] = x
 	return x
 }
@@ -152,6 +191,14 @@ func (d *dir) Lookup(ctx context.Context, name string, out *fuse.EntryOut) (*fs.
 	default:
 	}
 	mode := x.mode()
+	if until := x.takeHold(); until != nil {
+		x.held <- struct{}{}
+		select {
+		case <-until:
+		case <-ctx.Done(): // interrupted: the looking thread was killed
+			return nil, syscall.EINTR
+		}
+	}
 	ino := x.ino
 	if mode&syscall.S_IFIFO != 0 {
 		ino++ // another file: the FIFO that replaced it
@@ -215,8 +262,17 @@ func (n *node) Read(ctx context.Context, _ fs.FileHandle, dest []byte, off int64
 		case x.reads <- struct{}{}:
 		default:
 		}
-		<-x.hang // not ctx: a dead server answers nothing, interrupts included
-		return nil, syscall.EIO
+		// The kernel interrupts a read when its thread gets a signal (a
+		// process exiting kills its threads). Answering that interrupt is
+		// what lets a killed reader go, as a dead NFS mount's killable
+		// waits do; a FUSE server that ignored it would keep the reader,
+		// and its whole process, in the kernel until the mount is aborted.
+		select {
+		case <-x.hang:
+			return nil, syscall.EIO
+		case <-ctx.Done():
+			return nil, syscall.EINTR
+		}
 	}
 	if off >= int64(len(x.content)) {
 		return fuse.ReadResultData(nil), 0
