@@ -44,7 +44,7 @@ func TestSIGTERMStopsWithAWorkerStuck(t *testing.T) {
 	t.Run("FIFO swapped in after the type check", func(t *testing.T) {
 		h := hangfs.Mount(t)
 		file := h.Add("notes.txt", []byte("meeting notes"))
-		p := startServe(t, bin, nil)
+		p := startServe(t, bin, "", "", nil)
 		c := p.client(t)
 		c.Do("PUT", "/api/settings/", map[string]any{"extraction.timeout_seconds": 3600})
 		c.Do("POST", "/api/queue/pause", nil)
@@ -72,7 +72,7 @@ func TestSIGTERMStopsWithAWorkerStuck(t *testing.T) {
 	t.Run("read on a dead mount", func(t *testing.T) {
 		h := hangfs.Mount(t)
 		file := h.AddHanging("report.pdf", 64<<10)
-		p := startServe(t, bin, nil)
+		p := startServe(t, bin, "", "", nil)
 		c := p.client(t)
 		c.Do("PUT", "/api/settings/", map[string]any{"extraction.timeout_seconds": 3600})
 		watch(t, c, h.Dir, 1)
@@ -89,7 +89,7 @@ func TestSIGTERMStopsWithAWorkerStuck(t *testing.T) {
 	t.Run("stat on a dead mount", func(t *testing.T) {
 		h := hangfs.Mount(t)
 		file := h.Add("notes.txt", []byte("meeting notes"))
-		p := startServe(t, bin, nil)
+		p := startServe(t, bin, "", "", nil)
 		c := p.client(t)
 		c.Do("POST", "/api/queue/pause", nil)
 		watch(t, c, h.Dir, 1)
@@ -122,7 +122,7 @@ func TestSIGTERMStopsWithAWorkerStuck(t *testing.T) {
 		if out, err := exec.Command(wrap[0], append(wrap[1:], "true")...).CombinedOutput(); err != nil {
 			t.Skipf("cannot bind-mount /proc/kmsg in a private mount namespace here: %v %s", err, out)
 		}
-		p := startServe(t, bin, wrap)
+		p := startServe(t, bin, "", "", wrap)
 		c := p.client(t)
 		c.Do("PUT", "/api/settings/", map[string]any{"extraction.timeout_seconds": 3600})
 		watch(t, c, dir, 1)
@@ -143,12 +143,15 @@ type serveProcess struct {
 	exited chan struct{}
 }
 
-// startServe starts `trove serve` on fresh directories, behind wrap (a
-// command prefix) when given.
-func startServe(t *testing.T, bin string, wrap []string) *serveProcess {
+// startServe starts `trove serve` on the given directories (fresh ones
+// when ""), behind wrap (a command prefix) when given.
+func startServe(t *testing.T, bin, data, conf string, wrap []string) *serveProcess {
 	t.Helper()
+	if data == "" {
+		data, conf = t.TempDir(), t.TempDir()
+	}
 	args := append(append([]string(nil), wrap...), bin, "serve", "--addr", "127.0.0.1:0",
-		"--data-dir", t.TempDir(), "--config-dir", t.TempDir())
+		"--data-dir", data, "--config-dir", conf)
 	cmd := exec.Command(args[0], args[1:]...)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {

@@ -67,7 +67,7 @@ func (e *TimeoutError) Timeout() bool { return true }
 
 type limitKey struct{}
 
-// WithTimeout bounds every open and read made under the returned context by
+// WithTimeout bounds every read made under the returned context by
 // one deadline, d from now, and remembers d so that a read cut short says
 // how long it was given.
 func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
