@@ -36,9 +36,9 @@ func buildTrove(t *testing.T) string {
 
 var addrRE = regexp.MustCompile(`msg="trove started" addr=(\S+)`)
 
-func startProcess(t *testing.T, bin, data, conf string) *process {
+func startProcess(t *testing.T, bin, data, conf string) *serveProcess {
 	t.Helper()
-	return startServe(t, bin, data, conf, nil).process
+	return startServe(t, bin, data, conf, nil)
 }
 
 // client wraps the process's address in the test server's HTTP helpers.
@@ -74,7 +74,7 @@ func TestKillDuringScanLosesNothing(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	p.cmd.Wait()
+	<-p.exited
 	if atKill >= n {
 		t.Fatalf("indexing finished before the kill (%v files): the test proves nothing", atKill)
 	}
