@@ -27,13 +27,10 @@ import (
 
 // rig is a pipeline on a real index, for one watched folder.
 type rig struct {
-	p      *Pipeline
-	store  *store.Store
-	root   string
-	dirID  int64
-	log    *syncLog
-	mu     sync.Mutex
-	events []string
+	p     *Pipeline
+	store *store.Store
+	dirID int64
+	log   *syncLog
 }
 
 type syncLog struct {
@@ -92,7 +89,7 @@ func newRig(t *testing.T, root string, opts ...rigOption) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{store: st, root: root, dirID: dir.ID, log: &syncLog{}}
+	r := &rig{store: st, dirID: dir.ID, log: &syncLog{}}
 	cfg := settings.Defaults()
 	matcher := filters.NewMatcher("blacklist", nil, nil)
 	var enricher enrich.Enricher = enrich.NewBuiltin(DocStats{Store: st})
@@ -104,12 +101,8 @@ func newRig(t *testing.T, root string, opts ...rigOption) *rig {
 		},
 		Enricher: func() enrich.Enricher { return enricher },
 		Embedder: func() embedding.Embedder { return embedder },
-		Publish: func(typ string, _ any) {
-			r.mu.Lock()
-			r.events = append(r.events, typ)
-			r.mu.Unlock()
-		},
-		Log: slog.New(slog.NewTextHandler(r.log, nil)),
+		Publish:  func(string, any) {},
+		Log:      slog.New(slog.NewTextHandler(r.log, nil)),
 	}
 	for _, o := range opts {
 		o(&d, &cfg)
