@@ -62,7 +62,10 @@ func Mount(t testing.TB) *FS {
 	t.Cleanup(func() {
 		f.ReleaseAll()
 		if err := srv.Unmount(); err != nil {
-			t.Logf("unmount %s: %v", dirPath, err)
+			// Still busy (a reader the kernel has not let go): detach it, so
+			// no dead mount is left behind in the temp folder.
+			t.Logf("unmount %s: %v; detaching it", dirPath, err)
+			syscall.Unmount(dirPath, syscall.MNT_DETACH)
 		}
 	})
 	return f
