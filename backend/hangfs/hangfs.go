@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package hangfs is a FUSE file system for tests of what a hostile or
 // broken disk does to the readers of watched files: a file whose reads
 // hang like those of a dead network mount, and a file that turns into a
