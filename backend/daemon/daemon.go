@@ -88,7 +88,7 @@ func (d *Daemon) wire() error {
 	if err != nil {
 		return err
 	}
-	bus := events.New()
+	bus := events.New(cfg.Log)
 	mod := newModels(d.store, set.Get(), cfg.Log)
 	vecs := search.NewVectors(mod.Embedder().Model())
 	if err := d.store.LoadVectors(context.Background(), vecs.Model(), vecs.Add); err != nil {

@@ -78,9 +78,13 @@ func (s *Service) UpdateSettings(patch map[string]json.RawMessage) (core.Setting
 	return s.settings.Update(patch)
 }
 
-// Subscribe streams events to a client until cancel is called or the client
-// falls behind (the channel then closes). With types, only those kinds.
-func (s *Service) Subscribe(buffer int, types []string) (<-chan core.Event, func()) {
+// Subscription is one client's queue of events (the bus's), so the shells
+// need no import of the bus.
+type Subscription = events.Subscription
+
+// Subscribe streams events to a client until it cancels the subscription
+// or falls more than limit events behind. With types, only those kinds.
+func (s *Service) Subscribe(limit int, types []string) *Subscription {
 	var filter func(core.Event) bool
 	if len(types) > 0 {
 		want := map[string]bool{}
@@ -89,7 +93,7 @@ func (s *Service) Subscribe(buffer int, types []string) (<-chan core.Event, func
 		}
 		filter = func(e core.Event) bool { return want[e.Type] }
 	}
-	return s.bus.Subscribe(buffer, filter)
+	return s.bus.Subscribe(limit, filter)
 }
 
 // Snapshot is the current state as events, sent to a new subscriber first

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"trove/backend/api"
 	"trove/backend/daemon"
 	"trove/backend/pipeline"
 	"trove/backend/service"
@@ -30,6 +31,8 @@ type Server struct {
 	Client    *http.Client
 	// Service is the backend's facade, for tests of the desktop bindings.
 	Service *service.Service
+	// API is the HTTP server, for tests that walk its routes.
+	API *api.Server
 
 	cancel     context.CancelFunc
 	done       chan error
@@ -77,6 +80,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	s.URL = "http://" + d.Addr()
 	s.Service = d.Service()
+	s.API = d.API()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel, s.done = cancel, make(chan error, 1)
 	go func() { s.done <- d.Run(ctx) }()
