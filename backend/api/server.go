@@ -191,7 +191,7 @@ func (s *Server) routes(ui fs.FS) {
 
 	a.Get("/updates", s.updates)
 
-	srch := a.Group("/search")
+	srch := a.Group("/search", cancelOnHangup) // a search stops when its client leaves
 	srch.Post("/", s.search)
 	srch.Get("/stream", s.searchStream)
 

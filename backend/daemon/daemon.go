@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -44,6 +45,11 @@ type Config struct {
 	// MaxWatches caps the folders watched live (0: the kernel's limit);
 	// folders beyond it are rescanned periodically instead.
 	MaxWatches int
+	// SearchTimeout bounds each search (0: service.DefaultSearchTimeout);
+	// SearchHook is called as each search starts (tests hold searches
+	// with it).
+	SearchTimeout time.Duration
+	SearchHook    func(context.Context, service.SearchRequest)
 }
 
 // Daemon is a started Trove backend.
@@ -122,6 +128,7 @@ func (d *Daemon) wire() error {
 	})
 	d.svc = service.New(service.Deps{
 		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Search: engine, Opener: launch.Desktop{}, Log: cfg.Log, Version: cfg.Version,
+		SearchTimeout: cfg.SearchTimeout, SearchHook: cfg.SearchHook,
 	})
 	d.ln, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -5,6 +5,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -31,6 +32,11 @@ type Deps struct {
 	Log      *slog.Logger
 	Version  string
 	Now      func() time.Time // nil for time.Now
+	// SearchTimeout bounds each search; 0 means DefaultSearchTimeout.
+	SearchTimeout time.Duration
+	// SearchHook, when set, is called as each search starts, with its
+	// context; tests use it to hold a search until it is cancelled.
+	SearchHook func(context.Context, SearchRequest)
 }
 
 // Service implements every operation of the API and the desktop window.
@@ -48,6 +54,10 @@ type Service struct {
 	started  time.Time
 
 	filterMu chan struct{} // serialises filter edits with their cleanup
+
+	searchTimeout time.Duration
+	searchHook    func(context.Context, SearchRequest)
+	searches      searchCounts
 }
 
 // New builds a Service.
@@ -59,6 +69,7 @@ func New(d Deps) *Service {
 	s := &Service{
 		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, search: d.Search, opener: d.Opener, log: d.Log,
 		version: d.Version, now: now, started: now(), filterMu: make(chan struct{}, 1),
+		searchTimeout: cmp.Or(d.SearchTimeout, DefaultSearchTimeout), searchHook: d.SearchHook,
 	}
 	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(core.EventSettings, cur) })
 	return s

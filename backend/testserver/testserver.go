@@ -34,10 +34,12 @@ type Server struct {
 	// API is the HTTP server, for tests that walk its routes.
 	API *api.Server
 
-	cancel     context.CancelFunc
-	done       chan error
-	extract    pipeline.ExtractFunc
-	maxWatches int
+	cancel        context.CancelFunc
+	done          chan error
+	extract       pipeline.ExtractFunc
+	maxWatches    int
+	searchTimeout time.Duration
+	searchHook    func(context.Context, service.SearchRequest)
 }
 
 // Option adjusts a server before it starts.
@@ -53,6 +55,14 @@ func WithExtract(fn pipeline.ExtractFunc) Option { return func(s *Server) { s.ex
 
 // WithMaxWatches caps the live watches, to reach the watch limit cheaply.
 func WithMaxWatches(n int) Option { return func(s *Server) { s.maxWatches = n } }
+
+// WithSearchTimeout sets the time limit of each search.
+func WithSearchTimeout(d time.Duration) Option { return func(s *Server) { s.searchTimeout = d } }
+
+// WithSearchHook calls hook as each search starts, with its context.
+func WithSearchHook(hook func(context.Context, service.SearchRequest)) Option {
+	return func(s *Server) { s.searchHook = hook }
+}
 
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
@@ -73,7 +83,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	d, err := daemon.New(daemon.Config{
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Extract: s.extract, MaxWatches: s.maxWatches,
+		Extract: s.extract, MaxWatches: s.maxWatches, SearchTimeout: s.searchTimeout, SearchHook: s.searchHook,
 	})
 	if err != nil {
 		t.Fatal(err)

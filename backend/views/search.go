@@ -18,9 +18,8 @@ const (
 	DefaultLimit       = 50
 	DefaultStreamLimit = 20
 	MaxLimit           = 500
-	// MaxQueryLength is the longest query, in characters (not bytes): room
-	// for a long question in natural language.
-	MaxQueryLength = 10000
+	// MaxQueryLength is the longest query, in characters (not bytes).
+	MaxQueryLength = service.MaxQueryLength
 	MinStreamQuery = 2
 )
 
