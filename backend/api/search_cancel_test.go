@@ -1,10 +1,13 @@
 package api_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -85,4 +88,45 @@ func TestSearchEndsAtItsTimeLimit(t *testing.T) {
 	if running, timedOut, _ := s.Service.SearchCounts(); running != 0 || timedOut != 2 {
 		t.Fatalf("%d running, %d timed out", running, timedOut)
 	}
+}
+
+// The hang-up watcher only peeks: a connection that carries several
+// searches, one after another or pipelined in one write, answers them all.
+func TestWatchedConnectionsStayUsable(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "roof.txt", "The roof leaks above the bedroom.")
+	s.IndexDir(root, 1)
+	c, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	br := bufio.NewReader(c)
+	request := func(q string) string {
+		body, _ := json.Marshal(map[string]any{"query": q})
+		return fmt.Sprintf("POST /api/search/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	}
+	read := func(what string) {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || !strings.Contains(string(b), "roof.txt") {
+			t.Fatalf("%s: %d %s", what, resp.StatusCode, b)
+		}
+	}
+	for i := range 3 {
+		fmt.Fprint(c, request("roof"))
+		read(fmt.Sprintf("search %d in a row", i+1))
+	}
+	fmt.Fprint(c, request("roof")+request("leak")+request("bedroom"))
+	for i := range 3 {
+		read(fmt.Sprintf("pipelined search %d", i+1))
+	}
+	// And a stream endpoint search after them, on the same connection.
+	fmt.Fprint(c, "GET /api/search/stream?query=roof HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	read("stream search")
 }

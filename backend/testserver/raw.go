@@ -45,10 +45,10 @@ func (s *Server) RawBytes(request []byte) Response {
 	if err != nil {
 		s.t.Fatalf("reading the answer to %q: %v", request, err)
 	}
-	defer resp.Body.Close()
 	var raw []byte
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") { // an open stream never ends
 		raw, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
 	}
 	r := Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
