@@ -49,6 +49,11 @@ type Config struct {
 	// ProviderRetry is how often an embedding provider that stopped
 	// answering is tried again (0: every 30 seconds).
 	ProviderRetry time.Duration
+	// SearchTimeout bounds each search (0: service.DefaultSearchTimeout);
+	// SearchHook is called as each search starts (tests hold searches
+	// with it).
+	SearchTimeout time.Duration
+	SearchHook    func(context.Context, service.SearchRequest)
 }
 
 // Daemon is a started Trove backend.
@@ -94,7 +99,7 @@ func (d *Daemon) wire() error {
 	if err != nil {
 		return err
 	}
-	bus := events.New()
+	bus := events.New(cfg.Log)
 	var ix *indexer.Indexer
 	var mod *models
 	d.health = embedding.NewHealth(embedding.HealthOptions{
@@ -138,6 +143,7 @@ func (d *Daemon) wire() error {
 	d.svc = service.New(service.Deps{
 		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Search: engine, Opener: launch.Desktop{}, Log: cfg.Log, Version: cfg.Version,
 		Health: d.health, TokenSet: cfg.Token != "", DataDir: cfg.DataDir, ConfigDir: cfg.ConfigDir,
+		SearchTimeout: cfg.SearchTimeout, SearchHook: cfg.SearchHook,
 	})
 	d.ln, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {
