@@ -17,6 +17,7 @@ import (
 
 	"trove/backend/api"
 	"trove/backend/core"
+	"trove/backend/dirlock"
 	"trove/backend/events"
 	"trove/backend/filters"
 	"trove/backend/indexer"
@@ -55,7 +56,12 @@ type Daemon struct {
 	indexer *indexer.Indexer
 	sched   *scheduler.Scheduler
 	ln      net.Listener
+	lock    *dirlock.Lock
 }
+
+// AlreadyRunningError is New's error when another Trove holds the data
+// directory; its message names that process and its address.
+type AlreadyRunningError = dirlock.HeldError
 
 // New opens everything and binds the listener, so that a port already in use
 // or an unreadable index is reported before Run.
@@ -66,14 +72,25 @@ func New(cfg Config) (*Daemon, error) {
 	if err := checkLoopback(cfg.Addr, cfg.Log); err != nil {
 		return nil, err
 	}
-	st, err := store.Open(cfg.DataDir)
+	// Before anything touches the index: a second process on it would
+	// fail the first one's writes.
+	lock, err := dirlock.Acquire(cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{cfg: cfg, store: st}
+	st, err := store.Open(cfg.DataDir)
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	d := &Daemon{cfg: cfg, store: st, lock: lock}
 	if err := d.wire(); err != nil {
 		st.Close()
+		lock.Release()
 		return nil, err
+	}
+	if err := lock.SetAddr(d.Addr()); err != nil {
+		cfg.Log.Warn("cannot record the address in the lock file", "err", err)
 	}
 	return d, nil
 }
@@ -165,6 +182,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if cerr := d.store.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("close index: %w", cerr))
 	}
+	d.lock.Release()
 	d.cfg.Log.Info("trove stopped")
 	if errors.Is(err, context.Canceled) {
 		return nil
