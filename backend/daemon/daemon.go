@@ -97,6 +97,11 @@ func New(cfg Config) (*Daemon, error) {
 
 func (d *Daemon) wire() error {
 	cfg := d.cfg
+	// Made now so that its real path is known to the exclusion of Trove's
+	// own folders from indexing.
+	if err := os.MkdirAll(cfg.ConfigDir, 0o700); err != nil {
+		return fmt.Errorf("create config dir: %w", err)
+	}
 	set, err := settings.Open(cfg.ConfigDir, cfg.Log)
 	if err != nil {
 		return err
@@ -121,7 +126,7 @@ func (d *Daemon) wire() error {
 		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: bus.Publish, Log: cfg.Log,
 	})
 	ix, err = indexer.New(indexer.Deps{Store: d.store, Filters: flt, Pipeline: pipe, Settings: set.Get, Publish: bus.Publish,
-		Log: cfg.Log, MaxWatches: cfg.MaxWatches})
+		Log: cfg.Log, MaxWatches: cfg.MaxWatches, Exclude: []string{cfg.DataDir, cfg.ConfigDir}})
 	if err != nil {
 		return err
 	}

@@ -88,6 +88,9 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 	if err != nil {
 		return core.WatchedDirectory{}, 0, err
 	}
+	if err := ix.own.refuse(root); err != nil {
+		return core.WatchedDirectory{}, 0, err
+	}
 	var children []folder
 	for _, f := range ix.snapshot() {
 		switch {

@@ -47,6 +47,9 @@ type Deps struct {
 	Log      *slog.Logger
 	// MaxWatches caps inotify watches (0: the kernel's limit only).
 	MaxWatches int
+	// Exclude lists Trove's own folders (data and config): never watched,
+	// scanned, queued or indexed.
+	Exclude []string
 }
 
 // Indexer is safe for concurrent use.
@@ -54,6 +57,7 @@ type Indexer struct {
 	Deps
 	queue   *queue.Queue
 	watcher *watch.Watcher
+	own     ownDirs
 	ctx     context.Context // set by Run: background scans live as long as it
 
 	mu      sync.Mutex
@@ -71,8 +75,10 @@ func New(d Deps) (*Indexer, error) {
 	if err != nil {
 		return nil, err
 	}
+	own := newOwnDirs(d.Exclude)
+	w.Exclude(own...)
 	ix := &Indexer{
-		Deps: d, watcher: w, folders: map[int64]*folder{},
+		Deps: d, watcher: w, own: own, folders: map[int64]*folder{},
 		queueDirty: make(chan struct{}, 1), rescanAll: make(chan bool, 1), ready: make(chan struct{}),
 	}
 	ix.queue = queue.New(queueConfig(d.Settings()), ix.process, queue.Hooks{
@@ -159,6 +165,15 @@ func (ix *Indexer) load(ctx context.Context) error {
 
 // process runs one queue item through the pipeline.
 func (ix *Indexer) process(ctx context.Context, it queue.Item) error {
+	if ix.own.covers(it.Path) || it.Action == queue.ActionMove && ix.own.covers(it.Dest) {
+		// Queued by an older Trove, or moved in or out of Trove's own
+		// folders: whatever it was, it leaves the index.
+		err := ix.deleteTree(ctx, it.Path)
+		if err == nil && it.Action == queue.ActionMove {
+			err = ix.deleteTree(ctx, it.Dest)
+		}
+		return err
+	}
 	switch it.Action {
 	case queue.ActionDelete:
 		return ix.deleteTree(ctx, it.Path)

@@ -34,7 +34,7 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 	var events []queue.Event
 	seen := make(map[string]bool, len(records))
 	found := 0
-	err = scan.Walk(ctx, f.Root, ix.Filters.Matcher(), scan.Options{
+	err = scan.Walk(ctx, f.Root, ownMatcher{ix.Filters.Matcher(), ix.own}, scan.Options{
 		Recursive: f.Recursive, FilePattern: f.Pattern,
 		Dir:      func(dir string) error { return ix.addWatch(id, dir) },
 		DirError: func(dir string, err error) { ix.Log.Warn("cannot scan folder", "dir", dir, "err", err) },
@@ -54,7 +54,7 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 		return found, err
 	}
 	for path := range records {
-		if !seen[path] && !exists(path) {
+		if !seen[path] && (!exists(path) || ix.own.covers(path)) {
 			events = append(events, queue.Event{Path: path, Action: queue.ActionDelete, DirID: id})
 		}
 	}
