@@ -14,6 +14,10 @@ var (
 	ErrInvalid  = errors.New("invalid input")
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("conflict")
+	// ErrUnavailable: the request is sound but cannot be served now (the
+	// index's disk is full, the index is damaged); retrying later, or after
+	// the action the message names, can succeed.
+	ErrUnavailable = errors.New("unavailable")
 )
 
 // Error is an error a client can act on: a kind (one of the sentinels), a
@@ -49,6 +53,11 @@ func NotFound(code, format string, args ...any) *Error {
 // Conflict builds an ErrConflict error.
 func Conflict(code, format string, args ...any) *Error {
 	return &Error{Kind: ErrConflict, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Unavailable builds an ErrUnavailable error.
+func Unavailable(code, format string, args ...any) *Error {
+	return &Error{Kind: ErrUnavailable, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // CodeOf returns the code of the first *Error in err's chain, or fallback.

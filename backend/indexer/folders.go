@@ -103,6 +103,9 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 		}
 	}
 	d, err := ix.Store.AddDirectory(ctx, root, opt.Recursive, opt.FilePattern, time.Now())
+	if ix.keepOnStorageError(err) {
+		return d, 0, ix.notWritable()
+	}
 	if err != nil {
 		return d, 0, err
 	}

@@ -63,6 +63,7 @@ type Indexer struct {
 	mu      sync.Mutex
 	folders map[int64]*folder
 	pubMu   sync.Mutex // orders folder events: see persistStatus
+	storage storageState
 
 	queueDirty chan struct{}
 	rescanAll  chan bool // true: re-process every file (models changed)
@@ -163,8 +164,17 @@ func (ix *Indexer) load(ctx context.Context) error {
 	return nil
 }
 
-// process runs one queue item through the pipeline.
+// process runs one queue item through the pipeline. A storage error of the
+// index holds the queue and keeps the item: it is not the file's failure.
 func (ix *Indexer) process(ctx context.Context, it queue.Item) error {
+	err := ix.processItem(ctx, it)
+	if ix.keepOnStorageError(err) {
+		return queue.Held(err)
+	}
+	return err
+}
+
+func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
 	if ix.own.covers(it.Path) || it.Action == queue.ActionMove && ix.own.covers(it.Dest) {
 		// Queued by an older Trove, or moved in or out of Trove's own
 		// folders: whatever it was, it leaves the index.
@@ -204,7 +214,14 @@ func (ix *Indexer) failed(it queue.Item, err error) {
 		path = it.Dest
 	}
 	ix.Log.Warn("indexing failed", "path", path, "retries", it.Retries, "err", err)
-	if rerr := ix.Pipeline.RecordFailure(context.Background(), it.DirID, path, err); rerr != nil {
+	rerr := ix.Pipeline.RecordFailure(context.Background(), it.DirID, path, err)
+	if ix.keepOnStorageError(rerr) {
+		// The failure cannot be written down: the item waits for the
+		// disk like any other, rather than vanishing.
+		ix.queue.Enqueue(queue.Event{Path: it.Path, Dest: it.Dest, Action: it.Action, DirID: it.DirID, Persist: true})
+		return
+	}
+	if rerr != nil {
 		ix.Log.Error("cannot record failure", "path", path, "err", rerr)
 	}
 }
@@ -239,7 +256,7 @@ func (ix *Indexer) saveLoop(ctx context.Context) {
 			busy = st.Total > 0
 		default:
 		}
-		if unsaved && time.Since(lastSave) >= saveEvery {
+		if _, held := ix.storageHeld(); unsaved && !held && time.Since(lastSave) >= saveEvery {
 			ix.saveQueue(ctx)
 			unsaved, lastSave = false, time.Now()
 		}
@@ -260,7 +277,7 @@ func (ix *Indexer) saveQueue(ctx context.Context) {
 		rows[i] = store.QueueRow{ID: it.ID, Path: it.Path, Dest: it.Dest, Action: string(it.Action), DirID: it.DirID,
 			EnqueuedAt: it.EnqueuedAt, ReadyAt: it.ReadyAt, Retries: it.Retries, LastError: it.LastError}
 	}
-	if err := ix.Store.SaveQueue(ctx, rows); err != nil && ctx.Err() == nil {
+	if err := ix.Store.SaveQueue(ctx, rows); err != nil && ctx.Err() == nil && !ix.keepOnStorageError(err) {
 		ix.Log.Warn("cannot save the queue", "err", err)
 	}
 }

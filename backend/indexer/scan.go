@@ -10,6 +10,7 @@ import (
 	"trove/backend/core"
 	"trove/backend/queue"
 	"trove/backend/scan"
+	"trove/backend/store"
 )
 
 var errEOF = io.EOF
@@ -43,7 +44,9 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 		seen[e.Path] = true
 		rec, known := records[e.Path]
 		changed := !known || rec.Size != e.Size || rec.ModNs != e.ModNs
-		if changed || all && rec.State == core.StateIndexed {
+		// A failure that was the index's disk, not the file, is retried.
+		storageFailed := known && rec.State == core.StateFailed && store.IsStorageReason(rec.Error)
+		if changed || storageFailed || all && rec.State == core.StateIndexed {
 			events = append(events, queue.Event{Path: e.Path, Action: queue.ActionIndex, DirID: id})
 		}
 	})
@@ -59,10 +62,11 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 		}
 	}
 	ix.clearError(id)
-	if err := ix.Store.SetDirectoryScanned(ctx, id, int64(found), time.Now()); err != nil {
+	// Queued first: the work must not depend on the index being writable.
+	ix.queue.EnqueueAll(events)
+	if err := ix.Store.SetDirectoryScanned(ctx, id, int64(found), time.Now()); err != nil && !ix.keepOnStorageError(err) {
 		return found, err
 	}
-	ix.queue.EnqueueAll(events)
 	return found, nil
 }
 

@@ -112,12 +112,14 @@ type Status struct {
 	Jobs          int
 	Version       string
 	UptimeSeconds float64
+	Index         core.IndexHealth
 }
 
-// Status reports the number of active watch jobs and the uptime.
+// Status reports the number of active watch jobs, the uptime and the
+// condition of the index.
 func (s *Service) Status(ctx context.Context) (Status, error) {
 	n, err := s.store.CountActiveDirectories(ctx)
-	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds()}, err
+	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds(), Index: s.indexer.Health()}, err
 }
 
 // FileStats summarises the indexed files.

@@ -23,13 +23,14 @@ type Record struct {
 	State       string
 	EmbedModel  string
 	EnrichBy    string
+	Error       string // why it failed, for failed files
 }
 
-const recordColumns = `id, dir_id, path, size, modified_ns, content_hash, state, embed_model, enrich_model`
+const recordColumns = `id, dir_id, path, size, modified_ns, content_hash, state, embed_model, enrich_model, error`
 
 func scanRecord(row interface{ Scan(...any) error }) (Record, error) {
 	var r Record
-	err := row.Scan(&r.ID, &r.DirID, &r.Path, &r.Size, &r.ModNs, &r.ContentHash, &r.State, &r.EmbedModel, &r.EnrichBy)
+	err := row.Scan(&r.ID, &r.DirID, &r.Path, &r.Size, &r.ModNs, &r.ContentHash, &r.State, &r.EmbedModel, &r.EnrichBy, &r.Error)
 	return r, err
 }
 

@@ -38,6 +38,7 @@ type Store struct {
 	w    *sql.DB
 	r    *sql.DB
 	path string
+	dir  string
 
 	obsMu     sync.Mutex
 	observers []Observer
@@ -58,7 +59,7 @@ func Open(dataDir string) (*Store, error) {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
-	s := &Store{w: w, path: path}
+	s := &Store{w: w, path: path, dir: dataDir}
 	if err := s.migrate(context.Background()); err != nil {
 		w.Close()
 		return nil, err
@@ -113,6 +114,13 @@ func (s *Store) Path() string { return s.path }
 // right after a large scan do not pay for up to 64 MB of WAL lookups.
 func (s *Store) Checkpoint(ctx context.Context) error {
 	_, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+	return err
+}
+
+// TruncateWAL copies the WAL into the database file and empties it, giving
+// its space back to the disk.
+func (s *Store) TruncateWAL(ctx context.Context) error {
+	_, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 	return err
 }
 

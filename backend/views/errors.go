@@ -8,7 +8,7 @@ import (
 )
 
 // HTTPStatus is the HTTP status of one of the core errors (400 invalid,
-// 404 not found, 409 conflict), or 0 for any other error.
+// 404 not found, 409 conflict, 503 unavailable), or 0 for any other error.
 func HTTPStatus(err error) int {
 	switch {
 	case errors.Is(err, core.ErrInvalid):
@@ -17,6 +17,8 @@ func HTTPStatus(err error) int {
 		return http.StatusNotFound
 	case errors.Is(err, core.ErrConflict):
 		return http.StatusConflict
+	case errors.Is(err, core.ErrUnavailable):
+		return http.StatusServiceUnavailable
 	}
 	return 0
 }
