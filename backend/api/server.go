@@ -96,6 +96,7 @@ func (s *Server) routes(ui fs.FS) {
 	files.Post("/:file_id/reveal", s.openFile(true))
 
 	a.Get("/status/", family(shapeStatus), s.getStatus)
+	a.Post("/index/rebuild", family(shapeStatus), s.rebuildIndex)
 
 	a.Post("/watch/directory", family(shapeStatus), s.watchDirectory)
 	a.Post("/watch/", family(shapeSuccess), s.watchLegacy)

@@ -57,6 +57,7 @@ type Daemon struct {
 	sched   *scheduler.Scheduler
 	ln      net.Listener
 	lock    *dirlock.Lock
+	notice  string // what opening the index had to do, if anything
 }
 
 // AlreadyRunningError is New's error when another Trove holds the data
@@ -78,12 +79,12 @@ func New(cfg Config) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(cfg.DataDir)
+	st, notice, err := openIndex(cfg.DataDir, cfg.ConfigDir, cfg.Log)
 	if err != nil {
 		lock.Release()
 		return nil, err
 	}
-	d := &Daemon{cfg: cfg, store: st, lock: lock}
+	d := &Daemon{cfg: cfg, store: st, lock: lock, notice: notice}
 	if err := d.wire(); err != nil {
 		st.Close()
 		lock.Release()
@@ -126,7 +127,9 @@ func (d *Daemon) wire() error {
 		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: bus.Publish, Log: cfg.Log,
 	})
 	ix, err = indexer.New(indexer.Deps{Store: d.store, Filters: flt, Pipeline: pipe, Settings: set.Get, Publish: bus.Publish,
-		Log: cfg.Log, MaxWatches: cfg.MaxWatches, Exclude: []string{cfg.DataDir, cfg.ConfigDir}})
+		Log: cfg.Log, MaxWatches: cfg.MaxWatches, Exclude: []string{cfg.DataDir, cfg.ConfigDir},
+		FolderList: filepath.Join(cfg.ConfigDir, store.FolderListName), Notice: d.notice,
+		Rebuilt: func() { vecs.Reset(mod.Embedder().Model()) }})
 	if err != nil {
 		return err
 	}

@@ -115,6 +115,7 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 			return d, 0, err
 		}
 	}
+	ix.saveFolderList(ctx)
 	found, err := ix.rescan(ctx, f.ID, false)
 	if err != nil {
 		return d, 0, err
@@ -194,6 +195,7 @@ func (ix *Indexer) Unwatch(ctx context.Context, id int64) error {
 	if err := ix.Store.DeleteDirectory(ctx, id); err != nil {
 		return err
 	}
+	ix.saveFolderList(ctx)
 	ix.Publish(core.EventFolderRemoved, map[string]any{"id": id})
 	return nil
 }

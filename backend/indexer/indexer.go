@@ -50,6 +50,17 @@ type Deps struct {
 	// Exclude lists Trove's own folders (data and config): never watched,
 	// scanned, queued or indexed.
 	Exclude []string
+	// FolderList is where the copy of the watched-folder list is kept (in
+	// the config dir); "" keeps none.
+	FolderList string
+	// Notice is what the start-up did about the index (folders restored),
+	// shown in the status.
+	Notice string
+	// Rebuilt runs after the index was replaced by Rebuild, so whatever
+	// holds its contents in memory can let them go.
+	Rebuilt func()
+	// CheckEvery is the period of the integrity check (0: daily).
+	CheckEvery time.Duration
 }
 
 // Indexer is safe for concurrent use.
@@ -62,8 +73,9 @@ type Indexer struct {
 
 	mu      sync.Mutex
 	folders map[int64]*folder
-	pubMu   sync.Mutex // orders folder events: see persistStatus
-	storage storageState
+	pubMu     sync.Mutex // orders folder events: see persistStatus
+	storage   storageState
+	integrity integrity
 
 	queueDirty chan struct{}
 	rescanAll  chan bool // true: re-process every file (models changed)
@@ -127,6 +139,8 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	g.Go(func() error { return ix.watcher.Run(gctx, ix.onEvent, ix.onOverflow) })
 	g.Go(func() error { ix.saveLoop(gctx); return nil })
 	g.Go(func() error { ix.pollLoop(gctx); return nil })
+	g.Go(func() error { ix.checkLoop(gctx); return nil })
+	ix.saveFolderList(ctx)
 	for _, f := range ix.snapshot() {
 		ix.goRescan(f.ID, false)
 	}

@@ -171,10 +171,3 @@ func (ix *Indexer) notWritable() error {
 	return core.Unavailable("INDEX_NOT_WRITABLE", "%s", msg)
 }
 
-// Health is the condition of the index: on hold for its disk, or ok.
-func (ix *Indexer) Health() core.IndexHealth {
-	if msg, held := ix.storageHeld(); held {
-		return core.IndexHealth{Status: core.IndexStorageError, Message: msg}
-	}
-	return core.IndexHealth{Status: core.IndexOK}
-}

@@ -24,5 +24,6 @@ const (
 
 // Search runs a query over the indexed files.
 func (s *Service) Search(ctx context.Context, req SearchRequest) ([]SearchResult, error) {
-	return s.search.Search(ctx, req)
+	res, err := s.search.Search(ctx, req)
+	return res, s.indexErr(err)
 }

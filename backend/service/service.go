@@ -124,15 +124,18 @@ func (s *Service) Status(ctx context.Context) (Status, error) {
 
 // FileStats summarises the indexed files.
 func (s *Service) FileStats(ctx context.Context) (core.FileStats, error) {
-	return s.store.Stats(ctx)
+	st, err := s.store.Stats(ctx)
+	return st, s.indexErr(err)
 }
 
 // FileByPath returns the record of one path.
 func (s *Service) FileByPath(ctx context.Context, path string) (core.File, error) {
-	return s.store.FileByPath(ctx, path)
+	f, err := s.store.FileByPath(ctx, path)
+	return f, s.indexErr(err)
 }
 
 // File returns one file record by id.
 func (s *Service) File(ctx context.Context, id int64) (core.File, error) {
-	return s.store.File(ctx, id)
+	f, err := s.store.File(ctx, id)
+	return f, s.indexErr(err)
 }

@@ -56,7 +56,7 @@ func IsStorageReason(reason string) bool {
 // Probe makes a small real write, to learn whether the index can be
 // written again.
 func (s *Store) Probe(ctx context.Context) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('storage_probe', ?)
+	_, err := s.wdb().ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('storage_probe', ?)
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, time.Now().UTC().Format(time.RFC3339Nano))
 	if err != nil {
 		return fmt.Errorf("test write: %w", err)

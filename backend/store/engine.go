@@ -37,7 +37,7 @@ func scanRecord(row interface{ Scan(...any) error }) (Record, error) {
 // Lookup returns the record of a path; ok is false when the index does not
 // hold it.
 func (s *Store) Lookup(ctx context.Context, path string) (r Record, ok bool, err error) {
-	r, err = scanRecord(s.r.QueryRowContext(ctx, `SELECT `+recordColumns+` FROM files WHERE path = ?`, path))
+	r, err = scanRecord(s.rdb().QueryRowContext(ctx, `SELECT `+recordColumns+` FROM files WHERE path = ?`, path))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}
@@ -47,7 +47,7 @@ func (s *Store) Lookup(ctx context.Context, path string) (r Record, ok bool, err
 // ByHash lists indexed files with the given content hash and size. The
 // literal content_hash != ” lets SQLite use the partial index.
 func (s *Store) ByHash(ctx context.Context, hash string, size int64) ([]Record, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+recordColumns+` FROM files
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+recordColumns+` FROM files
 		WHERE content_hash = ? AND content_hash != '' AND size = ? AND state = 'indexed'`, hash, size)
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func (s *Store) ByHash(ctx context.Context, hash string, size int64) ([]Record, 
 // DirRecords maps every path of a folder to its record, for reconciling
 // the index with the disk.
 func (s *Store) DirRecords(ctx context.Context, dirID int64) (map[string]Record, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+recordColumns+` FROM files WHERE dir_id = ?`, dirID)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+recordColumns+` FROM files WHERE dir_id = ?`, dirID)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (s *Store) DirRecords(ctx context.Context, dirID int64) (map[string]Record,
 
 // PathsUnder lists the indexed paths at or below dir.
 func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT path FROM files WHERE path = ? OR (path >= ? AND path < ?)`,
+	rows, err := s.rdb().QueryContext(ctx, `SELECT path FROM files WHERE path = ? OR (path >= ? AND path < ?)`,
 		dir, dir+"/", dir+"0") // '0' sorts right after '/'
 	if err != nil {
 		return nil, err
@@ -104,7 +104,7 @@ func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
 
 // Touch updates a file's times (and size) when its content is unchanged.
 func (s *Store) Touch(ctx context.Context, id int64, f core.File) error {
-	_, err := s.w.ExecContext(ctx, `UPDATE files SET size = ?, modified_ns = ?, accessed_ns = ?, created_ns = ? WHERE id = ?`,
+	_, err := s.wdb().ExecContext(ctx, `UPDATE files SET size = ?, modified_ns = ?, accessed_ns = ?, created_ns = ? WHERE id = ?`,
 		f.Size, f.Modified.UnixNano(), f.Accessed.UnixNano(), f.Created.UnixNano(), id)
 	return err
 }
@@ -208,7 +208,7 @@ func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]i
 	for i, t := range missing {
 		args[i] = t
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT term, doc FROM fts_content_vocab WHERE term IN (?`+
+	rows, err := s.rdb().QueryContext(ctx, `SELECT term, doc FROM fts_content_vocab WHERE term IN (?`+
 		strings.Repeat(`, ?`, len(missing)-1)+`)`, args...)
 	if err != nil {
 		return 0, nil, fmt.Errorf("document frequencies: %w", err)
@@ -272,4 +272,11 @@ func (c *dfCache) put(terms []string, fresh map[string]int, docs int) {
 	for _, t := range terms {
 		c.terms[t] = [2]int{fresh[t], docs}
 	}
+}
+
+// clear forgets every cached count (the index was replaced).
+func (c *dfCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.terms = nil
 }
