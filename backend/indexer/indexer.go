@@ -71,8 +71,8 @@ type Indexer struct {
 	own     ownDirs
 	ctx     context.Context // set by Run: background scans live as long as it
 
-	mu      sync.Mutex
-	folders map[int64]*folder
+	mu        sync.Mutex
+	folders   map[int64]*folder
 	pubMu     sync.Mutex // orders folder events: see persistStatus
 	storage   storageState
 	integrity integrity

@@ -170,4 +170,3 @@ func (ix *Indexer) notWritable() error {
 	msg, _ := ix.storageHeld()
 	return core.Unavailable("INDEX_NOT_WRITABLE", "%s", msg)
 }
-
