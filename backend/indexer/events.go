@@ -81,7 +81,7 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 	if ev.From != "" {
 		ix.queue.Forget(ev.From)
 	}
-	go func() {
+	ix.goSafe("new folder "+ev.Path, func() {
 		ctx := ix.ctx
 		if ev.From != "" {
 			if src, ok := ix.folderOf(ev.From); ok && src.ID == f.ID {
@@ -91,7 +91,7 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 			}
 		}
 		ix.scanSubtree(ctx, f, ev.Path)
-	}()
+	})
 }
 
 // scanSubtree watches and queues everything below a new folder.

@@ -17,6 +17,7 @@ import (
 	"trove/backend/filters"
 	"trove/backend/pipeline"
 	"trove/backend/queue"
+	"trove/backend/scan"
 	"trove/backend/store"
 	"trove/backend/watch"
 )
@@ -74,6 +75,9 @@ type Indexer struct {
 	mu        sync.Mutex
 	folders   map[int64]*folder
 	pubMu     sync.Mutex // orders folder events: see persistStatus
+	// onScanEntry, when set, sees every file a scan finds (tests use it to
+	// make a scan fail from inside).
+	onScanEntry func(scan.Entry)
 	storage   storageState
 	integrity integrity
 
@@ -136,7 +140,11 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	close(ix.ready)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return ix.queue.Run(gctx) })
-	g.Go(func() error { return ix.watcher.Run(gctx, ix.onEvent, ix.onOverflow) })
+	g.Go(func() error {
+		return ix.watcher.Run(gctx,
+			func(ev watch.Event) { ix.safely("file event "+ev.Path, func() { ix.onEvent(ev) }) },
+			func() { ix.safely("watcher overflow", ix.onOverflow) })
+	})
 	g.Go(func() error { ix.saveLoop(gctx); return nil })
 	g.Go(func() error { ix.pollLoop(gctx); return nil })
 	g.Go(func() error { ix.checkLoop(gctx); return nil })
@@ -259,21 +267,25 @@ func (ix *Indexer) saveLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		select {
-		case <-ix.queueDirty:
-			st := ix.queue.Status()
-			ix.Publish(core.EventQueueStatus, st)
-			unsaved = true
-			if st.Total == 0 && busy {
-				ix.checkpoint(ctx)
+		// A panic in one round is logged and the loop goes on: the queue's
+		// status and its saving must outlive any one bad round.
+		ix.safely("queue status and saving", func() {
+			select {
+			case <-ix.queueDirty:
+				st := ix.queue.Status()
+				ix.Publish(core.EventQueueStatus, st)
+				unsaved = true
+				if st.Total == 0 && busy {
+					ix.checkpoint(ctx)
+				}
+				busy = st.Total > 0
+			default:
 			}
-			busy = st.Total > 0
-		default:
-		}
-		if _, held := ix.storageHeld(); unsaved && !held && time.Since(lastSave) >= saveEvery {
-			ix.saveQueue(ctx)
-			unsaved, lastSave = false, time.Now()
-		}
+			if _, held := ix.storageHeld(); unsaved && !held && time.Since(lastSave) >= saveEvery {
+				ix.saveQueue(ctx)
+				unsaved, lastSave = false, time.Now()
+			}
+		})
 	}
 }
 

@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -40,6 +41,9 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 		Dir:      func(dir string) error { return ix.addWatch(id, dir) },
 		DirError: func(dir string, err error) { ix.Log.Warn("cannot scan folder", "dir", dir, "err", err) },
 	}, func(e scan.Entry) {
+		if ix.onScanEntry != nil {
+			ix.onScanEntry(e)
+		}
 		found++
 		seen[e.Path] = true
 		rec, known := records[e.Path]
@@ -70,10 +74,16 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 	return found, nil
 }
 
-// goRescan runs rescan in the background.
+// goRescan runs rescan in the background. A panic in the scan becomes the
+// folder's error (checked again every pollEvery), not the process's end.
 func (ix *Indexer) goRescan(id int64, all bool) {
 	go func() {
-		if _, err := ix.rescan(ix.ctx, id, all); err != nil && ix.ctx.Err() == nil {
+		var err error
+		if perr := ix.safely("scan", func() { _, err = ix.rescan(ix.ctx, id, all) }); perr != nil {
+			ix.setErrorMessage(id, fmt.Sprintf("scanning failed with an internal error (%v); Trove tries again every %v", perr, pollEvery))
+			return
+		}
+		if err != nil && ix.ctx.Err() == nil {
 			ix.Log.Warn("rescan failed", "folder", id, "err", err)
 		}
 	}()

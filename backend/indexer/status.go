@@ -32,6 +32,13 @@ func (ix *Indexer) setError(id int64, err error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		msg = "folder no longer exists; Trove checks for its return every " + pollEvery.String()
 	}
+	ix.Log.Warn("folder unavailable", "folder", id, "err", err)
+	ix.setErrorMessage(id, msg)
+}
+
+// setErrorMessage puts a folder in error with msg until its next scan
+// succeeds.
+func (ix *Indexer) setErrorMessage(id int64, msg string) {
 	ix.mu.Lock()
 	f, ok := ix.folders[id]
 	if ok {
@@ -39,7 +46,6 @@ func (ix *Indexer) setError(id int64, err error) {
 	}
 	ix.mu.Unlock()
 	if ok {
-		ix.Log.Warn("folder unavailable", "folder", f.Root, "err", err)
 		ix.watcher.RemoveTree(f.Root)
 		ix.persistStatus(id)
 	}
