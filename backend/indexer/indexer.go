@@ -72,14 +72,14 @@ type Indexer struct {
 	own     ownDirs
 	ctx     context.Context // set by Run: background scans live as long as it
 
-	mu        sync.Mutex
-	folders   map[int64]*folder
-	pubMu     sync.Mutex // orders folder events: see persistStatus
+	mu      sync.Mutex
+	folders map[int64]*folder
+	pubMu   sync.Mutex // orders folder events: see persistStatus
 	// onScanEntry, when set, sees every file a scan finds (tests use it to
 	// make a scan fail from inside).
 	onScanEntry func(scan.Entry)
-	storage   storageState
-	integrity integrity
+	storage     storageState
+	integrity   integrity
 
 	queueDirty chan struct{}
 	rescanAll  chan bool // true: re-process every file (models changed)
