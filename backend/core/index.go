@@ -11,9 +11,10 @@ const (
 )
 
 // IndexHealth is the condition of the index itself, beside its contents.
+// The JSON names are those of the index.status event.
 type IndexHealth struct {
-	Status    string
-	Message   string     // what is wrong and what to do; empty when ok
-	Notice    string     // what Trove did about the index at start (folders restored), if anything
-	CheckedAt *time.Time // the last completed integrity check
+	Status    string     `json:"status"`
+	Message   string     `json:"message"`    // what is wrong and what to do; empty when ok
+	Notice    string     `json:"notice"`     // what Trove did about the index at start (folders restored), if anything
+	CheckedAt *time.Time `json:"checked_at"` // the last completed integrity check
 }
