@@ -133,10 +133,15 @@ func (ix *Indexer) updateStorageMessage() {
 	}
 }
 
-// storageRecovered lifts the hold, shows the folders' own status again and
-// rescans them: files recorded as failed for a storage reason, and changes
-// whose events were lost, are found again.
+// storageRecovered opens the index's connections anew, lifts the hold,
+// shows the folders' own status again and rescans them: files recorded as
+// failed for a storage reason, and changes whose events were lost, are
+// found again. The connections are replaced while nothing else runs: one
+// that saw a write fail keeps no state from before the failure.
 func (ix *Indexer) storageRecovered() {
+	if err := ix.Store.Reopen(); err != nil {
+		ix.Log.Error("cannot reopen the index after the storage error", "err", err)
+	}
 	st := &ix.storage
 	st.mu.Lock()
 	st.held, st.message, st.probing = false, "", false

@@ -38,8 +38,32 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 	if err != nil {
 		problems = append(problems, "quick_check: "+err.Error())
 	}
+	fts, err := s.checkFullText(ctx)
+	return append(problems, fts...), err
+}
+
+// checkFullText runs FTS5's integrity-check of both full-text tables on a
+// connection opened for it (nothing cached from earlier statements), while
+// it holds the writer so that no write starts meanwhile.
+func (s *Store) checkFullText(ctx context.Context) ([]string, error) {
+	writer, err := s.wdb().Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer writer.Close()
+	return s.ftsCheck(ctx)
+}
+
+func (s *Store) ftsCheck(ctx context.Context) ([]string, error) {
+	db, err := openPool(s.path, false)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	var problems []string
 	for _, t := range []string{"fts_files", "fts_content"} {
-		_, err := s.wdb().ExecContext(ctx, `INSERT INTO `+t+`(`+t+`) VALUES('integrity-check')`)
+		_, err := db.ExecContext(ctx, `INSERT INTO `+t+`(`+t+`) VALUES('integrity-check')`)
 		if err != nil && !IsCorrupt(err) {
 			return nil, fmt.Errorf("%s integrity-check: %w", t, err)
 		}
@@ -91,9 +115,7 @@ func (s *Store) Rebuild(ctx context.Context, dirs []core.WatchedDirectory) (stri
 		removeFiles(fresh)
 		return "", fmt.Errorf("rebuild: %w", err)
 	}
-	old := s.db.Load()
-	old.r.Close()
-	old.w.Close() // no checkpoint: the old WAL belongs with the old file
+	closeOld(s.db.Load())
 	aside, err := SetAside(s.dir)
 	if err != nil {
 		return "", err
@@ -111,6 +133,42 @@ func (s *Store) Rebuild(ctx context.Context, dirs []core.WatchedDirectory) (stri
 	s.dfCache.clear()
 	s.damage.Store(nil)
 	return aside, nil
+}
+
+// Reopen closes every connection to the index and opens new ones. After a
+// write failed on a full or failing disk, the connection that saw the
+// failure may keep FTS5 state that no longer matches the file; writes
+// through it were seen to damage the full-text index later. New
+// connections read everything from the file.
+func (s *Store) Reopen() error {
+	s.rebuildMu.Lock()
+	defer s.rebuildMu.Unlock()
+	closeOld(s.db.Load())
+	p, err := openPools(s.path)
+	if err != nil {
+		return fmt.Errorf("reopen the index: %w", err)
+	}
+	s.db.Store(p)
+	s.dfCache.clear()
+	return s.loadCounts()
+}
+
+// closeOld closes the pools of a replaced index, without a checkpoint (the
+// old WAL belongs with the old file). Closing waits for running queries,
+// and a query over a damaged FTS5 segment can run for ever, so after a
+// while the rebuild goes on without it: the file is only renamed, and a
+// connection still open on it does no harm.
+func closeOld(p *pools) {
+	done := make(chan struct{})
+	go func() {
+		p.r.Close()
+		p.w.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
 }
 
 // RestoreDirectories records watched folders, with their ids, in an index
