@@ -121,7 +121,7 @@ func TestDiskFullHoldsTheQueueAndLosesNothing(t *testing.T) {
 	// once the filler is gone.
 	data := smallDisk(t, "128m")
 	root := t.TempDir()
-	const n = 300
+	const n = 120
 	wordyFiles(t, root, n)
 	s := testserver.Start(t, testserver.WithDirs(data, t.TempDir()))
 	s.Do("POST", "/api/queue/pause", nil)
