@@ -226,6 +226,9 @@ func (a *App) ApplyFilters() (views.Applied, error) {
 	return views.FiltersApplied(n), nil
 }
 
+// RebuildIndex replaces a damaged index and indexes every file again.
+func (a *App) RebuildIndex() (int, error) { return a.svc.RebuildIndex(a.ctx()) }
+
 // Snapshot is the current state as events (queue.status, one folder.status
 // per folder): what /api/updates sends a new client first.
 func (a *App) Snapshot() ([]core.Event, error) { return a.svc.Snapshot(a.ctx()), nil }

@@ -174,6 +174,7 @@ func (s *Server) routes(ui fs.FS) {
 	files.Post("/:file_id/reveal", s.openFile(true))
 
 	a.Get("/status/", s.getStatus)
+	a.Post("/index/rebuild", s.rebuildIndex)
 
 	a.Post("/watch/directory", s.watchDirectory)
 	a.Post("/watch/", s.watchLegacy)

@@ -16,7 +16,9 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrForbidden: the caller may not do this (the request itself is fine).
 	ErrForbidden = errors.New("forbidden")
-	// ErrUnavailable: busy or out of time; the same request may work later.
+	// ErrUnavailable: the request is sound but cannot be served now (busy,
+	// out of time, the index's disk is full, the index is damaged); retrying
+	// later, or after the action the message names, can succeed.
 	ErrUnavailable = errors.New("unavailable")
 )
 

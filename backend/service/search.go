@@ -79,7 +79,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchAnswer, 
 		s.searches.cancelled.Add(1)
 		return SearchAnswer{}, core.Unavailable("SEARCH_CANCELLED", "the search was cancelled: %v", context.Cause(ctx))
 	case err != nil:
-		return SearchAnswer{}, err
+		return SearchAnswer{}, s.indexErr(err)
 	}
 	ans := SearchAnswer{Results: res}
 	if wantsMeaning && emb.Failing() {

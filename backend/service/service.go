@@ -146,26 +146,31 @@ type Status struct {
 	Version       string
 	UptimeSeconds float64
 	Embedding     core.EmbeddingHealth
+	Index         core.IndexHealth
 }
 
-// Status reports the number of active watch jobs, the uptime, and whether
-// the embedding provider answers.
+// Status reports the number of active watch jobs, the uptime, whether the
+// embedding provider answers, and the condition of the index.
 func (s *Service) Status(ctx context.Context) (Status, error) {
 	n, err := s.store.CountActiveDirectories(ctx)
-	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds(), Embedding: s.Embedding()}, err
+	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds(), Embedding: s.Embedding(),
+		Index: s.indexer.Health()}, err
 }
 
 // FileStats summarises the indexed files.
 func (s *Service) FileStats(ctx context.Context) (core.FileStats, error) {
-	return s.store.Stats(ctx)
+	st, err := s.store.Stats(ctx)
+	return st, s.indexErr(err)
 }
 
 // FileByPath returns the record of one path.
 func (s *Service) FileByPath(ctx context.Context, path string) (core.File, error) {
-	return s.store.FileByPath(ctx, path)
+	f, err := s.store.FileByPath(ctx, path)
+	return f, s.indexErr(err)
 }
 
 // File returns one file record by id.
 func (s *Service) File(ctx context.Context, id int64) (core.File, error) {
-	return s.store.File(ctx, id)
+	f, err := s.store.File(ctx, id)
+	return f, s.indexErr(err)
 }
