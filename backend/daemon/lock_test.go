@@ -44,16 +44,14 @@ func TestSecondServerOnTheSameDataDirRefusesToStart(t *testing.T) {
 	}
 	// The first one is unharmed.
 	c := first.client(t)
-	c.Bind(t)
 	if r := c.Get("/api/status/"); r.Status != 200 {
 		t.Fatalf("first server after the refused start: %d %s", r.Status, r.Body)
 	}
 	// Once the first has stopped, the directory is free again.
 	first.cmd.Process.Kill()
-	first.cmd.Wait()
+	<-first.exited
 	third := startProcess(t, bin, data, conf)
 	c3 := third.client(t)
-	c3.Bind(t)
 	if r := c3.Get("/api/status/"); r.Status != 200 {
 		t.Fatalf("a server after the holder stopped: %d %s", r.Status, r.Body)
 	}
