@@ -15,6 +15,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -41,26 +42,35 @@ type Query struct {
 	Errors []string
 }
 
-// MaxLength bounds the query text the parser reads.
-const MaxLength = 1000
+// MaxLength bounds the query text the parser reads, in characters: a
+// pasted page is a normal query for finding documents like it.
+const MaxLength = 10_000
 
-// maxTerms bounds the work one query can cause.
+// maxTerms bounds the phrases, prefixes and exclusions of a query, each of
+// which costs a full-text lookup. Plain words are not bounded here: the
+// search engine keeps a long query's most telling words for keywords and
+// gives the whole text to the embedder.
 const maxTerms = 32
 
 // Parse reads a query. It never fails: malformed operators are reported in
 // Errors, stray syntax is treated as text.
 func Parse(s string) Query {
 	var q Query
-	if len(s) > MaxLength {
-		s = s[:MaxLength]
-	}
 	s = strings.ToValidUTF8(s, " ")
+	if utf8.RuneCountInString(s) > MaxLength {
+		s = string([]rune(s)[:MaxLength])
+	}
 	for _, tok := range lex(s) {
 		q.add(tok)
 	}
-	if len(q.Terms) > maxTerms {
-		q.Terms = q.Terms[:maxTerms]
-	}
+	special := 0
+	q.Terms = slices.DeleteFunc(q.Terms, func(t Term) bool {
+		if t.Phrase || t.Prefix {
+			special++
+			return special > maxTerms
+		}
+		return false
+	})
 	if len(q.Excluded) > maxTerms {
 		q.Excluded = q.Excluded[:maxTerms]
 	}

@@ -256,12 +256,10 @@ func (v *Vectors) nearestBySigns(q queryVec, n int) []int32 {
 	return out
 }
 
-// bestReach bounds the passages compared per file in Best, so a huge file
-// cannot make a search slow.
-const bestReach = 32
-
-// Best returns each given file's best passage similarity to q among its
-// first bestReach passages (files without vectors are absent).
+// Best returns each given file's closest passage to q among all of its
+// passages (files without vectors are absent): the same measure the
+// nearest-neighbour search uses, so a file's semantic score does not
+// depend on how it was found.
 func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
@@ -271,10 +269,9 @@ func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 		return out
 	}
 	for _, f := range files {
-		rows := v.rows[f]
-		for _, r := range rows[:min(len(rows), bestReach)] {
+		for _, r := range v.rows[f] {
 			sim := v.similarity(qv, r)
-			if m, ok := out[f]; !ok || sim > m.Similarity {
+			if m, ok := out[f]; !ok || sim > m.Similarity || sim == m.Similarity && v.ord[r] < m.Ord {
 				out[f] = Match{FileID: f, Ord: v.ord[r], Similarity: sim}
 			}
 		}

@@ -13,6 +13,9 @@ type (
 	SearchResult  = search.Result
 	SearchFilters = search.Filters
 	SearchMode    = search.Mode
+	// SearchExplanation is why a result ranks where it does.
+	SearchExplanation = search.Explanation
+	SearchTermSource  = search.Source
 )
 
 // Search modes.
@@ -20,6 +23,13 @@ const (
 	ModeHybrid   = search.Hybrid
 	ModeKeyword  = search.Keyword
 	ModeSemantic = search.Semantic
+)
+
+// Where a query word of an explanation comes from.
+const (
+	SourceTyped     = search.Typed
+	SourceCorrected = search.Corrected
+	SourceFeedback  = search.Feedback
 )
 
 // Search runs a query over the indexed files.

@@ -20,9 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/driver"
-	"github.com/ncruces/go-sqlite3/ext/fts5"
 )
 
 //go:embed migrations/*.sql
@@ -39,12 +37,13 @@ type Store struct {
 	r    *sql.DB
 	path string
 
-	obsMu     sync.Mutex
-	observers []Observer
-	passages  atomic.Int64 // kept in step with the chunks table by every commit
-	docs      atomic.Int64 // rows of fts_content, likewise
-	dfCache   dfCache
-	group     groupCommit
+	obsMu       sync.Mutex
+	observers   []Observer
+	passages    atomic.Int64 // kept in step with the chunks table by every commit
+	docs        atomic.Int64 // rows of fts_content, likewise
+	dfCache     dfCache      // of the text
+	fileDFCache dfCache      // of names, folders, titles, keywords, summaries
+	group       groupCommit
 }
 
 // Open opens (creating if needed) the index in dataDir and migrates it.
@@ -98,7 +97,7 @@ func openPool(path string, readOnly bool) (*sql.DB, error) {
 		q.Set("_txlock", "immediate")
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-	db, err := driver.Open(dsn, func(c *sqlite3.Conn) error { return fts5.Register(c) })
+	db, err := driver.Open(dsn, registerFTS)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
