@@ -75,6 +75,8 @@ type Engine struct {
 	Embedder func() embedding.Embedder
 	Log      *slog.Logger
 	Tuning   *Tuning // nil means DefaultTuning
+
+	spell speller
 }
 
 func (e *Engine) tuning() Tuning {
@@ -108,6 +110,8 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 	}
 	return s.results(ctx, ranked)
 }
+
+func (e *Engine) logSpelling(err error) { e.Log.Warn("spelling word list", "err", err) }
 
 // queryVector embeds text when the index holds vectors of the same model;
 // nil otherwise (keyword ranking alone).

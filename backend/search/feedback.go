@@ -190,9 +190,6 @@ func (s *searcher) addFeedback(chosen []chosenWord) {
 		s.terms = append(s.terms, qterm{expr: quote(c.surface), stem: c.stem, text: c.surface, count: 0, source: Feedback})
 		s.weight = append(s.weight, share*c.weight/sum)
 		s.idf = append(s.idf, s.termIDF(qterm{stem: c.stem}))
-		for t := range numTables {
-			s.complete[t] = append(s.complete[t], false)
-		}
 		s.added = append(s.added, c.surface)
 	}
 }

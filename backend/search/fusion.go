@@ -69,12 +69,28 @@ type Candidate struct {
 	ID  int64
 	TF  [][numFields]int32 // per query term, occurrences per field
 	Len [numFields]int32   // tokens per field
+	// Near is, per query term, how close its occurrences in the text come
+	// to other query terms' (the sum of 1/distance² within five words).
+	Near []float64
 	// Path, Name and Folders place the file (folders below its watched
 	// folder, slash-separated).
 	Path, Name, Folders string
 	Similarity          float64 // cosine similarity of its closest passage
 	Passage             int32   // that passage
 	HasVector           bool
+
+	parsed *parsedName // Name, read for matching once
+}
+
+// nameScore is the candidate's name match.
+func (c *Candidate) nameScore(words []NameWord, t Tuning) (float64, []string) {
+	if len(words) == 0 || c.Name == "" {
+		return 0, nil
+	}
+	if c.parsed == nil {
+		c.parsed = parseName(c.Name)
+	}
+	return matchParsed(words, c.parsed, c.Folders, t)
 }
 
 // Collection is what fusion knows about the whole index.
@@ -102,10 +118,8 @@ func Fuse(q Query, cands []*Candidate, col Collection, t Tuning) []Scored {
 	for _, c := range cands {
 		s := Scored{C: c}
 		if q.Mode != Semantic {
-			if most > 0 {
-				s.Text = bm25f(q.Terms, c, col, t) / most
-			}
-			s.Name, _ = nameMatch(q.Words, c.Name, c.Folders, t)
+			s.Text = textScore(q, c, col, t, most)
+			s.Name, _ = c.nameScore(q.Words, t)
 			s.Keyword = s.Text + t.NameWeight*s.Name
 		}
 		if q.Mode != Keyword && c.HasVector {
@@ -146,6 +160,75 @@ func matchesTyped(q Query, c *Candidate, name float64) bool {
 	return false
 }
 
+// textScore is BM25F over the most the query could score, mixed with the
+// proximity score (over its own most) by Tuning.Proximity: 0 to 1.
+func textScore(q Query, c *Candidate, col Collection, t Tuning, most float64) float64 {
+	if most == 0 {
+		return 0
+	}
+	s := bm25f(q.Terms, c, col, t) / most
+	if t.Proximity > 0 {
+		if pm := maxProximity(q.Terms); pm > 0 {
+			s = (s + t.Proximity*proximity(q.Terms, c, col, t)/pm) / (1 + t.Proximity)
+		}
+	}
+	if t.CoordPower > 0 {
+		s *= math.Pow(coordination(q, c), t.CoordPower)
+	}
+	return s
+}
+
+// proximity scores query terms found close to each other in the text, as
+// Büttcher, Clarke and Lushman (2006) do: each term's accumulated
+// closeness, saturated like a term frequency with the text's length
+// normalisation, weighted by its IDF capped at 1.
+func proximity(terms []Term, c *Candidate, col Collection, t Tuning) float64 {
+	if len(c.Near) == 0 {
+		return 0
+	}
+	k := t.K1
+	if avg := col.AvgLen[FieldText]; avg > 0 && c.Len[FieldText] > 0 {
+		b := t.Fields[FieldText].B
+		k *= 1 - b + b*float64(c.Len[FieldText])/avg
+	}
+	s := 0.0
+	for i, term := range terms {
+		if i < len(c.Near) && c.Near[i] > 0 {
+			s += term.Weight * min(1, term.IDF) * c.Near[i] / (k + c.Near[i])
+		}
+	}
+	return s
+}
+
+func maxProximity(terms []Term) float64 {
+	s := 0.0
+	for _, t := range terms {
+		s += t.Weight * min(1, t.IDF)
+	}
+	return s
+}
+
+// coordination is the share of the typed query (by weight) that a file
+// matches: a file holding both words of "bash license" answers it better
+// than one holding "bash" three times, which BM25's saturation alone does
+// not say when one word is much rarer than the other.
+func coordination(q Query, c *Candidate) float64 {
+	var all, matched float64
+	for i, term := range q.Terms {
+		if term.Source == Feedback {
+			continue
+		}
+		all += term.Weight
+		if i < len(c.TF) && c.TF[i] != ([numFields]int32{}) {
+			matched += term.Weight
+		}
+	}
+	if all == 0 {
+		return 1
+	}
+	return matched / all
+}
+
 // maxScore is the most BM25F can give a file for these terms: every term
 // matched with saturated frequency.
 func maxScore(terms []Term) float64 {
@@ -160,17 +243,26 @@ func maxScore(terms []Term) float64 {
 // occurrences are length-normalised with the field's own b and weighted,
 // summed into one pseudo-frequency per term, and saturated once with k1.
 // Without the usual (k1 + 1) factor a term contributes at most its IDF.
+// Delta is BM25+'s lower bound (Lv and Zhai 2011): any occurrence is worth
+// at least Delta/(1+Delta) of the term, so long documents are not pushed
+// below short ones that lack the term.
 func bm25f(terms []Term, c *Candidate, col Collection, t Tuning) float64 {
 	s := 0.0
 	for i, term := range terms {
 		if i >= len(c.TF) {
 			break
 		}
-		if tf := pseudoFreq(c.TF[i], c, col, t); tf > 0 {
-			s += term.Weight * term.IDF * tf / (t.K1 + tf)
-		}
+		s += termScore(term, pseudoFreq(c.TF[i], c, col, t), t)
 	}
 	return s
+}
+
+// termScore is one term's part of BM25F given its pseudo-frequency.
+func termScore(term Term, tf float64, t Tuning) float64 {
+	if tf <= 0 {
+		return 0
+	}
+	return term.Weight * term.IDF * (tf/(t.K1+tf) + t.Delta) / (1 + t.Delta)
 }
 
 func pseudoFreq(tf [numFields]int32, c *Candidate, col Collection, t Tuning) float64 {
@@ -179,8 +271,8 @@ func pseudoFreq(tf [numFields]int32, c *Candidate, col Collection, t Tuning) flo
 		if n == 0 || t.Fields[f].Weight == 0 {
 			continue
 		}
-		norm := 1.0
-		if avg := col.AvgLen[f]; avg > 0 {
+		norm := 1.0 // a length not known yet (while shortlisting) counts as average
+		if avg := col.AvgLen[f]; avg > 0 && c.Len[f] > 0 {
 			norm = 1 - t.Fields[f].B + t.Fields[f].B*float64(c.Len[f])/avg
 		}
 		sum += t.Fields[f].Weight * float64(n) / max(norm, 1e-3)

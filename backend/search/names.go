@@ -47,7 +47,7 @@ func nameWords(texts []string, last bool, idf func(stem string) float64) []NameW
 
 // namePart is a piece of a name: a word, or part of a compound word.
 type namePart struct {
-	text, stem string
+	text, stem string  // stem: computed when first needed ("" until then)
 	covered    float64 // characters covered by query words
 }
 
@@ -56,15 +56,40 @@ type nameWord struct {
 	parts      []namePart
 }
 
+// parsedName is a file name read for matching: its words (without the
+// extension) and the extension. Candidates keep theirs across fusions.
+type parsedName struct {
+	words []nameWord
+	ext   string
+}
+
+func parseName(name string) *parsedName {
+	base, ext := splitExt(name)
+	return &parsedName{words: splitName(base), ext: ext}
+}
+
 // splitName reads a name as words and their parts.
 func splitName(base string) []nameWord {
 	var out []nameWord
 	for _, w := range tokens.Words(base) {
-		nw := nameWord{text: tokens.Fold(w), stem: tokens.Stem(w)}
+		nw := nameWord{text: tokens.Fold(w)}
 		for _, p := range tokens.SplitIdentifier(w) {
-			nw.parts = append(nw.parts, namePart{text: tokens.Fold(p), stem: tokens.Stem(p)})
+			nw.parts = append(nw.parts, namePart{text: tokens.Fold(p)})
 		}
 		out = append(out, nw)
+	}
+	return out
+}
+
+// fresh returns a copy of the words with nothing covered yet.
+func (n *parsedName) fresh() []nameWord {
+	out := make([]nameWord, len(n.words))
+	for i, w := range n.words {
+		out[i] = w
+		out[i].parts = make([]namePart, len(w.parts))
+		for j, p := range w.parts {
+			out[i].parts[j] = namePart{text: p.text, stem: p.stem}
+		}
 	}
 	return out
 }
@@ -92,9 +117,14 @@ func nameMatch(words []NameWord, name, folders string, t Tuning) (float64, []str
 	if len(words) == 0 || name == "" {
 		return 0, nil
 	}
-	base, ext := splitExt(name)
-	nws := splitName(base)
+	return matchParsed(words, parseName(name), folders, t)
+}
+
+func matchParsed(words []NameWord, pn *parsedName, folders string, t Tuning) (float64, []string) {
+	nws := pn.fresh()
+	defer pn.keepStems(nws)
 	var folderWords []nameWord
+	parent := pn.parentWords(folders)
 	matched := make([]string, len(words))
 	var credit, total float64
 	for i, q := range words {
@@ -105,7 +135,7 @@ func nameMatch(words []NameWord, name, folders string, t Tuning) (float64, []str
 			c, matched[i] = 1, "name"
 		case coverPart(nws, q):
 			c, matched[i] = 1, "name"
-		case q.Text == ext:
+		case q.Text == pn.ext:
 			c, matched[i] = 1, "extension"
 		case coverInside(nws, q, t.NameSubstringCredit):
 			c, matched[i] = t.NameSubstringCredit, "name"
@@ -115,6 +145,8 @@ func nameMatch(words []NameWord, name, folders string, t Tuning) (float64, []str
 			}
 			if hasWord(folderWords, q) {
 				c, matched[i] = t.NameFolderCredit, "folders"
+				coverWhole(parent, q)
+				coverPart(parent, q)
 			}
 		}
 		credit += q.Weight * c
@@ -122,7 +154,23 @@ func nameMatch(words []NameWord, name, folders string, t Tuning) (float64, []str
 	if credit == 0 || total == 0 {
 		return 0, matched
 	}
-	var covered, size float64
+	// The name side: the share of the name covered, or of the parent
+	// folder and the name together ("bash license" and bash/copyright).
+	covered, size := coverage(nws)
+	pc, ps := coverage(parent)
+	nameSide := 1.0
+	if size > 0 {
+		nameSide = covered / size
+	}
+	if ps > 0 {
+		nameSide = max(nameSide, (covered+pc)/(size+ps))
+	}
+	return math.Pow(credit/total, t.NameQueryPower) * nameSide, matched
+}
+
+// coverage returns the characters of the words' parts that query words
+// cover, and all of them.
+func coverage(nws []nameWord) (covered, size float64) {
 	for _, w := range nws {
 		for _, p := range w.parts {
 			n := float64(len(p.text))
@@ -130,22 +178,50 @@ func nameMatch(words []NameWord, name, folders string, t Tuning) (float64, []str
 			covered += min(p.covered, n)
 		}
 	}
-	nameSide := 1.0
-	if size > 0 {
-		nameSide = covered / size
-	}
-	return math.Pow(credit/total, t.NameQueryPower) * nameSide, matched
+	return covered, size
 }
 
-func sameWord(q NameWord, text, stem string) bool {
-	return q.Text == text || q.Stem == stem
+// parentWords reads the file's parent folder (the last of folders) for
+// coverage, fresh.
+func (n *parsedName) parentWords(folders string) []nameWord {
+	if folders == "" {
+		return nil
+	}
+	return splitName(folders[strings.LastIndexByte(folders, '/')+1:])
+}
+
+// keepStems remembers the stems computed while matching.
+func (n *parsedName) keepStems(nws []nameWord) {
+	for i := range n.words {
+		n.words[i].stem = nws[i].stem
+		for j := range n.words[i].parts {
+			n.words[i].parts[j].stem = nws[i].parts[j].stem
+		}
+	}
+}
+
+// sameWord reports whether a query word is a name word: the same folded
+// form or the same stem. Stems are computed only for words that could
+// share one (the same first three letters) and kept.
+func sameWord(q NameWord, text string, stem *string) bool {
+	if q.Text == text {
+		return true
+	}
+	n := min(3, len(q.Text), len(text))
+	if n == 0 || q.Text[:n] != text[:n] {
+		return false
+	}
+	if *stem == "" {
+		*stem = tokens.Stem(text)
+	}
+	return q.Stem == *stem
 }
 
 // coverWhole matches a whole word of the name, all its parts at once.
 func coverWhole(nws []nameWord, q NameWord) bool {
 	hit := false
 	for i := range nws {
-		if len(nws[i].parts) > 1 && sameWord(q, nws[i].text, nws[i].stem) || len(nws[i].parts) == 1 && sameWord(q, nws[i].parts[0].text, nws[i].parts[0].stem) {
+		if len(nws[i].parts) > 1 && sameWord(q, nws[i].text, &nws[i].stem) || len(nws[i].parts) == 1 && sameWord(q, nws[i].parts[0].text, &nws[i].parts[0].stem) {
 			for j := range nws[i].parts {
 				nws[i].parts[j].covered = float64(len(nws[i].parts[j].text))
 			}
@@ -164,7 +240,7 @@ func coverPart(nws []nameWord, q NameWord) bool {
 		for j := range nws[i].parts {
 			p := &nws[i].parts[j]
 			switch {
-			case sameWord(q, p.text, p.stem):
+			case sameWord(q, p.text, &p.stem):
 				p.covered = float64(len(p.text))
 				wordHit = true
 			case q.Prefix && len(q.Text) >= 2 && strings.HasPrefix(p.text, q.Text):
@@ -211,12 +287,12 @@ func coverSpan(w *nameWord, from, to int, credit float64) {
 }
 
 func hasWord(nws []nameWord, q NameWord) bool {
-	for _, w := range nws {
-		if sameWord(q, w.text, w.stem) {
+	for i := range nws {
+		if sameWord(q, nws[i].text, &nws[i].stem) {
 			return true
 		}
-		for _, p := range w.parts {
-			if sameWord(q, p.text, p.stem) {
+		for j := range nws[i].parts {
+			if sameWord(q, nws[i].parts[j].text, &nws[i].parts[j].stem) {
 				return true
 			}
 		}

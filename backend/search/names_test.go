@@ -21,14 +21,15 @@ func TestNameMatch(t *testing.T) {
 		{"x11protocol", "x11protocol.txt", "", 1, 1},
 		{"sample_password", "sample_password.txt", "", 1, 1},
 		{"writer.docx", "writer.docx", "office", 1, 1},
-		{"README.Debian git", "README.Debian", "docs/debian/git", 0.8, 0.9}, // the folder tells which README.Debian
-		{"protocol", "x11protocol.txt", "", 0.6, 0.8},                       // 8 of 11 characters
-		{"port", "report.pdf", "", 0.05, 0.1},                               // inside a word: half credit on both sides
-		{"quart", "Q3-quarterly_report.xlsx", "", 0.2, 0.3},                 // the start of a part, being typed
-		{"quarterly report", "Q3-quarterly_report.xlsx", "", 0.85, 0.9},     // all but "Q3"
+		{"README.Debian git", "README.Debian", "docs/debian/git", 1, 1}, // the folder tells which README.Debian
+		{"protocol", "x11protocol.txt", "", 0.6, 0.8},                   // 8 of 11 characters
+		{"port", "report.pdf", "", 0.05, 0.1},                           // inside a word: half credit on both sides
+		{"quart", "Q3-quarterly_report.xlsx", "", 0.2, 0.3},             // the start of a part, being typed
+		{"quarterly report", "Q3-quarterly_report.xlsx", "", 0.85, 0.9}, // all but "Q3"
 		{"budget plan", "myBudgetPlan2024.ods", "", 0.6, 0.7},
 		{"boundary layer", "report.pdf", "", 0, 0},
-		{"bash license", "copyright", "bash", 0, 0}, // folders alone do not make a name match
+		{"bash license", "copyright", "bash", 0.05, 0.1}, // the parent folder, as part of the name
+		{"bash license", "copyright", "bash/doc", 0, 0},  // a folder further up is not
 	} {
 		got, _ := nameMatch(words(t, c.query), c.name, c.folders, tn)
 		if got < c.min-1e-9 || got > c.max+1e-9 {

@@ -121,13 +121,13 @@ func explain(q Query, r Scored, col Collection, t Tuning) Explanation {
 				te.Fields[Field(f).String()] = n
 			}
 		}
-		if tf := pseudoFreq(r.C.TF[i], r.C, col, t); tf > 0 && most > 0 {
-			te.Score = term.Weight * term.IDF * tf / (t.K1 + tf) / most
+		if most > 0 {
+			te.Score = termScore(term, pseudoFreq(r.C.TF[i], r.C, col, t), t) / most
 		}
 		x.Terms = append(x.Terms, te)
 	}
 	if q.Mode != Semantic {
-		_, matched := nameMatch(q.Words, r.C.Name, r.C.Folders, t)
+		_, matched := r.C.nameScore(q.Words, t)
 		for i, m := range matched {
 			if m != "" {
 				x.Name = append(x.Name, NameExplanation{Word: q.Words[i].Text, Matched: m})

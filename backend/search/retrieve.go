@@ -9,18 +9,19 @@ import (
 	"sync"
 
 	"trove/backend/store"
+	"trove/backend/tokens"
 )
 
 // Candidate set sizes and pruning.
 const (
 	// semanticCandidates are the files closest in meaning to the query.
-	semanticCandidates = 200
+	semanticCandidates = 100
 	// nameCandidates are files whose names hold a query word inside a word.
-	nameCandidates = 200
+	nameCandidates = 100
 	// shortlisted files, the best by what phase one learned, get complete
 	// evidence (every term, their place, their closest passage) and are
 	// ranked; further down, nothing could lift a file into the results.
-	shortlisted = 500
+	shortlisted = 300
 	// matchBudget bounds the files phase one may read per table in an index
 	// of at least commonMin files: FTS5 walks every match of an expression,
 	// so candidates come from the query's rarest words while their files
@@ -29,6 +30,8 @@ const (
 	// only a file holding nothing but common words can be missed.
 	matchBudget = 2000
 	commonMin   = 5000
+	// feedbackBudget is phase one's budget for feedback words.
+	feedbackBudget = matchBudget / 4
 )
 
 // Tables of the index, as term evidence goes.
@@ -52,17 +55,15 @@ type searcher struct {
 	filter store.FileFilter
 	t      Tuning
 
-	terms    []qterm
-	weight   []float64 // query weight per term
-	idf      []float64
-	df       [numTables]map[string]int
-	complete [numTables][]bool // phase one enumerated every match of the term in that table
-	n        int               // files in the index, for IDF
-	words    []NameWord
-	prune    bool
+	terms  []qterm
+	weight []float64 // query weight per term
+	idf    []float64
+	df     [numTables]map[string]int
+	n      int // files in the index, for IDF
+	words  []NameWord
+	prune  bool
 
 	cands  map[int64]*Candidate
-	known  map[int64]*[numTables]int // terms[:known[id][t]] have been counted for the file in table t
 	placed map[int64]bool
 	byName map[int64]bool // found inside a name
 	col    Collection
@@ -73,7 +74,7 @@ type searcher struct {
 
 func newSearcher(e *Engine, req Request, p plan, filter store.FileFilter) *searcher {
 	return &searcher{e: e, req: req, p: p, filter: filter, t: e.tuning(),
-		cands: map[int64]*Candidate{}, known: map[int64]*[numTables]int{}, placed: map[int64]bool{}, byName: map[int64]bool{}}
+		cands: map[int64]*Candidate{}, placed: map[int64]bool{}, byName: map[int64]bool{}}
 }
 
 func (s *searcher) cand(id int64) *Candidate {
@@ -81,7 +82,6 @@ func (s *searcher) cand(id int64) *Candidate {
 	if !ok {
 		c = &Candidate{ID: id}
 		s.cands[id] = c
-		s.known[id] = &[numTables]int{}
 	}
 	return c
 }
@@ -125,6 +125,7 @@ func (s *searcher) rank(ctx context.Context) ([]Scored, error) {
 // prepare looks up the terms' document frequencies, corrects words the
 // index lacks, keeps a long query's most telling words and weighs them.
 func (s *searcher) prepare(ctx context.Context) error {
+	s.e.spell.refresh(s.e.Store, s.e.logSpelling)
 	s.n = max(s.e.Store.DocCount(), 1)
 	s.prune = s.e.Store.DocCount() >= commonMin
 	s.terms = slices.Clone(s.p.terms)
@@ -144,9 +145,6 @@ func (s *searcher) prepare(ctx context.Context) error {
 		if t.stem == "" || s.termDF(t) > 0 {
 			s.weight[i] = t.count
 		}
-	}
-	for t := range numTables {
-		s.complete[t] = make([]bool, len(s.terms))
 	}
 	s.words = nameWords(s.nameTexts(), true, func(stem string) float64 {
 		return IDF(s.n, max(s.df[textTable][stem], s.df[fileTable][stem]))
@@ -245,15 +243,22 @@ func (s *searcher) nameTexts() []string {
 
 // match runs phase one for terms[from:] in both tables: every file holding
 // a selective term (all of them in a small index), or, when even the
-// rarest term is common, the newest files holding all terms.
+// rarest term is common, the newest files holding all terms. It counts
+// the terms it runs, without the files' lengths: enough to shortlist.
 func (s *searcher) match(ctx context.Context, from int) error {
 	var wg sync.WaitGroup
 	var errs [numTables]error
 	var results [numTables][]store.TermMatch
 	var stats [numTables]store.TableStats
 	var order [numTables][]int
+	budget := matchBudget
+	if from > 0 {
+		// Feedback words re-weigh the candidates more than they find new
+		// ones: a smaller budget, and nothing when even the rarest is common.
+		budget = feedbackBudget
+	}
 	for t := range numTables {
-		expr, terms, complete, limited := s.phaseOne(t, from)
+		expr, terms, limited := s.phaseOne(t, from, budget, from == 0)
 		if expr == "" {
 			continue
 		}
@@ -265,9 +270,6 @@ func (s *searcher) match(ctx context.Context, from int) error {
 		wg.Go(func() {
 			results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], expr, len(terms), scope)
 		})
-		for _, i := range complete {
-			s.complete[t][i] = true
-		}
 	}
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
@@ -285,11 +287,11 @@ func (s *searcher) match(ctx context.Context, from int) error {
 	return nil
 }
 
-// phaseOne returns table t's expression for terms[from:], the terms in
-// the order of its phrases, the terms whose every match in t it finds,
-// and whether it is limited (even the rarest term is common: then it is
-// the newest matchBudget files holding all terms).
-func (s *searcher) phaseOne(t, from int) (expr string, order, complete []int, limited bool) {
+// phaseOne returns table t's expression for terms[from:] within budget,
+// the terms in the order of its phrases, and whether it is limited (even
+// the rarest term is common: then, with all, it is the newest matchBudget
+// files holding all terms).
+func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order []int, limited bool) {
 	var sel, common []int
 	for i := from; i < len(s.terms); i++ {
 		if s.weight[i] > 0 {
@@ -297,7 +299,7 @@ func (s *searcher) phaseOne(t, from int) (expr string, order, complete []int, li
 		}
 	}
 	if len(sel) == 0 {
-		return "", nil, nil, false
+		return "", nil, false
 	}
 	if s.prune {
 		slices.SortStableFunc(sel, func(a, b int) int { return cmp.Compare(s.df[t][s.terms[a].stem], s.df[t][s.terms[b].stem]) })
@@ -305,7 +307,7 @@ func (s *searcher) phaseOne(t, from int) (expr string, order, complete []int, li
 		cut := len(sel)
 		for k, i := range sel {
 			d := s.df[t][s.terms[i].stem] // 0 for phrases and prefixes, which are selective
-			if total+d > matchBudget {
+			if total+d > budget {
 				cut = k
 				break
 			}
@@ -317,10 +319,13 @@ func (s *searcher) phaseOne(t, from int) (expr string, order, complete []int, li
 	}
 	var parts []string
 	if len(sel) == 0 {
+		if !all {
+			return "", nil, false
+		}
 		for _, i := range common {
 			parts = append(parts, s.terms[i].expr)
 		}
-		return strings.Join(parts, " AND "), common, nil, true
+		return strings.Join(parts, " AND "), common, true
 	}
 	for _, i := range sel {
 		parts = append(parts, s.terms[i].expr)
@@ -334,7 +339,7 @@ func (s *searcher) phaseOne(t, from int) (expr string, order, complete []int, li
 			order = append(order, i)
 		}
 	}
-	return strings.Join(parts, " OR "), order, sel, false
+	return strings.Join(parts, " OR "), order, false
 }
 
 // apply records a table's matches: term counts are set (not added), as a
@@ -351,8 +356,10 @@ func (s *searcher) apply(t int, terms []int, ms []store.TermMatch, stats store.T
 	cols := tables[t].Columns()
 	for _, m := range ms {
 		c := s.cand(m.FileID)
-		for col := range cols {
-			c.Len[int(firstField[t])+col] = m.Len[col]
+		if m.Len != nil {
+			for col := range cols {
+				c.Len[int(firstField[t])+col] = m.Len[col]
+			}
 		}
 		for k, i := range terms {
 			for len(c.TF) <= i {
@@ -360,6 +367,12 @@ func (s *searcher) apply(t int, terms []int, ms []store.TermMatch, stats store.T
 			}
 			for col := range cols {
 				c.TF[i][int(firstField[t])+col] = m.Freq(k, col)
+			}
+			if m.Near != nil {
+				if c.Near == nil {
+					c.Near = make([]float64, len(s.terms))
+				}
+				c.Near[i] = m.Near[k]
 			}
 		}
 	}
@@ -382,9 +395,17 @@ func (s *searcher) nameMatches(ctx context.Context) error {
 	if s.t.NameSubstringCredit == 0 {
 		return nil
 	}
+	// The words, and each token as typed when it is more than a word
+	// ("1.7.0.6", "heap_test.go"): its words alone may be too short or too
+	// common to find the name.
 	var subs []string
 	for _, w := range s.words {
 		subs = append(subs, w.Text)
+	}
+	for _, t := range s.p.q.Terms {
+		if !t.Phrase && len(tokens.Words(t.Text)) > 1 {
+			subs = append(subs, t.Text)
+		}
 	}
 	ids, err := s.e.Store.NameMatches(ctx, subs, nameCandidates)
 	if err != nil {
@@ -451,37 +472,16 @@ func (s *searcher) fuse(ctx context.Context) ([]Scored, error) {
 	return Fuse(q, short, s.col, s.t), nil
 }
 
-// completeEvidence counts the terms phase one left out for the given
-// files, loads their places and finds their closest passages.
+// completeEvidence counts every term in every field of the given files,
+// with their lengths (one pass over each term's matches per table), loads
+// their places and finds their closest passages.
 func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
-	type fetch struct {
-		t     int
-		terms []int
-		only  []int64
-		ms    []store.TermMatch
-		stats store.TableStats
-	}
-	var fetches []*fetch
-	for t := range numTables {
-		// Files grouped by how many terms they already know in t.
-		groups := map[int][]int64{}
-		for _, id := range ids {
-			k := s.known[id][t]
-			groups[k] = append(groups[k], id)
-		}
-		for from, group := range groups {
-			f := &fetch{t: t, only: group}
-			for i := from; i < len(s.terms); i++ {
-				if !s.complete[t][i] && s.weight[i] > 0 {
-					f.terms = append(f.terms, i)
-				}
-			}
-			for _, id := range group {
-				s.known[id][t] = len(s.terms)
-			}
-			if len(f.terms) > 0 {
-				fetches = append(fetches, f)
-			}
+	var terms []int
+	var parts []string
+	for i, t := range s.terms {
+		if s.weight[i] > 0 {
+			terms = append(terms, i)
+			parts = append(parts, t.expr)
 		}
 	}
 	var missing []int64
@@ -491,30 +491,38 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 		}
 	}
 	var wg sync.WaitGroup
-	errs := make([]error, len(fetches)+1)
-	for k, f := range fetches {
-		parts := make([]string, len(f.terms))
-		for j, i := range f.terms {
-			parts[j] = s.terms[i].expr
+	var errs [numTables + 1]error
+	var results [numTables][]store.TermMatch
+	var stats [numTables]store.TableStats
+	if len(terms) > 0 {
+		for t := range numTables {
+			wg.Go(func() {
+				results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], strings.Join(parts, " OR "), len(parts),
+					store.TermScope{Only: ids, Lengths: true, Proximity: t == textTable && s.t.Proximity > 0})
+			})
 		}
-		wg.Go(func() {
-			f.ms, f.stats, errs[k] = s.e.Store.TermMatches(ctx, tables[f.t], strings.Join(parts, " OR "), len(parts), store.TermScope{Only: f.only})
-		})
 	}
 	var places map[int64]store.Place
 	wg.Go(func() {
-		places, errs[len(fetches)] = s.e.Store.Places(ctx, missing)
+		places, errs[numTables] = s.e.Store.Places(ctx, missing)
 	})
 	var best map[int64]Match
 	if s.qv != nil && s.req.Mode != Keyword {
 		best = s.e.Vectors.Best(s.qv, ids)
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(errs[:]...); err != nil {
 		return err
 	}
-	for _, f := range fetches {
-		s.apply(f.t, f.terms, f.ms, f.stats)
+	for _, id := range ids {
+		// Counted again from scratch: a file phase one did not see in a
+		// table holds none of the terms there.
+		c := s.cands[id]
+		c.TF = make([][numFields]int32, len(s.terms))
+		c.Near = nil
+	}
+	for t := range numTables {
+		s.apply(t, terms, results[t], stats[t])
 	}
 	for id, m := range best {
 		c := s.cands[id]

@@ -12,7 +12,7 @@ import (
 // text, names, folders, titles, keywords or summaries) is most likely
 // misspelt. Its candidates are the words one edit away (a letter deleted,
 // inserted, replaced, or two swapped: most typing errors, after Damerau),
-// looked up in the index's vocabulary; the one most files hold is added
+// looked up in the index's words (speller.go); the one most files hold is added
 // to the query beside the typed word, which stays (a word the index lacks
 // costs nothing). This runs only for unknown words, so queries spelt
 // right pay nothing for it.
@@ -40,10 +40,7 @@ func (s *searcher) correct(ctx context.Context) error {
 			stems = append(stems, st)
 		}
 		slices.Sort(stems)
-		known, err := s.e.Store.KnownTerms(ctx, stems)
-		if err != nil {
-			return err
-		}
+		known := s.e.spell.known(ctx, s.e.Store, s.e.logSpelling, stems)
 		best, bestDF := "", 0
 		for _, st := range stems {
 			if df := known[st]; df > bestDF {

@@ -256,10 +256,15 @@ func (v *Vectors) nearestBySigns(q queryVec, n int) []int32 {
 	return out
 }
 
-// Best returns each given file's closest passage to q among all of its
-// passages (files without vectors are absent): the same measure the
-// nearest-neighbour search uses, so a file's semantic score does not
-// depend on how it was found.
+// bestCompared is how many of a file's passages Best compares exactly: those
+// nearest by sign bits.
+const bestCompared = 4
+
+// Best returns each given file's closest passage to q (files without
+// vectors are absent). All of a file's passages count, however the file
+// was found, so its semantic score does not depend on that: the bestCompared
+// nearest by sign bits (a popcount each) are compared exactly. Every
+// ranked file's similarity comes from here.
 func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
@@ -268,8 +273,32 @@ func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 	if !ok {
 		return out
 	}
+	var near [bestCompared]int32
+	var dist [bestCompared]int
 	for _, f := range files {
-		for _, r := range v.rows[f] {
+		rows := v.rows[f]
+		if len(rows) > bestCompared {
+			n := 0
+			for _, r := range rows {
+				d := v.hamming(qv, r)
+				if n < bestCompared {
+					near[n], dist[n] = r, d
+					n++
+					continue
+				}
+				worst := 0
+				for i := 1; i < n; i++ {
+					if dist[i] > dist[worst] || dist[i] == dist[worst] && near[i] > near[worst] {
+						worst = i
+					}
+				}
+				if d < dist[worst] {
+					near[worst], dist[worst] = r, d
+				}
+			}
+			rows = near[:n]
+		}
+		for _, r := range rows {
 			sim := v.similarity(qv, r)
 			if m, ok := out[f]; !ok || sim > m.Similarity || sim == m.Similarity && v.ord[r] < m.Ord {
 				out[f] = Match{FileID: f, Ord: v.ord[r], Similarity: sim}
@@ -277,6 +306,14 @@ func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 		}
 	}
 	return out
+}
+
+func (v *Vectors) hamming(q queryVec, r int32) int {
+	d := 0
+	for i, x := range v.signs[int(r)*v.words : int(r+1)*v.words] {
+		d += bits.OnesCount64(x ^ q.signs[i])
+	}
+	return d
 }
 
 // Distance turns a cosine similarity into the distance of the spec's

@@ -262,25 +262,6 @@ func (s *Store) vocabCounts(ctx context.Context, vocab string, terms []string) (
 	return out, nil
 }
 
-// KnownTerms looks terms up, uncached, in the text and in the names,
-// folders, titles, keywords and summaries, and returns the ones the index
-// holds with their file counts (the larger of the two): spelling
-// correction asks about hundreds of candidate words, nearly all absent.
-func (s *Store) KnownTerms(ctx context.Context, terms []string) (map[string]int, error) {
-	text, err := s.vocabCounts(ctx, "fts_content_vocab", terms)
-	if err != nil {
-		return nil, err
-	}
-	files, err := s.vocabCounts(ctx, "fts_files_vocab", terms)
-	if err != nil {
-		return nil, err
-	}
-	for t, n := range files {
-		text[t] = max(text[t], n)
-	}
-	return text, nil
-}
-
 // dfCache remembers document frequencies with the index size they were read
 // at.
 type dfCache struct {

@@ -30,34 +30,66 @@ func registerFTS(c *sqlite3.Conn) error {
 	})
 }
 
-// termFreqs returns, as uvarints: the table's row count, each column's
-// total tokens, each column's tokens in this row, then for each phrase of
-// the query its count in each column.
-func termFreqs(fts fts5.Context, ctx sqlite3.Context, _ ...sqlite3.Value) {
+// termFreqs returns, as uvarints: flags (1: totals follow, on the first
+// match of a statement only; 2: lengths follow; 4: proximity follows), the
+// table's row count and each column's total tokens, each column's tokens
+// in this row (when its argument has bit 1), for each phrase of the query
+// its count in each column, and (when its argument has bit 2) for each
+// phrase how close it comes to the others. A row's lengths cost a lookup in the table's docsize table,
+// which candidate search does without.
+func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 	cols, phrases := fts.ColumnCount(), fts.PhraseCount()
-	buf := make([]byte, 0, 8+4*cols+2*cols*phrases)
-	rows, err := fts.RowCount()
-	buf = binary.AppendUvarint(buf, uint64(rows))
-	for c := range cols {
-		total, e := fts.ColumnTotalSize(c)
+	lengths := len(args) > 0 && args[0].Int()&1 != 0
+	nearby := len(args) > 0 && args[0].Int()&2 != 0
+	totals := fts.GetAuxdata(false) == nil
+	buf := make([]byte, 1, 16+2*cols*phrases)
+	var err error
+	if totals {
+		buf[0] |= 1
+		err = fts.SetAuxdata(true)
+		rows, e := fts.RowCount()
 		err = errors.Join(err, e)
-		buf = binary.AppendUvarint(buf, uint64(total))
+		buf = binary.AppendUvarint(buf, uint64(rows))
+		for c := range cols {
+			total, e := fts.ColumnTotalSize(c)
+			err = errors.Join(err, e)
+			buf = binary.AppendUvarint(buf, uint64(total))
+		}
 	}
-	for c := range cols {
-		n, e := fts.ColumnSize(c)
-		err = errors.Join(err, e)
-		buf = binary.AppendUvarint(buf, uint64(n))
+	if lengths {
+		buf[0] |= 2
+		for c := range cols {
+			n, e := fts.ColumnSize(c)
+			err = errors.Join(err, e)
+			buf = binary.AppendUvarint(buf, uint64(n))
+		}
 	}
 	counts := make([]uint64, phrases*cols)
+	var near []float64
+	if nearby {
+		buf[0] |= 4
+		near = make([]float64, phrases)
+	}
+	lastPhrase, lastCol, lastOff := -1, -1, 0
 	n, e := fts.InstCount()
 	err = errors.Join(err, e)
 	for i := range n {
-		p, c, _, e := fts.Inst(i)
+		p, c, off, e := fts.Inst(i)
 		if e != nil {
 			err = e
 			break
 		}
 		counts[p*cols+c]++
+		// Instances come in order of position: an occurrence close after
+		// another query phrase's counts for both (Büttcher, Clarke and
+		// Lushman 2006).
+		if near != nil && lastPhrase >= 0 && lastPhrase != p && lastCol == c {
+			if d := off - lastOff; d > 0 && d <= nearWindow {
+				near[p] += 1 / float64(d*d)
+				near[lastPhrase] += 1 / float64(d*d)
+			}
+		}
+		lastPhrase, lastCol, lastOff = p, c, off
 	}
 	if err != nil {
 		ctx.ResultError(err)
@@ -66,8 +98,18 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, _ ...sqlite3.Value) {
 	for _, x := range counts {
 		buf = binary.AppendUvarint(buf, x)
 	}
+	for _, x := range near {
+		buf = binary.AppendUvarint(buf, uint64(x*nearScale+0.5))
+	}
 	ctx.ResultBlob(buf)
 }
+
+// Proximity: occurrences at most nearWindow positions apart count, as
+// 1/distance², sent as fixed point.
+const (
+	nearWindow = 5
+	nearScale  = 1000
+)
 
 // TermTable names a full-text table for term statistics.
 type TermTable int
@@ -100,21 +142,31 @@ type TableStats struct {
 	Tokens []int64 // per column
 }
 
-// TermMatch is one file matching a full-text expression: its column
-// lengths and the count of each of the expression's phrases per column.
+// TermMatch is one file matching a full-text expression: the count of each
+// of the expression's phrases per column and, when asked for, its column
+// lengths.
 type TermMatch struct {
 	FileID int64
-	Len    []int32 // tokens per column
-	TF     []int32 // phrase-major: TF[phrase*columns + column]
+	Len    []int32 // tokens per column; nil unless TermScope.Lengths
+	TF     []int32 // phrase-major: TF[phrase*Cols + column]
+	Cols   int
+	// Near is, per phrase, the sum of 1/d² over its occurrences at d <= 5
+	// positions after or before another phrase's; nil unless
+	// TermScope.Proximity.
+	Near []float64
 }
 
 // Freq is the count of a phrase in a column.
-func (m TermMatch) Freq(phrase, column int) int32 { return m.TF[phrase*len(m.Len)+column] }
+func (m TermMatch) Freq(phrase, column int) int32 { return m.TF[phrase*m.Cols+column] }
 
 // TermScope narrows TermMatches.
 type TermScope struct {
 	Only   []int64    // non-nil: only these files (an empty list matches none)
 	Filter FileFilter // only files passing it
+	// Lengths asks for each match's column lengths (a lookup per match).
+	Lengths bool
+	// Proximity asks how close the phrases come to each other.
+	Proximity bool
 	// Limit, when positive, stops after that many matches, newest files
 	// (highest ids) first: a bound for expressions that match a large part
 	// of the index.
@@ -123,14 +175,21 @@ type TermScope struct {
 
 // TermMatches returns the files of the table matching expr (an FTS5
 // expression of phrases) within scope. phrases is the number of phrases in
-// expr; stats are filled from the first match.
+// expr; stats (the table's totals) are filled when anything matches.
 func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phrases int, scope TermScope) ([]TermMatch, TableStats, error) {
 	var stats TableStats
 	if scope.Only != nil && len(scope.Only) == 0 {
 		return nil, stats, nil
 	}
 	name := t.name()
-	q := `SELECT ` + name + `.rowid, ` + termFreqsFunc + `(` + name + `) FROM ` + name
+	lengths := 0
+	if scope.Lengths {
+		lengths |= 1
+	}
+	if scope.Proximity {
+		lengths |= 2
+	}
+	q := `SELECT ` + name + `.rowid, ` + termFreqsFunc + `(` + name + `, ` + fmt.Sprint(lengths) + `) FROM ` + name
 	where := ` WHERE ` + name + ` MATCH ?`
 	args := []any{expr}
 	if !scope.Filter.Empty() {
@@ -155,42 +214,69 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 	}
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, stats, fmt.Errorf("%s terms: %w", t.name(), err)
+		return nil, stats, fmt.Errorf("%s terms: %w", name, err)
 	}
 	defer rows.Close()
 	cols := t.Columns()
 	var out []TermMatch
+	vals := make([]uint64, 0, 1+2*cols+phrases*cols)
 	for rows.Next() {
 		var id int64
 		var blob []byte
 		if err := rows.Scan(&id, &blob); err != nil {
 			return nil, stats, err
 		}
-		m := TermMatch{FileID: id, Len: make([]int32, cols), TF: make([]int32, phrases*cols)}
-		vals := make([]uint64, 0, 1+2*cols+phrases*cols)
+		vals = vals[:0]
 		for len(blob) > 0 {
 			v, n := binary.Uvarint(blob)
 			if n <= 0 {
-				return nil, stats, fmt.Errorf("%s terms: bad record", t.name())
+				return nil, stats, fmt.Errorf("%s terms: bad record", name)
 			}
 			vals = append(vals, v)
 			blob = blob[n:]
 		}
-		if len(vals) != 1+2*cols+phrases*cols {
-			return nil, stats, fmt.Errorf("%s terms: %d values for %d phrases", t.name(), len(vals), phrases)
+		flags, want := uint64(0), 1+phrases*cols
+		if len(vals) > 0 {
+			flags = vals[0]
 		}
-		if stats.Tokens == nil {
-			stats.Rows = int64(vals[0])
+		if flags&1 != 0 {
+			want += 1 + cols
+		}
+		if flags&2 != 0 {
+			want += cols
+		}
+		if flags&4 != 0 {
+			want += phrases
+		}
+		if len(vals) != want {
+			return nil, stats, fmt.Errorf("%s terms: %d values for %d phrases", name, len(vals), phrases)
+		}
+		at := 1
+		if flags&1 != 0 {
+			stats.Rows = int64(vals[at])
 			stats.Tokens = make([]int64, cols)
 			for c := range cols {
-				stats.Tokens[c] = int64(vals[1+c])
+				stats.Tokens[c] = int64(vals[at+1+c])
 			}
+			at += 1 + cols
 		}
-		for c := range cols {
-			m.Len[c] = int32(vals[1+cols+c])
+		m := TermMatch{FileID: id, TF: make([]int32, phrases*cols), Cols: cols}
+		if flags&2 != 0 {
+			m.Len = make([]int32, cols)
+			for c := range cols {
+				m.Len[c] = int32(vals[at+c])
+			}
+			at += cols
 		}
 		for i := range m.TF {
-			m.TF[i] = int32(vals[1+2*cols+i])
+			m.TF[i] = int32(vals[at+i])
+		}
+		at += len(m.TF)
+		if flags&4 != 0 {
+			m.Near = make([]float64, phrases)
+			for i := range m.Near {
+				m.Near[i] = float64(vals[at+i]) / nearScale
+			}
 		}
 		out = append(out, m)
 	}
@@ -238,6 +324,24 @@ type Place struct {
 // Places returns the place of each given indexed file.
 func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error) {
 	out := make(map[int64]Place, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	roots := map[int64]string{}
+	dirs, err := s.r.QueryContext(ctx, `SELECT id, path FROM watched_directories`)
+	if err != nil {
+		return nil, fmt.Errorf("places: %w", err)
+	}
+	for dirs.Next() {
+		var id int64
+		var path string
+		if err := dirs.Scan(&id, &path); err != nil {
+			dirs.Close()
+			return nil, err
+		}
+		roots[id] = strings.TrimSuffix(path, "/") + "/"
+	}
+	dirs.Close()
 	const batch = 500
 	for start := 0; start < len(ids); start += batch {
 		part := ids[start:min(start+batch, len(ids))]
@@ -245,21 +349,20 @@ func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error
 		for i, id := range part {
 			args[i] = id
 		}
-		rows, err := s.r.QueryContext(ctx, `SELECT f.id, f.filename, f.path, d.path FROM files f NOT INDEXED
-			JOIN watched_directories d ON d.id = f.dir_id
-			WHERE f.state = 'indexed' AND f.id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
+		rows, err := s.r.QueryContext(ctx, `SELECT id, dir_id, filename, path FROM files NOT INDEXED
+			WHERE state = 'indexed' AND id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("places: %w", err)
 		}
 		for rows.Next() {
-			var id int64
-			var name, path, root string
-			if err := rows.Scan(&id, &name, &path, &root); err != nil {
+			var id, dir int64
+			var name, path string
+			if err := rows.Scan(&id, &dir, &name, &path); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			folders := strings.TrimPrefix(path, strings.TrimSuffix(root, "/")+"/")
-			if i := strings.LastIndexByte(folders, '/'); i >= 0 {
+			folders := strings.TrimPrefix(path, roots[dir])
+			if i := strings.LastIndexByte(folders, '/'); i >= 0 && strings.HasPrefix(path, roots[dir]) {
 				folders = folders[:i]
 			} else {
 				folders = ""
@@ -272,4 +375,29 @@ func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error
 		}
 	}
 	return out, nil
+}
+
+// Vocabulary streams the words of the text (cards false) or of the names,
+// folders, titles, keywords and summaries (cards true) that at least
+// minFiles files hold and that consist of lower-case ASCII letters, with
+// their file counts. It reads the whole full-text index: a background job.
+func (s *Store) Vocabulary(ctx context.Context, cards bool, minFiles int, fn func(term string, files int)) error {
+	vocab := "fts_content_vocab"
+	if cards {
+		vocab = "fts_files_vocab"
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT term, doc FROM `+vocab+` WHERE doc >= ? AND term NOT GLOB '*[^a-z]*'`, minFiles)
+	if err != nil {
+		return fmt.Errorf("vocabulary: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var term string
+		var n int
+		if err := rows.Scan(&term, &n); err != nil {
+			return err
+		}
+		fn(term, n)
+	}
+	return rows.Err()
 }
