@@ -69,9 +69,6 @@ type Candidate struct {
 	ID  int64
 	TF  [][numFields]int32 // per query term, occurrences per field
 	Len [numFields]int32   // tokens per field
-	// Near is, per query term, how close its occurrences in the text come
-	// to other query terms' (the sum of 1/distance² within five words).
-	Near []float64
 	// Path, Name and Folders place the file (folders below its watched
 	// folder, slash-separated).
 	Path, Name, Folders string
@@ -160,73 +157,12 @@ func matchesTyped(q Query, c *Candidate, name float64) bool {
 	return false
 }
 
-// textScore is BM25F over the most the query could score, mixed with the
-// proximity score (over its own most) by Tuning.Proximity: 0 to 1.
+// textScore is BM25F over the most the query could score: 0 to 1.
 func textScore(q Query, c *Candidate, col Collection, t Tuning, most float64) float64 {
 	if most == 0 {
 		return 0
 	}
-	s := bm25f(q.Terms, c, col, t) / most
-	if t.Proximity > 0 {
-		if pm := maxProximity(q.Terms); pm > 0 {
-			s = (s + t.Proximity*proximity(q.Terms, c, col, t)/pm) / (1 + t.Proximity)
-		}
-	}
-	if t.CoordPower > 0 {
-		s *= math.Pow(coordination(q, c), t.CoordPower)
-	}
-	return s
-}
-
-// proximity scores query terms found close to each other in the text, as
-// Büttcher, Clarke and Lushman (2006) do: each term's accumulated
-// closeness, saturated like a term frequency with the text's length
-// normalisation, weighted by its IDF capped at 1.
-func proximity(terms []Term, c *Candidate, col Collection, t Tuning) float64 {
-	if len(c.Near) == 0 {
-		return 0
-	}
-	k := t.K1
-	if avg := col.AvgLen[FieldText]; avg > 0 && c.Len[FieldText] > 0 {
-		b := t.Fields[FieldText].B
-		k *= 1 - b + b*float64(c.Len[FieldText])/avg
-	}
-	s := 0.0
-	for i, term := range terms {
-		if i < len(c.Near) && c.Near[i] > 0 {
-			s += term.Weight * min(1, term.IDF) * c.Near[i] / (k + c.Near[i])
-		}
-	}
-	return s
-}
-
-func maxProximity(terms []Term) float64 {
-	s := 0.0
-	for _, t := range terms {
-		s += t.Weight * min(1, t.IDF)
-	}
-	return s
-}
-
-// coordination is the share of the typed query (by weight) that a file
-// matches: a file holding both words of "bash license" answers it better
-// than one holding "bash" three times, which BM25's saturation alone does
-// not say when one word is much rarer than the other.
-func coordination(q Query, c *Candidate) float64 {
-	var all, matched float64
-	for i, term := range q.Terms {
-		if term.Source == Feedback {
-			continue
-		}
-		all += term.Weight
-		if i < len(c.TF) && c.TF[i] != ([numFields]int32{}) {
-			matched += term.Weight
-		}
-	}
-	if all == 0 {
-		return 1
-	}
-	return matched / all
+	return bm25f(q.Terms, c, col, t) / most
 }
 
 // maxScore is the most BM25F can give a file for these terms: every term
@@ -243,9 +179,6 @@ func maxScore(terms []Term) float64 {
 // occurrences are length-normalised with the field's own b and weighted,
 // summed into one pseudo-frequency per term, and saturated once with k1.
 // Without the usual (k1 + 1) factor a term contributes at most its IDF.
-// Delta is BM25+'s lower bound (Lv and Zhai 2011): any occurrence is worth
-// at least Delta/(1+Delta) of the term, so long documents are not pushed
-// below short ones that lack the term.
 func bm25f(terms []Term, c *Candidate, col Collection, t Tuning) float64 {
 	s := 0.0
 	for i, term := range terms {
@@ -262,7 +195,7 @@ func termScore(term Term, tf float64, t Tuning) float64 {
 	if tf <= 0 {
 		return 0
 	}
-	return term.Weight * term.IDF * (tf/(t.K1+tf) + t.Delta) / (1 + t.Delta)
+	return term.Weight * term.IDF * tf / (t.K1 + tf)
 }
 
 func pseudoFreq(tf [numFields]int32, c *Candidate, col Collection, t Tuning) float64 {

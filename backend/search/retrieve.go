@@ -368,12 +368,6 @@ func (s *searcher) apply(t int, terms []int, ms []store.TermMatch, stats store.T
 			for col := range cols {
 				c.TF[i][int(firstField[t])+col] = m.Freq(k, col)
 			}
-			if m.Near != nil {
-				if c.Near == nil {
-					c.Near = make([]float64, len(s.terms))
-				}
-				c.Near[i] = m.Near[k]
-			}
 		}
 	}
 }
@@ -498,7 +492,7 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 		for t := range numTables {
 			wg.Go(func() {
 				results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], strings.Join(parts, " OR "), len(parts),
-					store.TermScope{Only: ids, Lengths: true, Proximity: t == textTable && s.t.Proximity > 0})
+					store.TermScope{Only: ids, Lengths: true})
 			})
 		}
 	}
@@ -519,7 +513,6 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 		// table holds none of the terms there.
 		c := s.cands[id]
 		c.TF = make([][numFields]int32, len(s.terms))
-		c.Near = nil
 	}
 	for t := range numTables {
 		s.apply(t, terms, results[t], stats[t])

@@ -14,16 +14,8 @@ type FieldTuning struct {
 type Tuning struct {
 	// K1 saturates term frequency in BM25F.
 	K1 float64
-	// Delta is BM25+'s lower bound on a matched term's share (0: BM25).
-	Delta float64
 	// Fields weigh text, name, folders, title, keywords and summary.
 	Fields [numFields]FieldTuning
-	// Proximity is the weight of term proximity in the text score, beside
-	// BM25F's 1 (0: not used).
-	Proximity float64
-	// CoordPower scales the text score by the share of the typed query a
-	// file matches, to this power (0: not at all).
-	CoordPower float64
 	// NameWeight is how much the name match (0 to 1) counts beside the
 	// text's BM25F (0 to 1) in keyword_score.
 	NameWeight float64
@@ -73,8 +65,6 @@ var DefaultTuning = Tuning{
 		FieldKeywords: {Weight: 0.5, B: 0.5},
 		FieldSummary:  {Weight: 0.5, B: 0.75},
 	},
-	Proximity:           0,
-	CoordPower:          0,
 	NameWeight:          1,
 	NameQueryPower:      2,
 	NameSubstringCredit: 0.5,
@@ -82,12 +72,12 @@ var DefaultTuning = Tuning{
 	DistanceScale:       1,
 	// With the builtin model, passages related to a query without sharing
 	// a word with it score 0.18-0.40 and unrelated ones 0.00-0.21.
-	SemanticOnlyMin:  0.3,
-	FeedbackDocs:     5,
-	FeedbackTerms:    10,
-	FeedbackMinDF:    2,
-	FeedbackWeight:   0.2,
-	FeedbackMinWords: 5,
-	VectorFeedback:   1,
-	QueryTerms:       32,
+	SemanticOnlyMin:   0.3,
+	FeedbackDocs:      5,
+	FeedbackTerms:     10,
+	FeedbackMinDF:     2,
+	FeedbackWeight:    0.2,
+	FeedbackMinWords:  5,
+	VectorFeedback:    1,
+	QueryTerms:        32,
 }

@@ -31,16 +31,14 @@ func registerFTS(c *sqlite3.Conn) error {
 }
 
 // termFreqs returns, as uvarints: flags (1: totals follow, on the first
-// match of a statement only; 2: lengths follow; 4: proximity follows), the
-// table's row count and each column's total tokens, each column's tokens
-// in this row (when its argument has bit 1), for each phrase of the query
-// its count in each column, and (when its argument has bit 2) for each
-// phrase how close it comes to the others. A row's lengths cost a lookup in the table's docsize table,
+// match of a statement only; 2: lengths follow), the table's row count and
+// each column's total tokens, each column's tokens in this row (when its
+// argument is 1), then for each phrase of the query its count in each
+// column. A row's lengths cost a lookup in the table's docsize table,
 // which candidate search does without.
 func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 	cols, phrases := fts.ColumnCount(), fts.PhraseCount()
-	lengths := len(args) > 0 && args[0].Int()&1 != 0
-	nearby := len(args) > 0 && args[0].Int()&2 != 0
+	lengths := len(args) > 0 && args[0].Int() == 1
 	totals := fts.GetAuxdata(false) == nil
 	buf := make([]byte, 1, 16+2*cols*phrases)
 	var err error
@@ -65,31 +63,15 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 		}
 	}
 	counts := make([]uint64, phrases*cols)
-	var near []float64
-	if nearby {
-		buf[0] |= 4
-		near = make([]float64, phrases)
-	}
-	lastPhrase, lastCol, lastOff := -1, -1, 0
 	n, e := fts.InstCount()
 	err = errors.Join(err, e)
 	for i := range n {
-		p, c, off, e := fts.Inst(i)
+		p, c, _, e := fts.Inst(i)
 		if e != nil {
 			err = e
 			break
 		}
 		counts[p*cols+c]++
-		// Instances come in order of position: an occurrence close after
-		// another query phrase's counts for both (Büttcher, Clarke and
-		// Lushman 2006).
-		if near != nil && lastPhrase >= 0 && lastPhrase != p && lastCol == c {
-			if d := off - lastOff; d > 0 && d <= nearWindow {
-				near[p] += 1 / float64(d*d)
-				near[lastPhrase] += 1 / float64(d*d)
-			}
-		}
-		lastPhrase, lastCol, lastOff = p, c, off
 	}
 	if err != nil {
 		ctx.ResultError(err)
@@ -98,18 +80,8 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 	for _, x := range counts {
 		buf = binary.AppendUvarint(buf, x)
 	}
-	for _, x := range near {
-		buf = binary.AppendUvarint(buf, uint64(x*nearScale+0.5))
-	}
 	ctx.ResultBlob(buf)
 }
-
-// Proximity: occurrences at most nearWindow positions apart count, as
-// 1/distance², sent as fixed point.
-const (
-	nearWindow = 5
-	nearScale  = 1000
-)
 
 // TermTable names a full-text table for term statistics.
 type TermTable int
@@ -150,10 +122,6 @@ type TermMatch struct {
 	Len    []int32 // tokens per column; nil unless TermScope.Lengths
 	TF     []int32 // phrase-major: TF[phrase*Cols + column]
 	Cols   int
-	// Near is, per phrase, the sum of 1/d² over its occurrences at d <= 5
-	// positions after or before another phrase's; nil unless
-	// TermScope.Proximity.
-	Near []float64
 }
 
 // Freq is the count of a phrase in a column.
@@ -165,8 +133,6 @@ type TermScope struct {
 	Filter FileFilter // only files passing it
 	// Lengths asks for each match's column lengths (a lookup per match).
 	Lengths bool
-	// Proximity asks how close the phrases come to each other.
-	Proximity bool
 	// Limit, when positive, stops after that many matches, newest files
 	// (highest ids) first: a bound for expressions that match a large part
 	// of the index.
@@ -184,10 +150,7 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 	name := t.name()
 	lengths := 0
 	if scope.Lengths {
-		lengths |= 1
-	}
-	if scope.Proximity {
-		lengths |= 2
+		lengths = 1
 	}
 	q := `SELECT ` + name + `.rowid, ` + termFreqsFunc + `(` + name + `, ` + fmt.Sprint(lengths) + `) FROM ` + name
 	where := ` WHERE ` + name + ` MATCH ?`
@@ -245,9 +208,6 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 		if flags&2 != 0 {
 			want += cols
 		}
-		if flags&4 != 0 {
-			want += phrases
-		}
 		if len(vals) != want {
 			return nil, stats, fmt.Errorf("%s terms: %d values for %d phrases", name, len(vals), phrases)
 		}
@@ -270,13 +230,6 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 		}
 		for i := range m.TF {
 			m.TF[i] = int32(vals[at+i])
-		}
-		at += len(m.TF)
-		if flags&4 != 0 {
-			m.Near = make([]float64, phrases)
-			for i := range m.Near {
-				m.Near[i] = float64(vals[at+i]) / nearScale
-			}
 		}
 		out = append(out, m)
 	}

@@ -27,8 +27,9 @@ type file struct {
 }
 
 // readCorpus walks root and extracts every regular file's text, caching
-// the result in cache (keyed by every file's path, size and time).
-func readCorpus(root, cache string) ([]file, error) {
+// the result in cache (keyed by every file's path, size and time); it
+// returns the key too.
+func readCorpus(root, cache string) ([]file, string, error) {
 	type entry struct {
 		rel  string
 		size int64
@@ -48,7 +49,7 @@ func readCorpus(root, cache string) ([]file, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].rel < entries[j].rel })
 	h := sha256.New()
@@ -64,7 +65,7 @@ func readCorpus(root, cache string) ([]file, error) {
 		err = gob.NewDecoder(f).Decode(&cached)
 		f.Close()
 		if err == nil && cached.Key == key {
-			return cached.Files, nil
+			return cached.Files, key, nil
 		}
 	}
 	files := make([]file, len(entries))
@@ -95,5 +96,5 @@ func readCorpus(root, cache string) ([]file, error) {
 		gob.NewEncoder(f).Encode(&cached)
 		f.Close()
 	}
-	return files, nil
+	return files, key, nil
 }

@@ -53,7 +53,7 @@ func main() {
 	}
 	check(os.MkdirAll(*work, 0o755))
 	t0 := time.Now()
-	fs, err := readCorpus(*corpus, filepath.Join(*work, "texts.gob"))
+	fs, key, err := readCorpus(*corpus, filepath.Join(*work, "texts.gob"))
 	check(err)
 	fmt.Fprintf(os.Stderr, "corpus %s: %d files read in %.1f s\n", *corpus, len(fs), time.Since(t0).Seconds())
 
@@ -63,7 +63,7 @@ func main() {
 	check(os.WriteFile(filepath.Join(*work, "queries.json"), b, 0o644))
 
 	systems := map[string][][]string{} // system -> per item, ranked relative paths
-	systems["FTS5 BM25"] = baseline(fs, items, *work)
+	systems["FTS5 BM25"] = baseline(fs, items, *work, key)
 	if *recoll {
 		systems["Recoll"] = recollRuns(shared, *work, *corpus, items)
 	}
@@ -72,9 +72,10 @@ func main() {
 
 	report(items, systems, []string{"Trove hybrid", "Trove keyword", "FTS5 BM25", "Recoll"})
 	if *verbose {
+		fmt.Println("\nQueries Trove (hybrid) does not answer first: Trove's rank, FTS5's rank (0: not in the top 10)")
 		for i, it := range items {
-			if rank(systems["Trove hybrid"][i], it) != 1 {
-				fmt.Printf("%-9s rank %2d  %-40q %s (%s)\n", it.Kind, rank(systems["Trove hybrid"][i], it), it.Query, it.Target, it.How)
+			if r := rank(systems["Trove hybrid"][i], it); r != 1 {
+				fmt.Printf("%-9s %2d %2d  %-40q %s (%s)\n", it.Kind, r, rank(systems["FTS5 BM25"][i], it), it.Query, it.Target, it.How)
 			}
 		}
 	}
@@ -140,13 +141,13 @@ func report(items []item, systems map[string][][]string, order []string) {
 }
 
 // baseline ranks with FTS5 BM25 over the same text.
-func baseline(fs []file, items []item, work string) [][]string {
+func baseline(fs []file, items []item, work, key string) [][]string {
 	docs := make([]fts5base.Doc, 0, len(fs))
 	for _, f := range fs {
 		docs = append(docs, fts5base.Doc{ID: f.Rel, Title: f.Rel, Body: f.Text})
 	}
 	t0 := time.Now()
-	ix, err := fts5base.Build(work, docs)
+	ix, err := fts5base.Build(work, docs, key)
 	check(err)
 	defer ix.Close()
 	fmt.Fprintf(os.Stderr, "FTS5 baseline built in %.1f s\n", time.Since(t0).Seconds())

@@ -175,43 +175,32 @@ func openKnownItems(dir string, em embedding.Embedder) *knownItems {
 
 func (k *knownItems) report(t search.Tuning) {
 	k.e.Tuning = &t
-	type agg struct{ mrr, s1, n float64 }
 	for _, mode := range []search.Mode{search.Hybrid, search.Keyword} {
-		by := map[string]*agg{}
-		for i, it := range k.items {
+		rr := map[string][]float64{} // kind -> reciprocal ranks, in item order
+		for _, it := range k.items {
 			rs, err := k.e.Search(context.Background(), search.Request{Query: it.Query, Limit: 10, Mode: mode})
 			check(err)
-			a := by[it.Kind]
-			if a == nil {
-				a = &agg{}
-				by[it.Kind] = a
-			}
-			a.n++
+			x := 0.0
 			for r, res := range rs {
 				rel, _ := filepath.Rel(k.corpus, res.File.Path)
 				if rel == it.Target || contains(it.Equals, rel) {
-					a.mrr += 1 / float64(r+1)
-					if r == 0 {
-						a.s1++
-					}
+					x = 1 / float64(r+1)
 					break
 				}
 			}
-			_ = i
+			rr[it.Kind] = append(rr[it.Kind], x)
+			rr["all"] = append(rr["all"], x)
 		}
-		kinds := make([]string, 0, len(by))
-		for kind := range by {
+		kinds := make([]string, 0, len(rr))
+		for kind := range rr {
 			kinds = append(kinds, kind)
 		}
 		sort.Strings(kinds)
-		fmt.Printf("  known-item %-8s", mode)
-		var all agg
+		fmt.Printf("  known-item %-8s MRR@10 odd/even:", mode)
 		for _, kind := range kinds {
-			a := by[kind]
-			fmt.Printf("  %s %.3f/%.2f", kind, a.mrr/a.n, a.s1/a.n)
-			all.mrr, all.s1, all.n = all.mrr+a.mrr, all.s1+a.s1, all.n+a.n
+			fmt.Printf("  %s %.3f/%.3f", kind, ir.Mean(ir.Half(rr[kind], true)), ir.Mean(ir.Half(rr[kind], false)))
 		}
-		fmt.Printf("  all %.3f/%.2f\n", all.mrr/all.n, all.s1/all.n)
+		fmt.Println()
 	}
 }
 

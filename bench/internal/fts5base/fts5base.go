@@ -8,6 +8,7 @@ package fts5base
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -26,14 +27,27 @@ type Index struct {
 // Doc is one document of the baseline.
 type Doc struct{ ID, Title, Body string }
 
-// Build indexes docs in a database file in dir.
-func Build(dir string, docs []Doc) (*Index, error) {
-	db, err := sqlite3.Open(filepath.Join(dir, "fts5-baseline.db"))
+// Build indexes docs in a database file in dir. With a non-empty key, a
+// database built before from documents of the same key is used again.
+func Build(dir string, docs []Doc, key ...string) (*Index, error) {
+	path := filepath.Join(dir, "fts5-baseline.db")
+	stamp := path + ".key"
+	db, err := sqlite3.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	if err := fts5.Register(db); err != nil {
 		return nil, err
+	}
+	if len(key) > 0 {
+		if b, err := os.ReadFile(stamp); err == nil && string(b) == key[0] {
+			ix := &Index{db: db}
+			for _, d := range docs {
+				ix.ids = append(ix.ids, d.ID)
+			}
+			return ix, nil
+		}
+		os.Remove(stamp)
 	}
 	if err := db.Exec(`PRAGMA journal_mode=off; PRAGMA synchronous=off;
 		DROP TABLE IF EXISTS docs;
@@ -58,6 +72,11 @@ func Build(dir string, docs []Doc) (*Index, error) {
 	st.Close()
 	if err := db.Exec(`COMMIT; INSERT INTO docs(docs) VALUES('optimize')`); err != nil {
 		return nil, err
+	}
+	if len(key) > 0 {
+		if err := os.WriteFile(stamp, []byte(key[0]), 0o644); err != nil {
+			return nil, err
+		}
 	}
 	return ix, nil
 }
