@@ -72,12 +72,12 @@ var DefaultTuning = Tuning{
 	DistanceScale:       1,
 	// With the builtin model, passages related to a query without sharing
 	// a word with it score 0.18-0.40 and unrelated ones 0.00-0.21.
-	SemanticOnlyMin:   0.3,
-	FeedbackDocs:      5,
-	FeedbackTerms:     10,
-	FeedbackMinDF:     2,
-	FeedbackWeight:    0.2,
-	FeedbackMinWords:  5,
-	VectorFeedback:    1,
-	QueryTerms:        32,
+	SemanticOnlyMin:  0.3,
+	FeedbackDocs:     5,
+	FeedbackTerms:    10,
+	FeedbackMinDF:    2,
+	FeedbackWeight:   0.2,
+	FeedbackMinWords: 5,
+	VectorFeedback:   1,
+	QueryTerms:       32,
 }
