@@ -74,7 +74,7 @@ func TestSearchShapeAndRanking(t *testing.T) {
 	score, _ := top["relevance_score"].(float64)
 	kw, _ := top["keyword_score"].(float64)
 	sem, _ := top["semantic_score"].(float64)
-	if score <= 0 || kw != 1 || sem <= 0 || sem > 1 || fmt.Sprintf("%.4f", score) != fmt.Sprintf("%.4f", kw+sem) {
+	if score <= 0 || kw <= 0 || kw > 2 || sem <= 0 || sem > 1 || fmt.Sprintf("%.4f", score) != fmt.Sprintf("%.4f", kw+sem) {
 		t.Fatalf("scores: relevance %v keyword %v semantic %v", score, kw, sem)
 	}
 	snippet, _ := top["snippet"].(string)
@@ -243,7 +243,7 @@ func TestStreamShape(t *testing.T) {
 func TestModes(t *testing.T) {
 	s, _ := corpus(t)
 	kw := first(t, post(t, s, map[string]any{"query": "roof leak", "mode": "keyword"}))
-	if kw["semantic_score"] != float64(0) || kw["keyword_score"] != float64(1) {
+	if kw["semantic_score"] != float64(0) || kw["keyword_score"].(float64) <= 0 || kw["relevance_score"] != kw["keyword_score"] {
 		t.Fatalf("keyword mode: %v", kw)
 	}
 	sem := first(t, post(t, s, map[string]any{"query": "roof leak", "mode": "semantic"}))
@@ -296,5 +296,43 @@ func TestBrowseWithFiltersOnly(t *testing.T) {
 	got := paths(post(t, s, map[string]any{"query": "ext:md"}))
 	if len(got) != 2 || !strings.HasPrefix(got[0], root+"/notes/") {
 		t.Fatalf("ext:md alone: %v", got)
+	}
+}
+
+// "explain": true says, per result, which words matched in which field,
+// the keyword and semantic parts, and how the name matched.
+func TestSearchExplain(t *testing.T) {
+	s, _ := corpus(t)
+	top := first(t, post(t, s, map[string]any{"query": "roof laeks", "explain": true}))
+	x, ok := top["explain"].(map[string]any)
+	if !ok {
+		t.Fatalf("no explain: %v", top)
+	}
+	kw := x["keyword"].(map[string]any)
+	sem := x["semantic"].(map[string]any)
+	if fmt.Sprintf("%.4f", kw["score"]) != fmt.Sprintf("%.4f", top["keyword_score"]) ||
+		fmt.Sprintf("%.4f", sem["score"]) != fmt.Sprintf("%.4f", top["semantic_score"]) {
+		t.Fatalf("explain parts %v / %v do not add up to the scores %v", kw, sem, top)
+	}
+	words := map[string]map[string]any{}
+	for _, w := range x["words"].([]any) {
+		m := w.(map[string]any)
+		words[m["word"].(string)] = m
+	}
+	if f, _ := words["roof"]["fields"].(map[string]any); words["roof"]["source"] != "query" || f["text"] == nil {
+		t.Errorf("roof: %v", words["roof"])
+	}
+	if words["leaks"]["source"] != "correction" || words["leaks"]["of"] != "laeks" {
+		t.Errorf("the correction of laeks: %v", x["words"])
+	}
+	if names, _ := x["name"].([]any); len(names) == 0 {
+		t.Errorf("roof-leak.md matches by name: %v", x["name"])
+	}
+	if _, ok := x["feedback"].([]any); !ok {
+		t.Errorf("feedback must be a list: %v", x["feedback"])
+	}
+	plain := first(t, post(t, s, map[string]any{"query": "roof leak"}))
+	if _, ok := plain["explain"]; ok {
+		t.Fatalf("explain without asking: %v", plain)
 	}
 }

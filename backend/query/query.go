@@ -15,6 +15,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -46,7 +47,10 @@ type Query struct {
 // parser reads no further.
 const MaxLength = 10000
 
-// maxTerms bounds the work one query can cause.
+// maxTerms bounds the phrases, prefixes and exclusions of a query, each of
+// which costs a full-text lookup. Plain words are not bounded here: the
+// search engine keeps a long query's most telling words for keywords and
+// gives the whole text to the embedder.
 const maxTerms = 32
 
 // Prefixes cost the most: the index merges the entries of every word a
@@ -69,9 +73,14 @@ func Parse(s string) Query {
 	for _, tok := range lex(s) {
 		q.add(tok)
 	}
-	if len(q.Terms) > maxTerms {
-		q.Terms = q.Terms[:maxTerms]
-	}
+	special := 0
+	q.Terms = slices.DeleteFunc(q.Terms, func(t Term) bool {
+		if t.Phrase || t.Prefix {
+			special++
+			return special > maxTerms
+		}
+		return false
+	})
 	if len(q.Excluded) > maxTerms {
 		q.Excluded = q.Excluded[:maxTerms]
 	}

@@ -56,10 +56,25 @@ func TestBadDateIsReported(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	q := Parse(strings.Repeat("word ", 500))
-	if len(q.Terms) > maxTerms {
-		t.Fatalf("%d terms", len(q.Terms))
+	q := Parse(strings.Repeat(`"a phrase" pre* -not `, 500))
+	if special(q.Terms) > maxTerms || len(q.Excluded) > maxTerms {
+		t.Fatalf("%d phrases and prefixes, %d exclusions", special(q.Terms), len(q.Excluded))
 	}
+	// Plain words are all kept, up to MaxLength characters: a pasted page.
+	q = Parse(strings.Repeat("wörd ", 3000))
+	if len(q.Terms) != MaxLength/5 {
+		t.Fatalf("%d words of a %d-character query", len(q.Terms), MaxLength)
+	}
+}
+
+func special(ts []Term) int {
+	n := 0
+	for _, t := range ts {
+		if t.Phrase || t.Prefix {
+			n++
+		}
+	}
+	return n
 }
 
 // A prefix storm costs no more than a few prefixes: single letters are
@@ -107,7 +122,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("bad term %+v from %q", term, s)
 			}
 		}
-		if len(q.Terms) > maxTerms || len(q.Excluded) > maxTerms {
+		if special(q.Terms) > maxTerms || len(q.Excluded) > maxTerms {
 			t.Fatal("too many terms")
 		}
 		n := 0

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -11,85 +12,134 @@ import (
 )
 
 // Pseudo-relevance feedback: the best first-pass matches are probably
-// relevant, so words they share (and the query lacks) are added to a second
-// pass, as RM3 does. It helps queries phrased differently from the
-// documents that answer them.
-var (
-	feedbackDocs  = 5  // first-pass files read
-	feedbackTerms = 10 // words added
-	originalBoost = 2  // the query's own words count this many times over an added word
-	feedbackMinDF = 2  // an added word must occur in at least this many of the read files
-)
+// relevant, so words they share (and the query lacks) join the query for a
+// second pass, as RM3 does (Lavrenko and Croft's relevance model,
+// interpolated with the query): each word's weight is its frequency in
+// the feedback passages, weighted by how well each passage's file ranked
+// and by the word's rarity, and the added words share FeedbackWeight of
+// the query's weight. It helps queries phrased differently from the
+// documents that answer them. A query of a few words usually means one
+// file, whose neighbours feedback would pull in: it needs at least
+// FeedbackMinWords typed words. Passages of a few dozen words (titles,
+// abstracts of a line) estimate noise rather than a distribution of
+// words: together they must hold FeedbackMinText words.
 
-// expand returns clauses for words to add to the query, drawn from the
-// best passages of the first pass: pseudo-relevance feedback. The best
-// first-pass matches are probably relevant, so words they share (and the
-// query lacks) go into a second pass, as RM3 does. It helps queries phrased
-// differently from the documents that answer them.
-func (e *Engine) expand(ctx context.Context, p plan, first map[int64]*candidate, tn Tuning) ([]clause, []Match) {
-	if tn.FeedbackTerms <= 0 || !p.natural() {
+// feedback adds feedback terms to the searcher's query and returns the
+// feedback passages (for moving the query vector).
+func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, error) {
+	t := s.t
+	if t.FeedbackTerms <= 0 || t.FeedbackDocs <= 0 || !s.p.natural() || s.typedWords() < t.FeedbackMinWords {
 		return nil, nil
 	}
-	type scored struct {
-		c     *candidate
-		score float64
-	}
-	var top []scored
-	best := 0.0
-	for _, c := range first {
-		best = max(best, c.textScore+tn.FileShare*c.fileScore)
-	}
-	for _, c := range first {
-		if c.hasText {
-			s := c.textScore + tn.FileShare*c.fileScore
-			if tn.FeedbackHybrid && c.hasVector {
-				s = s/best + math.Exp(-tn.DistanceScale*Distance(c.sim))
+	var top []Scored
+	for _, r := range ranked {
+		if r.Text > 0 {
+			top = append(top, r)
+			if len(top) == t.FeedbackDocs {
+				break
 			}
-			top = append(top, scored{c, s})
 		}
 	}
-	if len(top) < 3 {
+	if len(top) < min(3, t.FeedbackDocs) {
 		return nil, nil // too little evidence
 	}
-	slices.SortFunc(top, func(a, b scored) int {
-		if a.score != b.score {
-			if a.score > b.score {
-				return -1
-			}
-			return 1
-		}
-		return int(a.c.id - b.c.id)
-	})
-	top = top[:min(len(top), tn.FeedbackDocs)]
 	ids := make([]int64, len(top))
-	for i, t := range top {
-		ids[i] = t.c.id
+	for i, r := range top {
+		ids[i] = r.C.ID
 	}
-	keys, err := e.bestPassages(ctx, p, ids, first)
+	keys, err := s.e.bestPassages(ctx, s.p, ids, s.cands)
 	if err != nil {
-		return nil, nil
+		return nil, err
 	}
-	texts, err := e.Store.Passages(ctx, keys)
+	texts, err := s.e.Store.Passages(ctx, keys)
 	if err != nil {
-		return nil, nil
+		return nil, err
 	}
 	var passages []Match
-	for _, t := range top {
-		if t.c.hasVector {
-			passages = append(passages, Match{FileID: t.c.id, Ord: t.c.semOrd})
+	docs := make([]feedbackDoc, len(top))
+	for i, r := range top {
+		docs[i] = feedbackDoc{text: texts[keys[i]], score: r.Score}
+		if r.C.HasVector {
+			passages = append(passages, Match{FileID: r.C.ID, Ord: r.C.Passage})
 		}
 	}
-	have := map[string]bool{}
-	for _, s := range p.stems {
-		have[s] = true
+	if words := passageWords(docs); words < t.FeedbackMinText {
+		return nil, nil // too little text to learn from
 	}
-	best = top[0].score
-	weight := map[string]float64{}
-	docs := map[string]int{}
-	surface := map[string]string{}
-	for i, t := range top {
-		words := strings.FieldsFunc(texts[keys[i]], func(r rune) bool { return !unicode.IsLetter(r) })
-		if len(words) == 0 {
+	have := map[string]bool{}
+	for _, q := range s.terms {
+		have[q.stem] = true
+	}
+	cands := feedbackCandidates(docs, have, t.FeedbackMinDF)
+	stems := make([]string, 0, len(cands))
+	for st := range cands {
+		stems = append(stems, st)
+	}
+	var added []qterm
+	for _, st := range stems {
+		added = append(added, qterm{stem: st})
+	}
+	if err := s.lookup(ctx, added); err != nil {
+		return nil, err
+	}
+	chosen := chooseFeedback(cands, func(stem string) float64 { return IDF(s.n, s.termDF(qterm{stem: stem})) }, t.FeedbackTerms)
+	if len(chosen) == 0 {
+		return passages, nil
+	}
+	s.addFeedback(chosen)
+	return passages, nil
+}
+
+// typedWords counts the query's distinct typed words (not stopwords).
+func (s *searcher) typedWords() int {
+	n := 0
+	for _, q := range s.terms {
+		if q.source == Typed && q.single() && !q.stop {
+			n++
+		}
+	}
+	return n
+}
+
+// passageWords counts the words of the feedback passages.
+func passageWords(docs []feedbackDoc) int {
+	n := 0
+	for _, d := range docs {
+		n += len(letterWords(d.text))
+	}
+	return n
+}
+
+// letterWords splits text into runs of letters, the words feedback reads.
+func letterWords(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// feedbackDoc is one feedback passage and its file's score.
+type feedbackDoc struct {
+	text  string
+	score float64
+}
+
+// feedbackWord is a candidate feedback word.
+type feedbackWord struct {
+	surface string  // the form first seen, for the FTS5 phrase
+	weight  float64 // relevance-model weight before rarity
+	docs    int     // feedback passages holding it
+}
+
+// feedbackCandidates reads the passages: each word's share of its passage,
+// weighted by how close its file came to the best, summed over passages,
+// for words found in at least minDF of them and not in the query.
+func feedbackCandidates(docs []feedbackDoc, have map[string]bool, minDF int) map[string]*feedbackWord {
+	best := 0.0
+	for _, d := range docs {
+		best = max(best, d.score)
+	}
+	out := map[string]*feedbackWord{}
+	for _, d := range docs {
+		words := letterWords(d.text)
+		if len(words) == 0 || best == 0 {
 			continue
 		}
 		tf := map[string]int{}
@@ -97,46 +147,70 @@ func (e *Engine) expand(ctx context.Context, p plan, first map[int64]*candidate,
 			if len(w) < 3 || tokens.IsStopword(w) {
 				continue
 			}
-			s := tokens.Stem(w)
-			if have[s] {
+			st := tokens.Stem(w)
+			if have[st] {
 				continue
 			}
-			tf[s]++
-			if _, ok := surface[s]; !ok {
-				surface[s] = strings.ToLower(w)
+			tf[st]++
+			if out[st] == nil {
+				out[st] = &feedbackWord{surface: strings.ToLower(w)}
 			}
 		}
-		for s, n := range tf {
-			weight[s] += float64(n) / float64(len(words)) * math.Exp(t.score/best-1)
-			docs[s]++
+		for st, n := range tf {
+			out[st].weight += float64(n) / float64(len(words)) * math.Exp(d.score/best-1)
+			out[st].docs++
 		}
 	}
-	stems := make([]string, 0, len(weight))
-	for s := range weight {
-		if docs[s] >= tn.FeedbackMinDF {
-			stems = append(stems, s)
+	for st, w := range out {
+		if w.docs < minDF {
+			delete(out, st)
 		}
 	}
-	// Words common across the whole index say little: weight by rarity.
-	if n, df, err := e.Store.DocFreqs(ctx, stems); err == nil && n > 0 {
-		for _, s := range stems {
-			weight[s] *= math.Log(1 + float64(n)/float64(1+df[s]))
-		}
+	return out
+}
+
+type chosenWord struct {
+	stem, surface string
+	weight        float64 // relevance-model weight: BM25 adds the rarity
+	rank          float64 // weight times rarity, to choose by
+}
+
+// chooseFeedback keeps the n words of most weight times rarity: words
+// common across the whole index say little.
+func chooseFeedback(cands map[string]*feedbackWord, idf func(string) float64, n int) []chosenWord {
+	var out []chosenWord
+	for st, w := range cands {
+		out = append(out, chosenWord{st, w.surface, w.weight, w.weight * idf(st)})
 	}
-	slices.SortFunc(stems, func(a, b string) int {
-		if weight[a] != weight[b] {
-			if weight[a] > weight[b] {
-				return -1
-			}
-			return 1
+	slices.SortFunc(out, func(a, b chosenWord) int {
+		if c := cmp.Compare(b.rank, a.rank); c != 0 {
+			return c
 		}
-		return strings.Compare(a, b)
+		return strings.Compare(a.stem, b.stem)
 	})
-	var out []clause
-	for _, s := range stems[:min(len(stems), tn.FeedbackTerms)] {
-		out = append(out, clause{expr: quote(surface[s]), stem: s})
+	return out[:min(n, len(out))]
+}
+
+// addFeedback appends the chosen words to the query: together they weigh
+// FeedbackWeight of the whole, in proportion to their weights.
+func (s *searcher) addFeedback(chosen []chosenWord) {
+	typed, sum := 0.0, 0.0
+	for _, w := range s.weight {
+		typed += w
 	}
-	return out, passages
+	for _, c := range chosen {
+		sum += c.weight
+	}
+	if sum == 0 || typed == 0 {
+		return
+	}
+	share := s.t.FeedbackWeight / (1 - s.t.FeedbackWeight) * typed
+	for _, c := range chosen {
+		s.terms = append(s.terms, qterm{expr: quote(c.surface), stem: c.stem, text: c.surface, count: 0, source: Feedback})
+		s.weight = append(s.weight, share*c.weight/sum)
+		s.idf = append(s.idf, s.termIDF(qterm{stem: c.stem}))
+		s.added = append(s.added, c.surface)
+	}
 }
 
 // moveQuery is Rocchio feedback on the query vector: q + beta * the mean of
@@ -158,14 +232,4 @@ func moveQuery(q, centroid []float32, beta float64) []float32 {
 		out[i] /= float32(math.Sqrt(n))
 	}
 	return out
-}
-
-// weighted repeats the original clauses so each counts boost times beside
-// an added word: FTS5's BM25 sums over the phrases of a query.
-func weighted(orig, added []clause, boost int) []clause {
-	out := make([]clause, 0, len(orig)*boost+len(added))
-	for range boost {
-		out = append(out, orig...)
-	}
-	return append(out, added...)
 }

@@ -10,21 +10,30 @@ import (
 // plan is a parsed query turned into what the engine runs.
 type plan struct {
 	q        query.Query
-	clauses  []clause // positive clauses, one FTS phrase each
+	terms    []qterm  // positive terms, deduplicated, in query order
 	excluded string   // FTS expression of the excluded terms, "" for none
 	stems    []string // stems of every positive word, for snippets
 	prefixes []string // folded prefixes, for snippets
 	roots    []string // lower-case word roots, to find the passages that hold them
+	names    []string // the words as typed, for name matching (trailing stopwords dropped)
 	text     string   // the words, for the embedder
 }
 
-// clause is one positive FTS phrase.
-type clause struct {
-	expr   string // quoted FTS5 phrase, with " *" for prefixes
-	stem   string // for single words: the index term, to look up its frequency
+// qterm is one positive term: a word, a phrase or a prefix, as an FTS5
+// phrase.
+type qterm struct {
+	expr   string  // quoted FTS5 phrase, with " *" for prefixes
+	stem   string  // single words: the index term, to look up its frequency
+	text   string  // as shown
+	count  float64 // occurrences in the query
 	phrase bool
 	prefix bool
+	stop   bool // a stopword: kept only when the query has nothing else
+	source Source
+	of     string // corrections: the typed word
 }
+
+func (t qterm) single() bool { return !t.phrase && !t.prefix }
 
 // quote makes text an FTS5 string literal: whatever it holds, the tokenizer
 // sees it as words, never as query syntax.
@@ -33,7 +42,7 @@ func quote(text string) string { return `"` + strings.ReplaceAll(text, `"`, `""`
 func newPlan(q query.Query) plan {
 	p := plan{q: q}
 	var words []string
-	var allStop []clause
+	var allStop []qterm
 	for _, t := range q.Terms {
 		ws := tokens.Words(t.Text)
 		if len(ws) == 0 {
@@ -41,35 +50,37 @@ func newPlan(q query.Query) plan {
 		}
 		words = append(words, ws...)
 		if t.Phrase || t.Prefix {
-			c := clause{expr: quote(strings.Join(ws, " ")), phrase: len(ws) > 1, prefix: t.Prefix}
+			c := qterm{expr: quote(strings.Join(ws, " ")), text: strings.ToLower(strings.Join(ws, " ")), count: 1, phrase: len(ws) > 1, prefix: t.Prefix}
 			if t.Prefix {
 				c.expr += " *"
+				c.text += "*"
 				prefix := tokens.Fold(ws[len(ws)-1])
 				p.prefixes = append(p.prefixes, prefix)
 				p.roots = append(p.roots, prefix)
 				ws = ws[:len(ws)-1]
 			}
 			p.addStems(ws)
-			p.clauses = append(p.clauses, c)
+			p.terms = append(p.terms, c)
 			continue
 		}
 		for _, w := range ws {
-			c := clause{expr: quote(w), stem: tokens.Stem(w)}
+			c := qterm{expr: quote(w), stem: tokens.Stem(w), text: tokens.Fold(w), count: 1}
 			if tokens.IsStopword(w) {
+				c.stop = true
 				allStop = append(allStop, c)
 				continue
 			}
 			p.addStems([]string{w})
-			p.clauses = append(p.clauses, c)
+			p.terms = append(p.terms, c)
 		}
 	}
-	if len(p.clauses) == 0 { // a query of stopwords only ("the who") searches them
-		p.clauses = allStop
+	if len(p.terms) == 0 { // a query of stopwords only ("the who") searches them
+		p.terms = allStop
 		for _, c := range allStop {
 			p.stems = append(p.stems, c.stem)
 		}
 	}
-	p.clauses = dedupe(p.clauses)
+	p.terms = merge(p.terms)
 	var ex []string
 	for _, t := range q.Excluded {
 		if ws := tokens.Words(t.Text); len(ws) > 0 {
@@ -81,6 +92,12 @@ func newPlan(q query.Query) plan {
 		}
 	}
 	p.excluded = strings.Join(ex, " OR ")
+	// A trailing stopword is a word being typed or a dangling "of the": it
+	// says nothing about names or meaning.
+	for len(words) > 1 && tokens.IsStopword(words[len(words)-1]) {
+		words = words[:len(words)-1]
+	}
+	p.names = words
 	p.text = strings.Join(words, " ")
 	return p
 }
@@ -107,62 +124,36 @@ func root(word, stem string) string {
 	return word[:n]
 }
 
-func dedupe(cs []clause) []clause {
-	seen := map[string]bool{}
-	out := cs[:0]
-	for _, c := range cs {
-		key := c.expr
-		if c.stem != "" {
-			key = "stem:" + c.stem
+// merge folds repeated terms into one, counting occurrences: a long query
+// that says "boundary layer" five times weighs those words five times.
+func merge(ts []qterm) []qterm {
+	at := map[string]int{}
+	out := ts[:0]
+	for _, t := range ts {
+		key := t.expr
+		if t.stem != "" {
+			key = "stem:" + t.stem
 		}
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, c)
+		if i, ok := at[key]; ok {
+			out[i].count += t.count
+			continue
 		}
+		at[key] = len(out)
+		out = append(out, t)
 	}
 	return out
-}
-
-// or joins clauses into an FTS5 OR expression.
-func or(cs []clause) string {
-	parts := make([]string, len(cs))
-	for i, c := range cs {
-		parts[i] = c.expr
-	}
-	return strings.Join(parts, " OR ")
-}
-
-// nameExpr is the expression for file names and titles: the clauses, plus
-// the last plain word as a prefix, so typing the start of a name finds it.
-// Words whose document frequency in df (nil for a small index) exceeds
-// matchBudget are matched in names and titles only: in summaries, keywords
-// and folder names they would match thousands of files, each costing a
-// BM25 score.
-func (p plan) nameExpr(df map[string]int) string {
-	parts := make([]string, len(p.clauses))
-	for i, c := range p.clauses {
-		parts[i] = c.expr
-		if c.stem != "" && df[c.stem] > matchBudget {
-			parts[i] = "{name title} : (" + c.expr + ")"
-		}
-	}
-	expr := strings.Join(parts, " OR ")
-	if n := len(p.q.Terms); n > 0 {
-		last := p.q.Terms[n-1]
-		if ws := tokens.Words(last.Text); !last.Phrase && !last.Prefix && len(ws) > 0 && len([]rune(ws[len(ws)-1])) >= 2 {
-			expr += " OR " + quote(ws[len(ws)-1]) + " *"
-		}
-	}
-	return expr
 }
 
 // natural reports whether the query has plain words: feedback helps
 // natural-language queries and would blur explicit phrases and prefixes.
 func (p plan) natural() bool {
-	for _, c := range p.clauses {
-		if !c.phrase && !c.prefix {
+	for _, t := range p.terms {
+		if t.single() {
 			return true
 		}
 	}
 	return false
 }
+
+// newPlanText plans a query string.
+func newPlanText(s string) plan { return newPlan(query.Parse(s)) }

@@ -22,7 +22,7 @@ const snippetLen = 220
 // snippets fills each result's snippet from its best passage: the keyword
 // match when there is one, else the closest passage by meaning, else the
 // file's first passage.
-func (e *Engine) snippets(ctx context.Context, results []Result, p plan, cands map[int64]*candidate) {
+func (e *Engine) snippets(ctx context.Context, results []Result, p plan, cands map[int64]*Candidate) {
 	ids := make([]int64, len(results))
 	for i, r := range results {
 		ids[i] = r.File.ID
@@ -71,12 +71,12 @@ const snippetReach = 24
 // closest in meaning when it holds a query word (it usually does), else the
 // one among the first snippetReach holding the most query words, else the
 // closest in meaning, else the first.
-func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands map[int64]*candidate) ([]store.PassageKey, error) {
+func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands map[int64]*Candidate) ([]store.PassageKey, error) {
 	keys := make([]store.PassageKey, len(ids))
 	for i, id := range ids {
 		keys[i] = store.PassageKey{FileID: id}
-		if c := cands[id]; c != nil && c.hasVector {
-			keys[i].Ord = c.semOrd
+		if c := cands[id]; c != nil && c.HasVector {
+			keys[i].Ord = c.Passage
 		}
 	}
 	if len(p.roots) == 0 {

@@ -256,12 +256,15 @@ func (v *Vectors) nearestBySigns(q queryVec, n int) []int32 {
 	return out
 }
 
-// bestReach bounds the passages compared per file in Best, so a huge file
-// cannot make a search slow.
-const bestReach = 32
+// bestCompared is how many of a file's passages Best compares exactly: those
+// nearest by sign bits.
+const bestCompared = 4
 
-// Best returns each given file's best passage similarity to q among its
-// first bestReach passages (files without vectors are absent).
+// Best returns each given file's closest passage to q (files without
+// vectors are absent). All of a file's passages count, however the file
+// was found, so its semantic score does not depend on that: the bestCompared
+// nearest by sign bits (a popcount each) are compared exactly. Every
+// ranked file's similarity comes from here.
 func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
@@ -270,16 +273,47 @@ func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 	if !ok {
 		return out
 	}
+	var near [bestCompared]int32
+	var dist [bestCompared]int
 	for _, f := range files {
 		rows := v.rows[f]
-		for _, r := range rows[:min(len(rows), bestReach)] {
+		if len(rows) > bestCompared {
+			n := 0
+			for _, r := range rows {
+				d := v.hamming(qv, r)
+				if n < bestCompared {
+					near[n], dist[n] = r, d
+					n++
+					continue
+				}
+				worst := 0
+				for i := 1; i < n; i++ {
+					if dist[i] > dist[worst] || dist[i] == dist[worst] && near[i] > near[worst] {
+						worst = i
+					}
+				}
+				if d < dist[worst] {
+					near[worst], dist[worst] = r, d
+				}
+			}
+			rows = near[:n]
+		}
+		for _, r := range rows {
 			sim := v.similarity(qv, r)
-			if m, ok := out[f]; !ok || sim > m.Similarity {
+			if m, ok := out[f]; !ok || sim > m.Similarity || sim == m.Similarity && v.ord[r] < m.Ord {
 				out[f] = Match{FileID: f, Ord: v.ord[r], Similarity: sim}
 			}
 		}
 	}
 	return out
+}
+
+func (v *Vectors) hamming(q queryVec, r int32) int {
+	d := 0
+	for i, x := range v.signs[int(r)*v.words : int(r+1)*v.words] {
+		d += bits.OnesCount64(x ^ q.signs[i])
+	}
+	return d
 }
 
 // Distance turns a cosine similarity into the distance of the spec's

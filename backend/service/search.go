@@ -18,6 +18,9 @@ type (
 	SearchResult  = search.Result
 	SearchFilters = search.Filters
 	SearchMode    = search.Mode
+	// SearchExplanation is why a result ranks where it does.
+	SearchExplanation = search.Explanation
+	SearchTermSource  = search.Source
 )
 
 // Search modes.
@@ -96,3 +99,10 @@ type searchCounts struct{ running, timedOut, cancelled atomic.Int64 }
 func (s *Service) SearchCounts() (running, timedOut, cancelled int) {
 	return int(s.searches.running.Load()), int(s.searches.timedOut.Load()), int(s.searches.cancelled.Load())
 }
+
+// Where a query word of an explanation comes from.
+const (
+	SourceTyped     = search.Typed
+	SourceCorrected = search.Corrected
+	SourceFeedback  = search.Feedback
+)

@@ -130,7 +130,7 @@ func (s *Store) Rebuild(ctx context.Context, dirs []core.WatchedDirectory) (stri
 	s.db.Store(np)
 	s.passages.Store(0)
 	s.docs.Store(0)
-	s.dfCache.clear()
+	s.clearCaches()
 	s.damage.Store(nil)
 	return aside, nil
 }
@@ -149,7 +149,7 @@ func (s *Store) Reopen() error {
 		return fmt.Errorf("reopen the index: %w", err)
 	}
 	s.db.Store(p)
-	s.dfCache.clear()
+	s.clearCaches()
 	return s.loadCounts()
 }
 
@@ -161,9 +161,8 @@ func (s *Store) Reopen() error {
 func closeOld(p *pools) {
 	done := make(chan struct{})
 	go func() {
-		p.r.Close()
-		p.w.Close()
-		close(done)
+		defer close(done)
+		core.Safe(func() { p.r.Close(); p.w.Close() })
 	}()
 	select {
 	case <-done:
@@ -272,4 +271,12 @@ func Summary(problems []string) string {
 		s += fmt.Sprintf("; and %d more", len(problems)-most)
 	}
 	return s
+}
+
+// clearCaches forgets every cached document frequency (the index was
+// replaced or reopened).
+func (s *Store) clearCaches() {
+	s.dfCache.clear()
+	s.rankDFCache.clear()
+	s.fileDFCache.clear()
 }

@@ -150,11 +150,16 @@ func (s *Store) MoveFiles(ctx context.Context, moves []Move) error {
 			if err != nil {
 				return fmt.Errorf("move file %d: %w", m.ID, err)
 			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM fts_files WHERE rowid = ?`, m.ID); err != nil {
-				return err
+			for _, q := range []string{`DELETE FROM fts_files WHERE rowid = ?`, `DELETE FROM fts_names WHERE rowid = ?`} {
+				if _, err := tx.ExecContext(ctx, q, m.ID); err != nil {
+					return err
+				}
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`,
 				m.ID, m.NameTerms, m.PathTerms, title, keywordText(keywords), summary); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO fts_names(rowid, name) VALUES(?, ?)`, m.ID, m.Filename); err != nil {
 				return err
 			}
 		}
@@ -195,42 +200,77 @@ func (s *Store) ReassignFiles(ctx context.Context, fromDir, toDir int64) error {
 // cached per term and read again only once the index has grown by a
 // quarter since.
 func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
+	return s.docFreqs(ctx, "fts_content_vocab", &s.dfCache, terms)
+}
+
+// RankDocFreqs is DocFreqs for ranking: a count is read again once the
+// index has grown by a 64th since. The enricher asks about words while a
+// folder is first indexed, when the index is a fraction of its final size;
+// counts that stayed from then would make the same query rank differently
+// on the same index depending on when the process started.
+func (s *Store) RankDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
+	return s.docFreqs(ctx, "fts_content_vocab", &s.rankDFCache, terms)
+}
+
+// FileDocFreqs is RankDocFreqs over file names, folder names, titles,
+// keywords and summaries (a term counts once per file whatever its
+// columns).
+func (s *Store) FileDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
+	return s.docFreqs(ctx, "fts_files_vocab", &s.fileDFCache, terms)
+}
+
+func (s *Store) docFreqs(ctx context.Context, vocab string, cache *dfCache, terms []string) (int, map[string]int, error) {
 	docs := int(s.docs.Load())
 	df := make(map[string]int, len(terms))
-	if len(terms) == 0 || docs == 0 {
+	if len(terms) == 0 {
 		return docs, df, nil
 	}
-	missing := s.dfCache.get(terms, docs, df)
+	missing := cache.get(terms, docs, df)
 	if len(missing) == 0 {
 		return docs, df, nil
 	}
-	args := make([]any, len(missing))
-	for i, t := range missing {
-		args[i] = t
-	}
-	rows, err := s.rdb().QueryContext(ctx, `SELECT term, doc FROM fts_content_vocab WHERE term IN (?`+
-		strings.Repeat(`, ?`, len(missing)-1)+`)`, args...)
+	fresh, err := s.vocabCounts(ctx, vocab, missing)
 	if err != nil {
-		return 0, nil, fmt.Errorf("document frequencies: %w", err)
-	}
-	defer rows.Close()
-	fresh := make(map[string]int, len(missing))
-	for rows.Next() {
-		var t string
-		var n int
-		if err := rows.Scan(&t, &n); err != nil {
-			return 0, nil, err
-		}
-		fresh[t] = n
-	}
-	if err := rows.Err(); err != nil {
 		return 0, nil, err
 	}
-	s.dfCache.put(missing, fresh, docs)
+	cache.put(missing, fresh, docs)
 	for _, t := range missing {
 		df[t] = fresh[t]
 	}
 	return docs, df, nil
+}
+
+// vocabCounts reads the file counts of the terms a vocabulary table holds
+// (absent terms are left out).
+func (s *Store) vocabCounts(ctx context.Context, vocab string, terms []string) (map[string]int, error) {
+	out := make(map[string]int, len(terms))
+	const batch = 500
+	for start := 0; start < len(terms); start += batch {
+		part := terms[start:min(start+batch, len(terms))]
+		args := make([]any, len(part))
+		for i, t := range part {
+			args[i] = t
+		}
+		rows, err := s.rdb().QueryContext(ctx, `SELECT term, doc FROM `+vocab+` WHERE term IN (?`+
+			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("document frequencies: %w", err)
+		}
+		for rows.Next() {
+			var t string
+			var n int
+			if err := rows.Scan(&t, &n); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[t] = n
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // dfCache remembers document frequencies with the index size they were read
@@ -238,6 +278,19 @@ func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]i
 type dfCache struct {
 	mu    sync.Mutex
 	terms map[string][2]int // term -> {frequency, index size when read}
+	// exact keeps a count only while the index has grown by at most a
+	// 64th; otherwise by a quarter and a thousand files, which is what
+	// the enricher needs while a folder is first indexed.
+	exact bool
+}
+
+// fresh reports whether a count read at index size then still serves at
+// size docs.
+func (c *dfCache) fresh(then, docs int) bool {
+	if c.exact {
+		return docs <= then+then/64
+	}
+	return docs <= then+then/4+1000
 }
 
 // maxCachedTerms bounds the cache; it is emptied when full.
@@ -254,7 +307,7 @@ func (c *dfCache) get(terms []string, docs int, df map[string]int) []string {
 			continue
 		}
 		seen[t] = true
-		if e, ok := c.terms[t]; ok && docs <= e[1]+e[1]/4+1000 {
+		if e, ok := c.terms[t]; ok && c.fresh(e[1], docs) {
 			df[t] = e[0]
 			continue
 		}
@@ -270,7 +323,11 @@ func (c *dfCache) put(terms []string, fresh map[string]int, docs int) {
 		c.terms = map[string][2]int{}
 	}
 	for _, t := range terms {
-		c.terms[t] = [2]int{fresh[t], docs}
+		// A word no file holds yet may come with the next file: asking
+		// again is one lookup, and a cached zero would hide that file.
+		if fresh[t] > 0 {
+			c.terms[t] = [2]int{fresh[t], docs}
+		}
 	}
 }
 

@@ -173,6 +173,11 @@ func (s *Store) PutDocuments(ctx context.Context, docs []Document) ([]int64, err
 			}
 		}
 		for _, i := range order {
+			if _, err := w.ftsName.ExecContext(ctx, ids[i], docs[i].File.Filename); err != nil {
+				return fmt.Errorf("index %s: fts_names: %w", docs[i].File.Path, err)
+			}
+		}
+		for _, i := range order {
 			if err := w.putText(ctx, ids[i], docs[i]); err != nil {
 				return fmt.Errorf("index %s: %w", docs[i].File.Path, err)
 			}
@@ -237,6 +242,7 @@ func clearContent(ctx context.Context, tx *writeTx, fileID int64) error {
 		`DELETE FROM vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ?)`,
 		`DELETE FROM chunks WHERE file_id = ?`,
 		`DELETE FROM fts_files WHERE rowid = ?`,
+		`DELETE FROM fts_names WHERE rowid = ?`,
 	} {
 		res, err := tx.ExecContext(ctx, q, fileID)
 		if err != nil {
@@ -252,7 +258,7 @@ func clearContent(ctx context.Context, tx *writeTx, fileID int64) error {
 type docWriter struct {
 	tx                             *writeTx
 	exists, chunk, ftsContent, vec *sql.Stmt
-	ftsFile                        *sql.Stmt
+	ftsFile, ftsName               *sql.Stmt
 }
 
 func newDocWriter(ctx context.Context, tx *writeTx) (*docWriter, error) {
@@ -266,6 +272,7 @@ func newDocWriter(ctx context.Context, tx *writeTx) (*docWriter, error) {
 		{&w.ftsContent, `INSERT INTO fts_content(rowid, text) VALUES(?, ?)`},
 		{&w.vec, `INSERT INTO vectors(chunk_id, vec) VALUES(?, ?)`},
 		{&w.ftsFile, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`},
+		{&w.ftsName, `INSERT INTO fts_names(rowid, name) VALUES(?, ?)`},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -278,7 +285,7 @@ func newDocWriter(ctx context.Context, tx *writeTx) (*docWriter, error) {
 }
 
 func (w *docWriter) close() {
-	for _, st := range []*sql.Stmt{w.exists, w.chunk, w.ftsContent, w.vec, w.ftsFile} {
+	for _, st := range []*sql.Stmt{w.exists, w.chunk, w.ftsContent, w.vec, w.ftsFile, w.ftsName} {
 		if st != nil {
 			st.Close()
 		}
@@ -382,6 +389,7 @@ func deleteFilesWhere(ctx context.Context, tx *writeTx, cond string, args ...any
 		`DELETE FROM vectors WHERE chunk_id IN (SELECT c.id FROM chunks c WHERE c.file_id IN (` + sel + `))`,
 		`DELETE FROM chunks WHERE file_id IN (` + sel + `)`,
 		`DELETE FROM fts_files WHERE rowid IN (` + sel + `)`,
+		`DELETE FROM fts_names WHERE rowid IN (` + sel + `)`,
 		`DELETE FROM files WHERE ` + cond,
 	} {
 		res, err := tx.ExecContext(ctx, q, args...)

@@ -20,13 +20,16 @@ type FileFilter struct {
 	CreatedAfter   int64
 	CreatedBefore  int64
 	MinSize        int64
-	MaxSize        int64 // 0: no maximum
+	MaxSize        int64  // 0: no maximum
+	NameLike       string // an SQLite GLOB pattern the file name matches
+	PathLike       string // an SQLite GLOB pattern the path matches
 }
 
 // Empty reports whether the filter restricts nothing.
 func (f FileFilter) Empty() bool {
 	return f.Scope == "" && len(f.Under) == 0 && len(f.Folders) == 0 && len(f.Exts) == 0 && f.ModifiedAfter == 0 &&
-		f.ModifiedBefore == 0 && f.CreatedAfter == 0 && f.CreatedBefore == 0 && f.MinSize == 0 && f.MaxSize == 0
+		f.ModifiedBefore == 0 && f.CreatedAfter == 0 && f.CreatedBefore == 0 && f.MinSize == 0 && f.MaxSize == 0 &&
+		f.NameLike == "" && f.PathLike == ""
 }
 
 // where renders the filter as SQL conditions on the files table aliased a.
@@ -76,6 +79,14 @@ func (f FileFilter) where(a string) (string, []any) {
 			args = append(args, c.v)
 		}
 	}
+	if f.NameLike != "" {
+		conds = append(conds, a+".filename GLOB ?")
+		args = append(args, f.NameLike)
+	}
+	if f.PathLike != "" {
+		conds = append(conds, a+".path GLOB ?")
+		args = append(args, f.PathLike)
+	}
 	return strings.Join(conds, " AND "), args
 }
 
@@ -83,53 +94,24 @@ func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// FilteredContentHits is ContentHits restricted to files passing the filter
-// (the filter is applied before ranking, so a narrow filter still finds its
-// best matches).
-func (s *Store) FilteredContentHits(ctx context.Context, expr string, f FileFilter, limit int) ([]Hit, error) {
-	cond, args := f.where("f")
-	rows, err := s.rdb().QueryContext(ctx, `SELECT fts_content.rowid, 0, bm25(fts_content) AS s
-		FROM fts_content JOIN files f ON f.id = fts_content.rowid
-		WHERE fts_content MATCH ? AND `+cond+` ORDER BY s LIMIT ?`, append(append([]any{expr}, args...), limit)...)
-	if err != nil {
-		return nil, fmt.Errorf("content search: %w", err)
-	}
-	return scanHits(rows)
-}
-
-// FilteredFileHits is FileHits restricted by a filter.
-func (s *Store) FilteredFileHits(ctx context.Context, expr string, weights [5]float64, f FileFilter, limit int) ([]Hit, error) {
-	cond, args := f.where("f")
-	w := make([]string, len(weights))
-	for i, x := range weights {
-		w[i] = fmt.Sprintf("%g", x)
-	}
-	rows, err := s.rdb().QueryContext(ctx, `SELECT fts_files.rowid, 0, bm25(fts_files, `+strings.Join(w, ", ")+`) AS s
-		FROM fts_files JOIN files f ON f.id = fts_files.rowid
-		WHERE fts_files MATCH ? AND `+cond+` ORDER BY s LIMIT ?`, append(append([]any{expr}, args...), limit)...)
-	if err != nil {
-		return nil, fmt.Errorf("file search: %w", err)
-	}
-	return scanHits(rows)
-}
-
-// Browse lists indexed files passing the filter, most recently modified
-// first (a query of filters only).
-func (s *Store) Browse(ctx context.Context, f FileFilter, limit int) ([]core.File, error) {
+// Browse lists indexed files passing the filter and keep, most recently
+// modified first, up to limit (a query of filters only).
+func (s *Store) Browse(ctx context.Context, f FileFilter, limit int, keep func(core.File) bool) ([]core.File, error) {
 	cond, args := f.where("files")
-	rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE `+cond+` ORDER BY modified_ns DESC LIMIT ?`,
-		append(args, limit)...)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE `+cond+` ORDER BY modified_ns DESC`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("browse: %w", err)
 	}
 	defer rows.Close()
 	var out []core.File
-	for rows.Next() {
+	for len(out) < limit && rows.Next() {
 		file, err := scanFile(rows)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, file)
+		if keep == nil || keep(file) {
+			out = append(out, file)
+		}
 	}
 	return out, rows.Err()
 }

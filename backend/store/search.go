@@ -8,66 +8,6 @@ import (
 	"trove/backend/core"
 )
 
-// Hit is a keyword match: a file, the passage that matched (for passage
-// hits) and its BM25 score, positive, higher is better.
-type Hit struct {
-	FileID int64
-	Ord    int32
-	Score  float64
-}
-
-// ContentHits runs a full-text expression against the files' text. With
-// ranked, FTS5 scores every match and returns the best limit; without, it
-// returns the first limit matches in index order with their scores (a cheap
-// bound for expressions that match a large part of the index).
-func (s *Store) ContentHits(ctx context.Context, expr string, limit int, ranked bool) ([]Hit, error) {
-	q := `SELECT rowid, 0, rank FROM fts_content WHERE fts_content MATCH ? ORDER BY rank LIMIT ?`
-	if !ranked {
-		q = `SELECT rowid, 0, bm25(fts_content) FROM fts_content WHERE fts_content MATCH ? LIMIT ?`
-	}
-	rows, err := s.rdb().QueryContext(ctx, q, expr, limit)
-	if err != nil {
-		return nil, fmt.Errorf("content search: %w", err)
-	}
-	return scanHits(rows)
-}
-
-// FileHits runs a full-text expression against file names, folder names,
-// titles, keywords and summaries, with per-column BM25 weights in that
-// order.
-func (s *Store) FileHits(ctx context.Context, expr string, weights [5]float64, limit int) ([]Hit, error) {
-	w := make([]string, len(weights))
-	for i, x := range weights {
-		w[i] = fmt.Sprintf("%g", x)
-	}
-	rows, err := s.rdb().QueryContext(ctx, `SELECT rowid, 0, rank FROM fts_files
-		WHERE fts_files MATCH ? AND rank MATCH ? ORDER BY rank LIMIT ?`,
-		expr, "bm25("+strings.Join(w, ", ")+")", limit)
-	if err != nil {
-		return nil, fmt.Errorf("file search: %w", err)
-	}
-	return scanHits(rows)
-}
-
-func scanHits(rows interface {
-	Next() bool
-	Scan(...any) error
-	Err() error
-	Close() error
-}) ([]Hit, error) {
-	defer rows.Close()
-	var out []Hit
-	for rows.Next() {
-		var h Hit
-		if err := rows.Scan(&h.FileID, &h.Ord, &h.Score); err != nil {
-			return nil, err
-		}
-		h.Score = -h.Score // FTS5 ranks lower-is-better
-		out = append(out, h)
-	}
-	return out, rows.Err()
-}
-
 // MatchingFiles lists the files whose text or metadata match an
 // expression (for exclusions).
 func (s *Store) MatchingFiles(ctx context.Context, expr string) (map[int64]bool, error) {

@@ -20,9 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/driver"
-	"github.com/ncruces/go-sqlite3/ext/fts5"
 )
 
 //go:embed migrations/*.sql
@@ -40,14 +38,16 @@ type Store struct {
 	path string
 	dir  string
 
-	rebuildMu sync.Mutex
-	obsMu     sync.Mutex
-	observers []Observer
-	passages  atomic.Int64 // kept in step with the chunks table by every commit
-	docs      atomic.Int64 // rows of fts_content, likewise
-	dfCache   dfCache
-	group     groupCommit
-	damage    atomic.Pointer[string] // why the index is known to be damaged
+	rebuildMu   sync.Mutex
+	obsMu       sync.Mutex
+	observers   []Observer
+	passages    atomic.Int64 // kept in step with the chunks table by every commit
+	docs        atomic.Int64 // rows of fts_content, likewise
+	dfCache     dfCache      // of the text, for the enricher
+	rankDFCache dfCache      // of the text, for ranking (exact)
+	fileDFCache dfCache      // of names, folders, titles, keywords, summaries (exact)
+	group       groupCommit
+	damage      atomic.Pointer[string] // why the index is known to be damaged
 }
 
 type pools struct{ w, r *sql.DB }
@@ -60,7 +60,7 @@ func Open(dataDir string) (*Store, error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	s := &Store{path: filepath.Join(dataDir, FileName), dir: dataDir}
+	s := &Store{path: filepath.Join(dataDir, FileName), dir: dataDir, rankDFCache: dfCache{exact: true}, fileDFCache: dfCache{exact: true}}
 	p, err := openPools(s.path)
 	if err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func openPool(path string, readOnly bool) (*sql.DB, error) {
 		q.Set("_txlock", "immediate")
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-	db, err := driver.Open(dsn, func(c *sqlite3.Conn) error { return fts5.Register(c) })
+	db, err := driver.Open(dsn, registerFTS)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}

@@ -32,6 +32,7 @@ type SearchRequest struct {
 	Limit     *int            `json:"limit"`
 	MinScore  *float64        `json:"min_score"`
 	Mode      string          `json:"mode"`
+	Explain   bool            `json:"explain"`
 }
 
 // Build checks the request and turns it into the engine's.
@@ -50,6 +51,7 @@ func (r SearchRequest) Build() (service.SearchRequest, error) {
 	if r.MinScore != nil {
 		sr.MinScore = *r.MinScore
 	}
+	sr.Explain = r.Explain
 	if r.Directory != "" {
 		if !strings.HasPrefix(r.Directory, "/") {
 			return sr, core.InvalidField("INVALID_DIRECTORY", "directory", "must be an absolute path, got %q", r.Directory)
@@ -206,6 +208,7 @@ type SearchHit struct {
 	SemanticScore  float64    `json:"semantic_score"`
 	KeywordScore   float64    `json:"keyword_score"`
 	Snippet        string     `json:"snippet"`
+	Explain        *Explain   `json:"explain,omitempty"`
 }
 
 // SearchResponse is the answer of POST /api/search/.
@@ -228,7 +231,7 @@ func SearchResponseOf(query string, ans service.SearchAnswer) SearchResponse {
 				Created: LocalTime(f.Created), Modified: LocalTime(f.Modified), Accessed: LocalTime(f.Accessed),
 				Title: titleOf(f), Summary: f.Summary, Keywords: keywordsOf(f), ID: f.ID, Size: f.Size, Mime: f.Mime},
 			RelevanceScore: round(r.Score), SemanticScore: round(r.Semantic), KeywordScore: round(r.Keyword),
-			Snippet: r.Snippet,
+			Snippet: r.Snippet, Explain: explainOf(r.Explain),
 		}
 	}
 	return out

@@ -1,7 +1,7 @@
 // Command latency measures search latency over HTTP, as a script would see
 // it, on the benchmark corpus:
 //
-//	go run ./bench/latency [-files 20000] [-shared ../shared] [-reps 20] [-recoll]
+//	go run ./bench/latency [-files 20000] [-corpus DIR] [-reps 20] [-recoll]
 //
 // It builds the corpus with shared/bench/make-corpus.sh, starts a trove
 // server, and times POST /api/search/ (hybrid, limit 50, snippets included)
@@ -12,7 +12,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -23,35 +22,43 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"trove/bench/internal/ir"
+	"trove/bench/internal/troveproc"
 )
 
 func main() {
 	files := flag.Int("files", 20000, "approximate corpus size")
-	shared := flag.String("shared", "../shared", "the shared folder with bench/make-corpus.sh and bench/queries.txt")
+	corpusDir := flag.String("corpus", "", "the corpus folder (default /var/tmp/trove-corpus-FILES; built with make-corpus.sh)")
+	shared := flag.String("shared", ir.SharedDir(), "the shared folder with bench/make-corpus.sh and bench/queries.txt")
 	reps := flag.Int("reps", 20, "timed repetitions of each query once indexing is done (20 x 20 queries: a p95 over 400 samples)")
 	recoll := flag.Bool("recoll", false, "also run Recoll's query benchmark on the same corpus (indexes it with recollindex)")
 	flag.Parse()
 	sharedAbs, _ := filepath.Abs(*shared)
-	corpus := fmt.Sprintf("/var/tmp/trove-corpus-%d", *files)
+	corpus := *corpusDir
+	if corpus == "" {
+		corpus = fmt.Sprintf("/var/tmp/trove-corpus-%d", *files)
+	}
 	run("bash", filepath.Join(sharedAbs, "bench", "make-corpus.sh"), corpus, strconv.Itoa(*files))
 	queries := readLines(filepath.Join(sharedAbs, "bench", "queries.txt"))
 
 	work, err := os.MkdirTemp("", "trove-latency-")
 	check(err)
 	defer os.RemoveAll(work)
-	bin := filepath.Join(work, "trove")
-	run("go", "build", "-o", bin, ".")
-	api, stop := start(bin, work)
-	defer stop()
-	api.call("PUT", "/api/settings/", `{"queue.cooldown_seconds": 0}`)
+	bin, err := troveproc.Build(work)
+	check(err)
+	srv, err := troveproc.Start(bin, work)
+	check(err)
+	defer srv.Stop()
+	api := client{srv}
 
 	start := time.Now()
-	api.call("POST", "/api/watch/directory", fmt.Sprintf(`{"path": %q}`, corpus))
+	_, err = srv.Call("POST", "/api/watch/directory", map[string]any{"path": corpus})
+	check(err)
 	var during []time.Duration
 	rounds := 0
 	for !api.idle(corpus) {
@@ -109,63 +116,19 @@ func recollBaseline(shared, work, corpus string) {
 	}
 }
 
-type client struct{ base string }
-
-var addrRE = regexp.MustCompile(`msg="trove started" addr=(\S+)`)
-
-func start(bin, work string) (client, func()) {
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", filepath.Join(work, "data"), "--config-dir", filepath.Join(work, "conf"))
-	stderr, _ := cmd.StderrPipe()
-	check(cmd.Start())
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
-			go io.Copy(io.Discard, stderr)
-			return client{"http://" + m[1]}, func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }
-		}
-	}
-	log.Fatal("trove did not start")
-	return client{}, nil
-}
-
-func (c client) call(method, path, body string) map[string]any {
-	req, _ := http.NewRequest(method, c.base+path, strings.NewReader(body))
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	check(err)
-	defer resp.Body.Close()
-	var m map[string]any
-	json.NewDecoder(resp.Body).Decode(&m)
-	if resp.StatusCode >= 300 {
-		log.Fatalf("%s %s: %d %v", method, path, resp.StatusCode, m)
-	}
-	return m
-}
-
-func (c client) folder(root string) map[string]any {
-	d := c.call("GET", "/api/watched-directories", "")
-	list, _ := d["data"].(map[string]any)["directories"].([]any)
-	for _, x := range list {
-		if m := x.(map[string]any); m["path"] == root {
-			return m
-		}
-	}
-	return nil
-}
+type client struct{ *troveproc.Server }
 
 func (c client) indexed(root string) int {
-	n, _ := c.folder(root)["indexed_count"].(float64)
+	f, err := c.Folder(root)
+	check(err)
+	n, _ := f["indexed_count"].(float64)
 	return int(n)
 }
 
 func (c client) idle(root string) bool {
-	if q := c.call("GET", "/api/queue/status", ""); q["total"] != float64(0) {
-		return false
-	}
-	f := c.folder(root)
-	return f != nil && (f["status"] == "watching" || f["status"] == "complete")
+	ok, err := c.Idle(root, 0)
+	check(err)
+	return ok
 }
 
 // round runs every query once and returns the latencies.
@@ -174,7 +137,7 @@ func (c client) round(queries []string, mode string) []time.Duration {
 	for _, q := range queries {
 		body, _ := json.Marshal(map[string]any{"query": q, "limit": 50, "mode": mode})
 		t0 := time.Now()
-		resp, err := http.Post(c.base+"/api/search/", "application/json", bytes.NewReader(body))
+		resp, err := http.Post(c.Base+"/api/search/", "application/json", bytes.NewReader(body))
 		check(err)
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()

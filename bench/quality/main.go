@@ -1,298 +1,216 @@
-// Command quality measures Trove's ranking on a BEIR-format collection
-// (Cranfield by default), through the real pipeline and the real API:
+// Command quality measures Trove's ranking on every BEIR-format test
+// collection in a folder, through the real pipeline and the real API, and
+// in the same run an FTS5 BM25 baseline over the same documents:
 //
-//	go run ./bench/quality [-data ../shared/datasets/cranfield] [-modes keyword,semantic,hybrid]
+//	go run ./bench/quality [-datasets ../shared/datasets] [-only cranfield,med] [-keep DIR] [-json FILE]
+//	go run ./bench/quality -report FILE   (the tables again from a -json file)
 //
-// Every document becomes a Markdown file (its title as the heading), a
-// trove server indexes the folder, every query goes through POST
-// /api/search/, and the program prints nDCG@10 (graded, linear gain),
-// Recall@100 and MRR@10 for each mode.
+// Every document becomes a Markdown file (its title as the heading); a
+// trove server per collection indexes the folder and answers every query
+// through POST /api/search/ (limit 100) in each mode. The baseline is
+// SQLite FTS5 bm25() over (title, body) with weights 2 and 1, porter
+// stemming, and the OR of the query's non-stopword words (package
+// fts5base). It prints nDCG@10 (graded, linear gain), Recall@100 and
+// MRR@10 per collection and mode, the ratio of hybrid to the baseline, and
+// the split-half check: the ratio on the odd and on the even queries, the
+// even half with a paired bootstrap 95% interval (variants are chosen on
+// the odd half with bench/tune, so the even half is the honest figure).
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
-	"math"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
+
+	"trove/bench/internal/fts5base"
+	"trove/bench/internal/ir"
+	"trove/bench/internal/troveproc"
 )
 
+var modes = []string{"keyword", "semantic", "hybrid"}
+
 func main() {
-	data := flag.String("data", "../shared/datasets/cranfield", "BEIR collection folder")
-	modes := flag.String("modes", "keyword,semantic,hybrid", "search modes to measure")
+	datasets := flag.String("datasets", filepath.Join(ir.SharedDir(), "datasets"), "folder of BEIR collections (one per subfolder)")
+	only := flag.String("only", "", "comma-separated collection names (default: all)")
 	bin := flag.String("bin", "", "trove binary (built from this checkout when empty)")
-	verbose := flag.Bool("v", false, "print per-query nDCG@10 of the last mode")
-	keep := flag.String("keep", "", "keep the corpus and index in this folder (for further experiments)")
-	embedModel := flag.String("embedding-model", "", "embedding.model setting (default: the builtin default)")
+	keep := flag.String("keep", "", "keep corpora and indexes in this folder (for bench/tune)")
+	jsonOut := flag.String("json", "", "write per-query measures to this file")
+	again := flag.String("report", "", "print the tables of a -json file and exit")
 	flag.Parse()
+	if *again != "" {
+		b, err := os.ReadFile(*again)
+		check(err)
+		var runs []run
+		check(json.Unmarshal(b, &runs))
+		report(runs)
+		return
+	}
 
-	docs := readCorpus(filepath.Join(*data, "corpus.jsonl"))
-	queries := readQueries(filepath.Join(*data, "queries.jsonl"))
-	qrels := readQrels(filepath.Join(*data, "qrels.tsv"))
-
+	dirs, err := ir.Collections(*datasets)
+	check(err)
 	work := *keep
 	if work == "" {
 		tmp, err := os.MkdirTemp("", "trove-quality-")
 		check(err)
 		defer os.RemoveAll(tmp)
 		work = tmp
-	} else {
-		check(os.RemoveAll(work))
-		check(os.MkdirAll(work, 0o755))
 	}
+	work, _ = filepath.Abs(work)
+	if *bin == "" {
+		*bin, err = troveproc.Build(work)
+		check(err)
+	}
+	var runs []run
+	for _, dir := range dirs {
+		if *only != "" && !slices.Contains(strings.Split(*only, ","), filepath.Base(dir)) {
+			continue
+		}
+		c, err := ir.Load(dir)
+		check(err)
+		runs = append(runs, measure(c, *bin, filepath.Join(work, c.Name)))
+	}
+	report(runs)
+	if *jsonOut != "" {
+		b, _ := json.MarshalIndent(runs, "", " ")
+		check(os.WriteFile(*jsonOut, b, 0o644))
+	}
+}
+
+// run is one collection's measures: per system, per query.
+type run struct {
+	Name    string
+	Docs    int
+	Queries []string
+	Systems map[string]*ir.Scores // "fts5", "keyword", "semantic", "hybrid"
+	Latency map[string]time.Duration
+}
+
+func measure(c *ir.Collection, bin, work string) run {
+	check(os.RemoveAll(work))
 	corpus := filepath.Join(work, "corpus")
 	check(os.MkdirAll(corpus, 0o755))
-	for id, d := range docs {
+	var base []fts5base.Doc
+	for _, d := range c.Docs {
 		body := d.Text
 		if d.Title != "" {
 			body = "# " + d.Title + "\n\n" + d.Text
 		}
-		check(os.WriteFile(filepath.Join(corpus, id+".md"), []byte(body+"\n"), 0o644))
+		check(os.WriteFile(filepath.Join(corpus, d.ID+".md"), []byte(body+"\n"), 0o644))
+		base = append(base, fts5base.Doc{ID: d.ID, Title: d.Title, Body: d.Text})
 	}
-	if *bin == "" {
-		*bin = filepath.Join(work, "trove")
-		cmd := exec.Command("go", "build", "-o", *bin, ".")
-		cmd.Stderr = os.Stderr
-		check(cmd.Run())
+	r := run{Name: c.Name, Docs: len(c.Docs), Systems: map[string]*ir.Scores{}, Latency: map[string]time.Duration{}}
+	for _, q := range c.Queries {
+		r.Queries = append(r.Queries, q.ID)
 	}
-	api, stop := startTrove(*bin, work)
-	defer stop()
-	if *embedModel != "" {
-		api.put("/api/settings/", map[string]any{"embedding.model": *embedModel})
+
+	ix, err := fts5base.Build(work, base)
+	check(err)
+	r.Systems["fts5"] = &ir.Scores{}
+	for _, q := range c.Queries {
+		ranked, err := ix.Search(q.Text, 100)
+		check(err)
+		r.Systems["fts5"].Add(ranked, c.Qrels[q.ID])
 	}
+	ix.Close()
+
+	srv, err := troveproc.Start(bin, work)
+	check(err)
+	defer srv.Stop()
 	t0 := time.Now()
-	api.post("/api/watch/directory", map[string]any{"path": corpus})
-	for !api.idle(corpus, len(docs)) {
-		time.Sleep(100 * time.Millisecond)
-	}
-	fmt.Printf("%s: %d documents indexed in %.1f s, %d queries\n\n", filepath.Base(*data), len(docs), time.Since(t0).Seconds(), len(queries))
-	fmt.Printf("%-9s %8s %11s %8s %10s\n", "mode", "nDCG@10", "Recall@100", "MRR@10", "p50 ms")
-	for _, mode := range strings.Split(*modes, ",") {
-		var ndcg, recall, mrr float64
-		var lat []float64
-		n := 0
-		perQuery := map[string]float64{}
-		for _, q := range queries {
-			rel := qrels[q.ID]
-			if len(rel) == 0 {
-				continue
+	check(srv.Index(corpus, len(c.Docs), time.Hour))
+	fmt.Fprintf(os.Stderr, "%s: %d documents indexed in %.1f s\n", c.Name, len(c.Docs), time.Since(t0).Seconds())
+	for _, mode := range modes {
+		s := &ir.Scores{}
+		start := time.Now()
+		for _, q := range c.Queries {
+			hits, err := srv.Search(q.Text, mode, 100)
+			check(err)
+			ranked := make([]string, len(hits))
+			for i, h := range hits {
+				ranked[i] = strings.TrimSuffix(h.Filename, ".md")
 			}
-			start := time.Now()
-			ranked := api.search(q.Text, mode, 100)
-			lat = append(lat, float64(time.Since(start).Microseconds())/1000)
-			nd := ndcgAt(ranked, rel, 10)
-			perQuery[q.ID] = nd
-			ndcg += nd
-			recall += recallAt(ranked, rel, 100)
-			mrr += mrrAt(ranked, rel, 10)
-			n++
+			s.Add(ranked, c.Qrels[q.ID])
 		}
-		sort.Float64s(lat)
-		fmt.Printf("%-9s %8.4f %11.4f %8.4f %10.1f\n", mode, ndcg/float64(n), recall/float64(n), mrr/float64(n), lat[len(lat)/2])
-		if *verbose {
-			ids := make([]string, 0, len(perQuery))
-			for id := range perQuery {
-				ids = append(ids, id)
+		r.Latency[mode] = time.Since(start) / time.Duration(len(c.Queries))
+		r.Systems[mode] = s
+	}
+	return r
+}
+
+func report(runs []run) {
+	for _, r := range runs {
+		fmt.Printf("\n%s: %d documents, %d judged queries\n", r.Name, r.Docs, len(r.Queries))
+		fmt.Printf("  %-10s %8s %8s %8s %10s\n", "system", "nDCG@10", "R@100", "MRR@10", "mean ms")
+		for _, name := range append([]string{"fts5"}, modes...) {
+			s := r.Systems[name]
+			label := name
+			if name == "fts5" {
+				label = "FTS5 BM25"
 			}
-			sort.Slice(ids, func(i, j int) bool { a, _ := strconv.Atoi(ids[i]); b, _ := strconv.Atoi(ids[j]); return a < b })
-			for _, id := range ids {
-				fmt.Printf("  q%s %.3f\n", id, perQuery[id])
+			ms := "-"
+			if d, ok := r.Latency[name]; ok {
+				ms = fmt.Sprintf("%.1f", float64(d.Microseconds())/1000)
 			}
+			fmt.Printf("  %-10s %8.4f %8.4f %8.4f %10s\n", label, ir.Mean(s.NDCG), ir.Mean(s.Recall), ir.Mean(s.RR), ms)
 		}
 	}
+	fmt.Printf("\nnDCG@10 ratio to FTS5 BM25 (split half: odd queries choose, even queries report; 95%% paired bootstrap interval)\n")
+	fmt.Printf("%-10s %8s %8s %8s %8s %8s %17s %24s\n", "collection", "keyword", "semantic", "hybrid", "odd", "even", "even 95% CI", "hybrid-keyword even [CI]")
+	var sum float64
+	for _, r := range runs {
+		base := r.Systems["fts5"].NDCG
+		ratio := func(mode string) float64 { return ir.Mean(r.Systems[mode].NDCG) / ir.Mean(base) }
+		h := r.Systems["hybrid"].NDCG
+		k := r.Systems["keyword"].NDCG
+		odd := ir.Mean(ir.Half(h, true)) / ir.Mean(ir.Half(base, true))
+		even := ir.Mean(ir.Half(h, false)) / ir.Mean(ir.Half(base, false))
+		lo, hi := ir.RatioCI(ir.Half(h, false), ir.Half(base, false), 2000, 1)
+		dlo, dhi := ir.DiffCI(ir.Half(h, false), ir.Half(k, false), 2000, 2)
+		diff := ir.Mean(ir.Half(h, false)) - ir.Mean(ir.Half(k, false))
+		fmt.Printf("%-10s %8.3f %8.3f %8.3f %8.3f %8.3f   [%5.3f, %5.3f]   %+6.3f [%+6.3f, %+6.3f]\n",
+			r.Name, ratio("keyword"), ratio("semantic"), ratio("hybrid"), odd, even, lo, hi, diff, dlo, dhi)
+		sum += ratio("hybrid")
+	}
+	if len(runs) > 0 {
+		fmt.Printf("mean hybrid ratio over %d collections: %.3f\n", len(runs), sum/float64(len(runs)))
+	}
+	halves(runs)
 }
 
-type doc struct{ Title, Text string }
-
-type querySpec struct {
-	ID   string `json:"_id"`
-	Text string `json:"text"`
-}
-
-func readCorpus(path string) map[string]doc {
-	out := map[string]doc{}
-	eachLine(path, func(line []byte) {
-		var d struct {
-			ID    string `json:"_id"`
-			Title string `json:"title"`
-			Text  string `json:"text"`
-		}
-		check(json.Unmarshal(line, &d))
-		out[d.ID] = doc{d.Title, d.Text}
-	})
-	return out
-}
-
-func readQueries(path string) []querySpec {
-	var out []querySpec
-	eachLine(path, func(line []byte) {
-		var q querySpec
-		check(json.Unmarshal(line, &q))
-		out = append(out, q)
-	})
-	return out
-}
-
-func readQrels(path string) map[string]map[string]float64 {
-	out := map[string]map[string]float64{}
-	first := true
-	eachLine(path, func(line []byte) {
-		if first {
-			first = false
-			return
-		}
-		f := strings.Split(string(line), "\t")
-		score, _ := strconv.ParseFloat(f[2], 64)
-		if score <= 0 {
-			return
-		}
-		if out[f[0]] == nil {
-			out[f[0]] = map[string]float64{}
-		}
-		out[f[0]][f[1]] = score
-	})
-	return out
-}
-
-func eachLine(path string, fn func([]byte)) {
-	f, err := os.Open(path)
-	check(err)
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
-			fn(sc.Bytes())
+// halves prints each half's nDCG@10 and Recall@100 for the baseline and
+// Trove, and the mean ratio per half: the odd half is where variants were
+// chosen, the even half the held-out figure.
+func halves(runs []run) {
+	fmt.Printf("\nPer half: nDCG@10 and Recall@100, FTS5 BM25 against Trove hybrid (and keyword)\n")
+	fmt.Printf("%-10s %-5s %4s %9s %9s %9s %7s %9s %9s\n", "collection", "half", "n", "FTS5 nDCG", "hybrid", "keyword", "ratio", "FTS5 R100", "hybrid")
+	sums := map[bool]float64{}
+	for _, r := range runs {
+		for _, odd := range []bool{true, false} {
+			m := func(sys string, x func(*ir.Scores) []float64) float64 {
+				return ir.Mean(ir.Half(x(r.Systems[sys]), odd))
+			}
+			ndcg := func(s *ir.Scores) []float64 { return s.NDCG }
+			recall := func(s *ir.Scores) []float64 { return s.Recall }
+			ratio := m("hybrid", ndcg) / m("fts5", ndcg)
+			sums[odd] += ratio
+			half := "even"
+			if odd {
+				half = "odd"
+			}
+			fmt.Printf("%-10s %-5s %4d %9.4f %9.4f %9.4f %7.3f %9.4f %9.4f\n", r.Name, half, len(ir.Half(r.Systems["fts5"].NDCG, odd)),
+				m("fts5", ndcg), m("hybrid", ndcg), m("keyword", ndcg), ratio, m("fts5", recall), m("hybrid", recall))
 		}
 	}
-	check(sc.Err())
-}
-
-// Metrics. ranked holds document ids, best first.
-
-func ndcgAt(ranked []string, rel map[string]float64, k int) float64 {
-	dcg := 0.0
-	for i, id := range ranked[:min(k, len(ranked))] {
-		dcg += rel[id] / math.Log2(float64(i)+2)
+	if len(runs) > 0 {
+		n := float64(len(runs))
+		fmt.Printf("mean hybrid nDCG@10 ratio: odd %.3f, even %.3f\n", sums[true]/n, sums[false]/n)
 	}
-	ideal := make([]float64, 0, len(rel))
-	for _, g := range rel {
-		ideal = append(ideal, g)
-	}
-	sort.Sort(sort.Reverse(sort.Float64Slice(ideal)))
-	idcg := 0.0
-	for i, g := range ideal[:min(k, len(ideal))] {
-		idcg += g / math.Log2(float64(i)+2)
-	}
-	if idcg == 0 {
-		return 0
-	}
-	return dcg / idcg
-}
-
-func recallAt(ranked []string, rel map[string]float64, k int) float64 {
-	hit := 0
-	for _, id := range ranked[:min(k, len(ranked))] {
-		if rel[id] > 0 {
-			hit++
-		}
-	}
-	return float64(hit) / float64(len(rel))
-}
-
-func mrrAt(ranked []string, rel map[string]float64, k int) float64 {
-	for i, id := range ranked[:min(k, len(ranked))] {
-		if rel[id] > 0 {
-			return 1 / float64(i+1)
-		}
-	}
-	return 0
-}
-
-// The server.
-
-type client struct{ base string }
-
-var addrRE = regexp.MustCompile(`msg="trove started" addr=(\S+)`)
-
-func startTrove(bin, work string) (client, func()) {
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", filepath.Join(work, "data"), "--config-dir", filepath.Join(work, "conf"))
-	stderr, _ := cmd.StderrPipe()
-	check(cmd.Start())
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
-			go io.Copy(io.Discard, stderr)
-			c := client{"http://" + m[1]}
-			c.put("/api/settings/", map[string]any{"queue.cooldown_seconds": 0})
-			return c, func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }
-		}
-	}
-	log.Fatal("trove did not start")
-	return client{}, nil
-}
-
-func (c client) call(method, path string, body any) map[string]any {
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, c.base+path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	check(err)
-	defer resp.Body.Close()
-	var m map[string]any
-	json.NewDecoder(resp.Body).Decode(&m)
-	if resp.StatusCode >= 300 {
-		log.Fatalf("%s %s: %d %v", method, path, resp.StatusCode, m)
-	}
-	return m
-}
-
-func (c client) post(path string, body any) map[string]any { return c.call("POST", path, body) }
-func (c client) put(path string, body any) map[string]any  { return c.call("PUT", path, body) }
-
-func (c client) idle(root string, want int) bool {
-	if q := c.call("GET", "/api/queue/status", nil); q["total"] != float64(0) {
-		return false
-	}
-	d := c.call("GET", "/api/watched-directories", nil)
-	list, _ := d["data"].(map[string]any)["directories"].([]any)
-	for _, x := range list {
-		if m := x.(map[string]any); m["path"] == root {
-			done, _ := m["indexed_count"].(float64)
-			failed, _ := m["failed_count"].(float64)
-			return m["status"] == "watching" && int(done+failed) >= want
-		}
-	}
-	return false
-}
-
-func (c client) search(q, mode string, limit int) []string {
-	r := c.post("/api/search/", map[string]any{"query": q, "mode": mode, "limit": limit})
-	results, _ := r["results"].([]any)
-	out := make([]string, 0, len(results))
-	for _, x := range results {
-		f := x.(map[string]any)["file"].(map[string]any)
-		out = append(out, strings.TrimSuffix(f["filename"].(string), ".md"))
-	}
-	return out
 }
 
 func check(err error) {

@@ -1,17 +1,20 @@
-// Command tune evaluates ranking variants in-process on an index kept by
-// bench/quality (-keep DIR), without re-indexing:
+// Command tune evaluates ranking variants in-process on indexes kept by
+// bench/quality (-keep DIR) and bench/knownitem (its -work folder), without
+// indexing again:
 //
-//	go run ./bench/quality -keep /tmp/cran -modes keyword
-//	go run ./bench/tune -index /tmp/cran -data ../shared/datasets/cranfield \
-//	    'FeedbackTerms=0' 'FeedbackTerms=10 FeedbackDocs=5' 'FileShare=0.25'
+//	go run ./bench/quality -keep /var/tmp/q
+//	go run ./bench/tune -quality /var/tmp/q [-knownitem /var/tmp/trove-knownitem] \
+//	    'FeedbackTerms=0' 'K1=0.9 text.b=0.4' 'NameWeight=0.5'
 //
 // Each argument is one variant: space-separated Field=value assignments to
-// search.Tuning fields (FileWeights takes five comma-separated numbers),
-// applied to the defaults. It prints nDCG@10 per variant and mode.
+// search.Tuning fields, applied to the defaults; a field's BM25F knobs are
+// FIELD.w and FIELD.b (text, name, folders, title, keywords, summary). For
+// each variant it prints, per collection, the hybrid and keyword nDCG@10
+// ratio to the FTS5 baseline on the odd queries (choose on these) and on
+// the even ones (report these), and the known-item MRR@10 per kind.
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -19,10 +22,10 @@ import (
 	"io"
 	"log"
 	"log/slog"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,62 +34,216 @@ import (
 	"trove/backend/embedding"
 	"trove/backend/search"
 	"trove/backend/store"
+	"trove/bench/internal/fts5base"
+	"trove/bench/internal/ir"
 )
 
 func main() {
-	index := flag.String("index", "", "folder kept by bench/quality -keep")
-	data := flag.String("data", "../shared/datasets/cranfield", "BEIR collection folder")
-	modes := flag.String("modes", "keyword,hybrid", "modes to measure")
+	qdir := flag.String("quality", "", "folder kept by bench/quality -keep")
+	kdir := flag.String("knownitem", "", "work folder of bench/knownitem")
+	datasets := flag.String("datasets", filepath.Join(ir.SharedDir(), "datasets"), "folder of BEIR collections")
+	modes := flag.String("modes", "keyword,hybrid", "modes to measure on the collections")
+	only := flag.String("only", "", "comma-separated collection names (default: all kept)")
 	flag.Parse()
-	st, err := store.Open(filepath.Join(*index, "data"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer st.Close()
 	em, err := embedding.New(core.EmbeddingSettings{Provider: core.ProviderBuiltin}, os.Getenv)
-	if err != nil {
-		log.Fatal(err)
+	check(err)
+	var colls []*collection
+	if *qdir != "" {
+		dirs, err := ir.Collections(*datasets)
+		check(err)
+		for _, d := range dirs {
+			c, err := ir.Load(d)
+			check(err)
+			if *only != "" && !slices.Contains(strings.Split(*only, ","), c.Name) {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(*qdir, c.Name, "data")); err != nil {
+				continue
+			}
+			colls = append(colls, openCollection(c, filepath.Join(*qdir, c.Name), em))
+		}
 	}
-	vecs := search.NewVectors(em.Model())
-	if err := st.LoadVectors(context.Background(), vecs.Model(), vecs.Add); err != nil {
-		log.Fatal(err)
+	var ki *knownItems
+	if *kdir != "" {
+		ki = openKnownItems(*kdir, em)
 	}
-	queries, qrels := load(*data)
 	variants := flag.Args()
 	if len(variants) == 0 {
 		variants = []string{""}
 	}
 	for _, v := range variants {
-		e := &search.Engine{Store: st, Vectors: vecs, Embedder: func() embedding.Embedder { return em },
-			Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Tuning: parse(v)}
-		fmt.Printf("%-50q", v)
-		for _, m := range strings.Split(*modes, ",") {
-			fmt.Printf("  %s %.4f", m, ndcg(e, search.Mode(m), queries, qrels))
+		t := parse(v)
+		fmt.Printf("%q\n", v)
+		var sumOdd, sumEven float64
+		for _, c := range colls {
+			fmt.Printf("  %-10s", c.c.Name)
+			for _, m := range strings.Split(*modes, ",") {
+				nd := c.ndcg(t, search.Mode(m))
+				odd := ir.Mean(ir.Half(nd, true)) / ir.Mean(ir.Half(c.base, true))
+				even := ir.Mean(ir.Half(nd, false)) / ir.Mean(ir.Half(c.base, false))
+				fmt.Printf("  %s %.4f odd %.3f even %.3f", m, ir.Mean(nd), odd, even)
+				if m == "hybrid" {
+					sumOdd += odd
+					sumEven += even
+				}
+			}
+			fmt.Println()
+		}
+		if len(colls) > 0 {
+			fmt.Printf("  mean hybrid ratio odd %.3f even %.3f\n", sumOdd/float64(len(colls)), sumEven/float64(len(colls)))
+		}
+		if ki != nil {
+			ki.report(t)
+		}
+	}
+}
+
+func engine(dir string, em embedding.Embedder) *search.Engine {
+	st, err := store.Open(filepath.Join(dir, "data"))
+	check(err)
+	vecs := search.NewVectors(em.Model())
+	check(st.LoadVectors(context.Background(), vecs.Model(), vecs.Add))
+	return &search.Engine{Store: st, Vectors: vecs, Embedder: func() embedding.Embedder { return em },
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+}
+
+// collection is a test collection with its kept index and baseline run.
+type collection struct {
+	c    *ir.Collection
+	e    *search.Engine
+	base []float64 // FTS5 nDCG@10 per query
+}
+
+func openCollection(c *ir.Collection, dir string, em embedding.Embedder) *collection {
+	var docs []fts5base.Doc
+	for _, d := range c.Docs {
+		docs = append(docs, fts5base.Doc{ID: d.ID, Title: d.Title, Body: d.Text})
+	}
+	tmp, err := os.MkdirTemp("", "tune-")
+	check(err)
+	defer os.RemoveAll(tmp)
+	ix, err := fts5base.Build(tmp, docs)
+	check(err)
+	defer ix.Close()
+	out := &collection{c: c, e: engine(dir, em)}
+	for _, q := range c.Queries {
+		ranked, err := ix.Search(q.Text, 100)
+		check(err)
+		out.base = append(out.base, ir.NDCG(ranked, c.Qrels[q.ID], 10))
+	}
+	return out
+}
+
+func (c *collection) ndcg(t search.Tuning, mode search.Mode) []float64 {
+	c.e.Tuning = &t
+	var out []float64
+	for _, q := range c.c.Queries {
+		rs, err := c.e.Search(context.Background(), search.Request{Query: q.Text, Limit: 10, Mode: mode})
+		check(err)
+		ranked := make([]string, len(rs))
+		for i, r := range rs {
+			ranked[i] = strings.TrimSuffix(r.File.Filename, ".md")
+		}
+		out = append(out, ir.NDCG(ranked, c.c.Qrels[q.ID], 10))
+	}
+	return out
+}
+
+// knownItems are bench/knownitem's queries over its kept Trove index.
+type knownItems struct {
+	e      *search.Engine
+	corpus string
+	items  []struct {
+		Kind, Query, Target string
+		Equals              []string
+	}
+}
+
+func openKnownItems(dir string, em embedding.Embedder) *knownItems {
+	k := &knownItems{e: engine(filepath.Join(dir, "trove"), em)}
+	b, err := os.ReadFile(filepath.Join(dir, "queries.json"))
+	check(err)
+	check(json.Unmarshal(b, &k.items))
+	dirs, err := k.e.Store.Directories(context.Background())
+	check(err)
+	if len(dirs) != 1 {
+		log.Fatalf("known-item index: %d watched folders, want 1", len(dirs))
+	}
+	k.corpus = dirs[0].Path
+	return k
+}
+
+func (k *knownItems) report(t search.Tuning) {
+	k.e.Tuning = &t
+	for _, mode := range []search.Mode{search.Hybrid, search.Keyword} {
+		rr := map[string][]float64{} // kind -> reciprocal ranks, in item order
+		for _, it := range k.items {
+			rs, err := k.e.Search(context.Background(), search.Request{Query: it.Query, Limit: 10, Mode: mode})
+			check(err)
+			x := 0.0
+			for r, res := range rs {
+				rel, _ := filepath.Rel(k.corpus, res.File.Path)
+				if rel == it.Target || contains(it.Equals, rel) {
+					x = 1 / float64(r+1)
+					break
+				}
+			}
+			rr[it.Kind] = append(rr[it.Kind], x)
+			rr["all"] = append(rr["all"], x)
+		}
+		kinds := make([]string, 0, len(rr))
+		for kind := range rr {
+			kinds = append(kinds, kind)
+		}
+		sort.Strings(kinds)
+		fmt.Printf("  known-item %-8s MRR@10 odd/even:", mode)
+		for _, kind := range kinds {
+			fmt.Printf("  %s %.3f/%.3f", kind, ir.Mean(ir.Half(rr[kind], true)), ir.Mean(ir.Half(rr[kind], false)))
 		}
 		fmt.Println()
 	}
 }
 
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// parse applies "Field=value ..." to the default tuning.
 func parse(v string) search.Tuning {
 	t := search.DefaultTuning
 	rv := reflect.ValueOf(&t).Elem()
+	fields := map[string]int{"text": 0, "name": 1, "folders": 2, "title": 3, "keywords": 4, "summary": 5}
 	for _, kv := range strings.Fields(v) {
 		k, val, _ := strings.Cut(kv, "=")
+		x, err := strconv.ParseFloat(val, 64)
+		if f, knob, ok := strings.Cut(k, "."); ok {
+			i, known := fields[f]
+			if !known || err != nil {
+				log.Fatalf("bad field knob %q", kv)
+			}
+			switch knob {
+			case "w":
+				t.Fields[i].Weight = x
+			case "b":
+				t.Fields[i].B = x
+			default:
+				log.Fatalf("bad field knob %q", kv)
+			}
+			continue
+		}
 		f := rv.FieldByName(k)
 		switch f.Kind() {
 		case reflect.Bool:
 			f.SetBool(val == "true")
 		case reflect.Int:
-			n, _ := strconv.Atoi(val)
-			f.SetInt(int64(n))
+			f.SetInt(int64(x))
 		case reflect.Float64:
-			x, _ := strconv.ParseFloat(val, 64)
 			f.SetFloat(x)
-		case reflect.Array:
-			for i, s := range strings.Split(val, ",") {
-				x, _ := strconv.ParseFloat(s, 64)
-				f.Index(i).SetFloat(x)
-			}
 		default:
 			log.Fatalf("unknown tuning field %q", k)
 		}
@@ -94,68 +251,8 @@ func parse(v string) search.Tuning {
 	return t
 }
 
-type query struct{ ID, Text string }
-
-func load(data string) ([]query, map[string]map[string]float64) {
-	var qs []query
-	f, err := os.Open(filepath.Join(data, "queries.jsonl"))
+func check(err error) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var q struct {
-			ID   string `json:"_id"`
-			Text string `json:"text"`
-		}
-		if json.Unmarshal(sc.Bytes(), &q) == nil {
-			qs = append(qs, query{q.ID, q.Text})
-		}
-	}
-	qrels := map[string]map[string]float64{}
-	f2, err := os.Open(filepath.Join(data, "qrels.tsv"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	sc = bufio.NewScanner(f2)
-	sc.Scan()
-	for sc.Scan() {
-		p := strings.Split(sc.Text(), "\t")
-		s, _ := strconv.ParseFloat(p[2], 64)
-		if qrels[p[0]] == nil {
-			qrels[p[0]] = map[string]float64{}
-		}
-		qrels[p[0]][p[1]] = s
-	}
-	return qs, qrels
-}
-
-func ndcg(e *search.Engine, mode search.Mode, qs []query, qrels map[string]map[string]float64) float64 {
-	total, n := 0.0, 0
-	for _, q := range qs {
-		rel := qrels[q.ID]
-		if len(rel) == 0 {
-			continue
-		}
-		rs, err := e.Search(context.Background(), search.Request{Query: q.Text, Limit: 10, Mode: mode})
-		if err != nil {
-			log.Fatal(err)
-		}
-		dcg := 0.0
-		for i, r := range rs {
-			dcg += rel[strings.TrimSuffix(r.File.Filename, ".md")] / math.Log2(float64(i)+2)
-		}
-		var ideal []float64
-		for _, g := range rel {
-			ideal = append(ideal, g)
-		}
-		sort.Sort(sort.Reverse(sort.Float64Slice(ideal)))
-		idcg := 0.0
-		for i, g := range ideal[:min(10, len(ideal))] {
-			idcg += g / math.Log2(float64(i)+2)
-		}
-		total += dcg / idcg
-		n++
-	}
-	return total / float64(n)
 }

@@ -91,6 +91,13 @@ describe('Trove in a browser', () => {
     expect(await page.getByTestId('result-count').textContent()).toMatch(/\d+ results?/);
     await shot(page, 'search-roof');
 
+    // "Why this result": the words that matched where, and the score's parts.
+    await first.getByTestId('why-toggle').click();
+    const why = first.getByTestId('why');
+    await expect.poll(() => why.textContent(), { timeout: T }).toMatch(/roof \(.*text.*\).*Score.*=.*text/s);
+    await first.getByTestId('why-toggle').click();
+    expect(await first.getByTestId('why').count()).toBe(0);
+
     // Keyboard selection moves down the list.
     const count = await page.getByTestId('result').count();
     if (count > 1) {

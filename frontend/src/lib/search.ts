@@ -70,8 +70,9 @@ export function modifiedAfter(p: Pick<SearchParams, 'date' | 'customAfter'>, now
 }
 
 /** The POST /api/search/ body for the parameters. */
-export function buildRequest(p: SearchParams, now: Date, limit = 50): SearchRequest {
+export function buildRequest(p: SearchParams, now: Date, limit = 50, explain = false): SearchRequest {
   const req: SearchRequest = { query: p.query.trim(), limit };
+  if (explain) req.explain = true;
   if (p.directory) req.directory = p.directory;
   const filters: SearchRequest['filters'] = {};
   if (p.extensions.length) filters.extensions = [...p.extensions];
@@ -89,6 +90,8 @@ export interface SearchControllerOptions {
   search: (req: SearchRequest, opt: { signal?: AbortSignal }) => Promise<SearchResponse>;
   debounceMs?: number;
   limit?: number;
+  /** Asks for each result's explanation ("why this result"). */
+  explain?: boolean;
   now?: () => Date;
 }
 
@@ -149,7 +152,7 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
     inflight = ctrl;
     commit({ pending: true, phase: state.phase === 'done' ? 'done' : 'loading' });
     try {
-      const res = await opt.search(buildRequest(params, now(), opt.limit), { signal: ctrl?.signal });
+      const res = await opt.search(buildRequest(params, now(), opt.limit, opt.explain), { signal: ctrl?.signal });
       if (mine !== seq) return; // a newer request was made: this answer is stale
       inflight = null;
       const results = res.results ?? [];

@@ -4,4 +4,4 @@
 import * as api from './api';
 import { createSearchController } from './search';
 
-export const mainSearch = createSearchController({ search: api.search, debounceMs: 150 });
+export const mainSearch = createSearchController({ search: api.search, debounceMs: 150, explain: true });

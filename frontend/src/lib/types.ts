@@ -44,6 +44,8 @@ export interface SearchRequest {
   limit?: number;
   min_score?: number;
   mode?: SearchMode;
+  /** Adds `explain` to each result: why it ranks where it does. */
+  explain?: boolean;
 }
 
 export interface SearchFile {
@@ -67,6 +69,24 @@ export interface SearchResult {
   keyword_score: number;
   semantic_score: number;
   snippet: string;
+  explain?: Explain;
+}
+
+/** Why a result ranks where it does (docs/api.md, "explain"). */
+export interface Explain {
+  keyword: { score: number; text: number; name: number; name_weight: number };
+  semantic: { score: number; similarity: number };
+  words: ExplainWord[];
+  name: { word: string; matched: 'name' | 'extension' | 'folders' }[];
+  feedback: string[];
+}
+
+export interface ExplainWord {
+  word: string;
+  source: 'query' | 'correction' | 'feedback';
+  of?: string;
+  fields: Record<string, number>;
+  score: number;
 }
 
 export interface SearchResponse {

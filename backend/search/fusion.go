@@ -1,0 +1,221 @@
+package search
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Ranking is a pure function: retrieval (engine.go, retrieve.go) gathers
+// candidates and what the index knows about them; Fuse scores them from
+// that alone, so a file's score never depends on how it was found, and
+// Explain says how each part came about.
+//
+//	keyword_score  = text + NameWeight * name
+//	text           = BM25F over the fields, divided by the most a file
+//	                 could score on the query (0 to 1)
+//	name           = how well the query and the file's name describe each
+//	                 other (names.go, 0 to 1)
+//	semantic_score = exp(-DistanceScale * distance) of the closest passage
+//	score          = keyword_score + semantic_score
+
+// Field is a part of a file that query words can match.
+type Field int
+
+// The fields. Text is the file's content; the others come from its name,
+// place and card.
+const (
+	FieldText Field = iota
+	FieldName
+	FieldFolders
+	FieldTitle
+	FieldKeywords
+	FieldSummary
+	numFields
+)
+
+var fieldNames = [numFields]string{"text", "name", "folders", "title", "keywords", "summary"}
+
+func (f Field) String() string { return fieldNames[f] }
+
+// Source says where a query term comes from.
+type Source int
+
+// Sources of query terms.
+const (
+	Typed     Source = iota // written in the query
+	Corrected               // a correction of a typed word the index lacks
+	Feedback                // added by pseudo-relevance feedback
+)
+
+// Term is one weighted keyword of a query: a word, a phrase or a prefix.
+type Term struct {
+	Text   string  // as shown in explanations
+	Weight float64 // its share of the query: occurrences, or a feedback weight
+	IDF    float64 // BM25 inverse document frequency over the index
+	Source Source
+	Of     string // for corrections: the typed word
+}
+
+// Query is what Fuse scores files against.
+type Query struct {
+	Terms []Term
+	Words []NameWord // for name matching
+	Mode  Mode
+}
+
+// Candidate is what retrieval learned about one file.
+type Candidate struct {
+	ID  int64
+	TF  [][numFields]int32 // per query term, occurrences per field
+	Len [numFields]int32   // tokens per field
+	// Path, Name and Folders place the file (folders below its watched
+	// folder, slash-separated).
+	Path, Name, Folders string
+	Similarity          float64 // cosine similarity of its closest passage
+	Passage             int32   // that passage
+	HasVector           bool
+
+	parsed *parsedName // Name, read for matching once
+}
+
+// nameScore is the candidate's name match.
+func (c *Candidate) nameScore(words []NameWord, t Tuning) (float64, []string) {
+	if len(words) == 0 || c.Name == "" {
+		return 0, nil
+	}
+	if c.parsed == nil {
+		c.parsed = parseName(c.Name)
+	}
+	return matchParsed(words, c.parsed, c.Folders, t)
+}
+
+// Collection is what fusion knows about the whole index.
+type Collection struct {
+	AvgLen [numFields]float64 // mean tokens per field
+}
+
+// Scored is a fused result.
+type Scored struct {
+	C        *Candidate
+	Score    float64
+	Keyword  float64 // text + NameWeight * name
+	Semantic float64
+	Text     float64 // BM25F over the most the query allows, 0 to 1
+	Name     float64 // name match, 0 to 1
+}
+
+// Fuse scores the candidates and sorts them best first (ties by id). In
+// hybrid mode a file that matches no query word is kept only when its
+// closest passage is at least SemanticOnlyMin similar to the query
+// (words added by feedback do not count as a match).
+func Fuse(q Query, cands []*Candidate, col Collection, t Tuning) []Scored {
+	most := maxScore(q.Terms)
+	out := make([]Scored, 0, len(cands))
+	for _, c := range cands {
+		s := Scored{C: c}
+		if q.Mode != Semantic {
+			s.Text = textScore(q, c, col, t, most)
+			s.Name, _ = c.nameScore(q.Words, t)
+			s.Keyword = s.Text + t.NameWeight*s.Name
+		}
+		if q.Mode != Keyword && c.HasVector {
+			s.Semantic = math.Exp(-t.DistanceScale * Distance(c.Similarity))
+		}
+		if q.Mode == Hybrid && !matchesTyped(q, c, s.Name) && c.Similarity < t.SemanticOnlyMin {
+			continue
+		}
+		if q.Mode == Semantic && !c.HasVector {
+			continue
+		}
+		s.Score = s.Keyword + s.Semantic
+		if s.Score > 0 {
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(a, b Scored) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.C.ID, b.C.ID)
+	})
+	return out
+}
+
+// matchesTyped reports whether a file holds a word of the query as typed
+// (or corrected), or matches by name: feedback words alone do not make a
+// keyword match.
+func matchesTyped(q Query, c *Candidate, name float64) bool {
+	if name > 0 {
+		return true
+	}
+	for i, term := range q.Terms {
+		if term.Source != Feedback && i < len(c.TF) && c.TF[i] != ([numFields]int32{}) {
+			return true
+		}
+	}
+	return false
+}
+
+// textScore is BM25F over the most the query could score: 0 to 1.
+func textScore(q Query, c *Candidate, col Collection, t Tuning, most float64) float64 {
+	if most == 0 {
+		return 0
+	}
+	return bm25f(q.Terms, c, col, t) / most
+}
+
+// maxScore is the most BM25F can give a file for these terms: every term
+// matched with saturated frequency.
+func maxScore(terms []Term) float64 {
+	s := 0.0
+	for _, t := range terms {
+		s += t.Weight * t.IDF
+	}
+	return s
+}
+
+// bm25f is BM25F (Robertson, Zaragoza and Taylor 2004): each field's
+// occurrences are length-normalised with the field's own b and weighted,
+// summed into one pseudo-frequency per term, and saturated once with k1.
+// Without the usual (k1 + 1) factor a term contributes at most its IDF.
+func bm25f(terms []Term, c *Candidate, col Collection, t Tuning) float64 {
+	s := 0.0
+	for i, term := range terms {
+		if i >= len(c.TF) {
+			break
+		}
+		s += termScore(term, pseudoFreq(c.TF[i], c, col, t), t)
+	}
+	return s
+}
+
+// termScore is one term's part of BM25F given its pseudo-frequency.
+func termScore(term Term, tf float64, t Tuning) float64 {
+	if tf <= 0 {
+		return 0
+	}
+	return term.Weight * term.IDF * tf / (t.K1 + tf)
+}
+
+func pseudoFreq(tf [numFields]int32, c *Candidate, col Collection, t Tuning) float64 {
+	sum := 0.0
+	for f, n := range tf {
+		if n == 0 || t.Fields[f].Weight == 0 {
+			continue
+		}
+		norm := 1.0 // a length not known yet (while shortlisting) counts as average
+		if avg := col.AvgLen[f]; avg > 0 && c.Len[f] > 0 {
+			norm = 1 - t.Fields[f].B + t.Fields[f].B*float64(c.Len[f])/avg
+		}
+		sum += t.Fields[f].Weight * float64(n) / max(norm, 1e-3)
+	}
+	return sum
+}
+
+// IDF is BM25's inverse document frequency, in the always-positive form
+// of Lucene: log(1 + (n - df + 0.5) / (df + 0.5)).
+func IDF(n, df int) float64 {
+	df = min(df, n)
+	return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5))
+}

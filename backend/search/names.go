@@ -1,0 +1,301 @@
+package search
+
+import (
+	"math"
+	"strings"
+	"unicode"
+
+	"trove/backend/tokens"
+)
+
+// Names come first in desktop search: a person who remembers a file's name
+// types it, or part of it, and expects that file on top. nameMatch scores
+// how well the query and a file's name describe each other:
+//
+//	query side: the share of the query's weight (IDF) that the name,
+//	            its extension or its folders account for
+//	name side:  the share of the name's characters (without extension)
+//	            that query words cover
+//	score       = query side ^ NameQueryPower * name side, 0 to 1
+//
+// So the exact name, or the name without its extension, scores 1; a
+// distinctive part of a long name scores by how much of the name it is;
+// a name that only shares a common word with a long query scores little.
+// A query word matches a part of the name by its folded form or its stem,
+// a whole compound ("x11protocol" in x11protocol.txt), the start of a part
+// when it is the last word typed (the name may not be finished), or, with
+// less credit, anywhere inside a word ("port" in report.pdf).
+
+// NameWord is one query word for name matching.
+type NameWord struct {
+	Text   string  // folded
+	Stem   string  // its index form
+	Weight float64 // IDF: rare words say more about which file is meant
+	Prefix bool    // the last word typed, maybe unfinished
+}
+
+// nameWords builds the words of a query for name matching.
+func nameWords(texts []string, last bool, idf func(stem string) float64) []NameWord {
+	out := make([]NameWord, 0, len(texts))
+	for i, w := range texts {
+		f := tokens.Fold(w)
+		stem := tokens.Stem(w)
+		out = append(out, NameWord{Text: f, Stem: stem, Weight: idf(stem), Prefix: last && i == len(texts)-1})
+	}
+	return out
+}
+
+// namePart is a piece of a name: a word, or part of a compound word.
+type namePart struct {
+	text, stem string  // stem: computed when first needed ("" until then)
+	covered    float64 // characters covered by query words
+}
+
+type nameWord struct {
+	text, stem string
+	parts      []namePart
+}
+
+// parsedName is a file name read for matching: its words (without the
+// extension) and the extension. Candidates keep theirs across fusions.
+type parsedName struct {
+	words []nameWord
+	ext   string
+}
+
+func parseName(name string) *parsedName {
+	base, ext := splitExt(name)
+	return &parsedName{words: splitName(base), ext: ext}
+}
+
+// splitName reads a name as words and their parts.
+func splitName(base string) []nameWord {
+	var out []nameWord
+	for _, w := range tokens.Words(base) {
+		nw := nameWord{text: tokens.Fold(w)}
+		for _, p := range tokens.SplitIdentifier(w) {
+			nw.parts = append(nw.parts, namePart{text: tokens.Fold(p)})
+		}
+		out = append(out, nw)
+	}
+	return out
+}
+
+// fresh returns a copy of the words with nothing covered yet.
+func (n *parsedName) fresh() []nameWord {
+	out := make([]nameWord, len(n.words))
+	for i, w := range n.words {
+		out[i] = w
+		out[i].parts = make([]namePart, len(w.parts))
+		for j, p := range w.parts {
+			out[i].parts[j] = namePart{text: p.text, stem: p.stem}
+		}
+	}
+	return out
+}
+
+// splitExt splits a file name into its base and extension (without the
+// dot). A leading dot does not start an extension, and an extension is
+// short letters and digits.
+func splitExt(name string) (base, ext string) {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || i == len(name)-1 || len(name)-i-1 > 5 {
+		return name, ""
+	}
+	for _, r := range name[i+1:] {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return name, ""
+		}
+	}
+	return name[:i], tokens.Fold(name[i+1:])
+}
+
+// nameMatch returns the name score of a file and, for explanations, what
+// each query word matched ("name", "extension", "folders", "" for
+// nothing), in the order of words.
+func nameMatch(words []NameWord, name, folders string, t Tuning) (float64, []string) {
+	if len(words) == 0 || name == "" {
+		return 0, nil
+	}
+	return matchParsed(words, parseName(name), folders, t)
+}
+
+func matchParsed(words []NameWord, pn *parsedName, folders string, t Tuning) (float64, []string) {
+	nws := pn.fresh()
+	defer pn.keepStems(nws)
+	var folderWords []nameWord
+	parent := pn.parentWords(folders)
+	matched := make([]string, len(words))
+	var credit, total float64
+	for i, q := range words {
+		total += q.Weight
+		c := 0.0
+		switch {
+		case coverWhole(nws, q):
+			c, matched[i] = 1, "name"
+		case coverPart(nws, q):
+			c, matched[i] = 1, "name"
+		case q.Text == pn.ext:
+			c, matched[i] = 1, "extension"
+		case coverInside(nws, q, t.NameSubstringCredit):
+			c, matched[i] = t.NameSubstringCredit, "name"
+		default:
+			if folderWords == nil && folders != "" {
+				folderWords = splitName(folders)
+			}
+			if hasWord(folderWords, q) {
+				c, matched[i] = t.NameFolderCredit, "folders"
+				coverWhole(parent, q)
+				coverPart(parent, q)
+			}
+		}
+		credit += q.Weight * c
+	}
+	if credit == 0 || total == 0 {
+		return 0, matched
+	}
+	// The name side: the share of the name covered, or of the parent
+	// folder and the name together ("bash license" and bash/copyright).
+	covered, size := coverage(nws)
+	pc, ps := coverage(parent)
+	nameSide := 1.0
+	if size > 0 {
+		nameSide = covered / size
+	}
+	if ps > 0 {
+		nameSide = max(nameSide, (covered+pc)/(size+ps))
+	}
+	return math.Pow(credit/total, t.NameQueryPower) * nameSide, matched
+}
+
+// coverage returns the characters of the words' parts that query words
+// cover, and all of them.
+func coverage(nws []nameWord) (covered, size float64) {
+	for _, w := range nws {
+		for _, p := range w.parts {
+			n := float64(len(p.text))
+			size += n
+			covered += min(p.covered, n)
+		}
+	}
+	return covered, size
+}
+
+// parentWords reads the file's parent folder (the last of folders) for
+// coverage, fresh.
+func (n *parsedName) parentWords(folders string) []nameWord {
+	if folders == "" {
+		return nil
+	}
+	return splitName(folders[strings.LastIndexByte(folders, '/')+1:])
+}
+
+// keepStems remembers the stems computed while matching.
+func (n *parsedName) keepStems(nws []nameWord) {
+	for i := range n.words {
+		n.words[i].stem = nws[i].stem
+		for j := range n.words[i].parts {
+			n.words[i].parts[j].stem = nws[i].parts[j].stem
+		}
+	}
+}
+
+// sameWord reports whether a query word is a name word: the same folded
+// form or the same stem. Stems are computed only for words that could
+// share one (the same first three letters) and kept.
+func sameWord(q NameWord, text string, stem *string) bool {
+	if q.Text == text {
+		return true
+	}
+	n := min(3, len(q.Text), len(text))
+	if n == 0 || q.Text[:n] != text[:n] {
+		return false
+	}
+	if *stem == "" {
+		*stem = tokens.Stem(text)
+	}
+	return q.Stem == *stem
+}
+
+// coverWhole matches a whole word of the name, all its parts at once.
+func coverWhole(nws []nameWord, q NameWord) bool {
+	hit := false
+	for i := range nws {
+		if len(nws[i].parts) > 1 && sameWord(q, nws[i].text, &nws[i].stem) || len(nws[i].parts) == 1 && sameWord(q, nws[i].parts[0].text, &nws[i].parts[0].stem) {
+			for j := range nws[i].parts {
+				nws[i].parts[j].covered = float64(len(nws[i].parts[j].text))
+			}
+			hit = true
+		}
+	}
+	return hit
+}
+
+// coverPart matches one part of a compound word, or the start of one when
+// the word may be unfinished.
+func coverPart(nws []nameWord, q NameWord) bool {
+	hit := false
+	for i := range nws {
+		wordHit := false
+		for j := range nws[i].parts {
+			p := &nws[i].parts[j]
+			switch {
+			case sameWord(q, p.text, &p.stem):
+				p.covered = float64(len(p.text))
+				wordHit = true
+			case q.Prefix && len(q.Text) >= 2 && strings.HasPrefix(p.text, q.Text):
+				p.covered = max(p.covered, float64(len(q.Text)))
+				wordHit = true
+			}
+		}
+		if !wordHit && q.Prefix && len(q.Text) >= 2 && strings.HasPrefix(nws[i].text, q.Text) {
+			coverSpan(&nws[i], 0, len(q.Text), 1)
+			wordHit = true
+		}
+		hit = hit || wordHit
+	}
+	return hit
+}
+
+// coverInside matches the word anywhere inside a word of the name, with
+// the given credit per character.
+func coverInside(nws []nameWord, q NameWord, credit float64) bool {
+	if len([]rune(q.Text)) < 3 || credit == 0 {
+		return false
+	}
+	hit := false
+	for i := range nws {
+		if at := strings.Index(nws[i].text, q.Text); at >= 0 {
+			coverSpan(&nws[i], at, at+len(q.Text), credit)
+			hit = true
+		}
+	}
+	return hit
+}
+
+// coverSpan credits the characters from..to of a word to its parts.
+func coverSpan(w *nameWord, from, to int, credit float64) {
+	at := 0
+	for j := range w.parts {
+		p := &w.parts[j]
+		lo, hi := max(from, at), min(to, at+len(p.text))
+		if hi > lo {
+			p.covered = max(p.covered, credit*float64(hi-lo))
+		}
+		at += len(p.text)
+	}
+}
+
+func hasWord(nws []nameWord, q NameWord) bool {
+	for i := range nws {
+		if sameWord(q, nws[i].text, &nws[i].stem) {
+			return true
+		}
+		for j := range nws[i].parts {
+			if sameWord(q, nws[i].parts[j].text, &nws[i].parts[j].stem) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,62 @@
+package search
+
+import (
+	"testing"
+)
+
+func words(t *testing.T, q string) []NameWord {
+	t.Helper()
+	p := newPlanText(q)
+	return nameWords(p.names, true, func(string) float64 { return 1 })
+}
+
+func TestNameMatch(t *testing.T) {
+	tn := DefaultTuning
+	for _, c := range []struct {
+		query, name, folders string
+		min, max             float64
+	}{
+		{"fingerprints.txt", "fingerprints.txt", "", 1, 1},
+		{"fingerprints", "fingerprints.txt", "", 1, 1},
+		{"x11protocol", "x11protocol.txt", "", 1, 1},
+		{"sample_password", "sample_password.txt", "", 1, 1},
+		{"writer.docx", "writer.docx", "office", 1, 1},
+		{"README.Debian git", "README.Debian", "docs/debian/git", 1, 1}, // the folder tells which README.Debian
+		{"protocol", "x11protocol.txt", "", 0.6, 0.8},                   // 8 of 11 characters
+		{"port", "report.pdf", "", 0.05, 0.1},                           // inside a word: half credit on both sides
+		{"quart", "Q3-quarterly_report.xlsx", "", 0.2, 0.3},             // the start of a part, being typed
+		{"quarterly report", "Q3-quarterly_report.xlsx", "", 0.85, 0.9}, // all but "Q3"
+		{"budget plan", "myBudgetPlan2024.ods", "", 0.6, 0.7},
+		{"boundary layer", "report.pdf", "", 0, 0},
+		{"bash license", "copyright", "bash", 0.05, 0.1}, // the parent folder, as part of the name
+		{"bash license", "copyright", "bash/doc", 0, 0},  // a folder further up is not
+	} {
+		got, _ := nameMatch(words(t, c.query), c.name, c.folders, tn)
+		if got < c.min-1e-9 || got > c.max+1e-9 {
+			t.Errorf("nameMatch(%q, %q in %q) = %.3f, want %.2f to %.2f", c.query, c.name, c.folders, got, c.min, c.max)
+		}
+	}
+}
+
+// A query's words weigh by rarity: a name holding only the common half of
+// a query is a weak match.
+func TestNameMatchWeighsQueryWordsByRarity(t *testing.T) {
+	idf := map[string]float64{"goroutin": 5, "schedul": 1}
+	ws := nameWords([]string{"goroutine", "scheduler"}, true, func(s string) float64 { return idf[s] })
+	rare, _ := nameMatch(ws, "goroutine.go", "", DefaultTuning)
+	common, _ := nameMatch(ws, "scheduler.go", "", DefaultTuning)
+	if rare <= 2*common {
+		t.Fatalf("rare-word name %.3f, common-word name %.3f", rare, common)
+	}
+}
+
+func TestSplitExt(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"report.pdf": {"report", "pdf"}, ".bashrc": {".bashrc", ""}, "README.Debian": {"README.Debian", ""},
+		"archive.tar.gz": {"archive.tar", "gz"}, "notes": {"notes", ""}, "a.b-c": {"a.b-c", ""},
+	} {
+		if b, e := splitExt(name); b != want[0] || e != want[1] {
+			t.Errorf("splitExt(%q) = %q, %q; want %q, %q", name, b, e, want[0], want[1])
+		}
+	}
+}

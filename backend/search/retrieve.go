@@ -1,0 +1,541 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"trove/backend/core"
+
+	"trove/backend/store"
+	"trove/backend/tokens"
+)
+
+// Candidate set sizes and pruning.
+const (
+	// semanticCandidates are the files closest in meaning to the query.
+	semanticCandidates = 100
+	// nameCandidates are files whose names hold a query word inside a word.
+	nameCandidates = 100
+	// shortlisted files, the best by what phase one learned, get complete
+	// evidence (every term, their place, their closest passage) and are
+	// ranked; further down, nothing could lift a file into the results.
+	shortlisted = 300
+	// matchBudget bounds the files phase one may read per table in an index
+	// of at least commonMin files: FTS5 walks every match of an expression,
+	// so candidates come from the query's rarest words while their files
+	// add up to at most matchBudget; the common words are then counted for
+	// the shortlisted files only. Scores are the same as without pruning;
+	// only a file holding nothing but common words can be missed.
+	matchBudget = 2000
+	commonMin   = 5000
+	// feedbackBudget is phase one's budget for feedback words.
+	feedbackBudget = matchBudget / 4
+)
+
+// Tables of the index, as term evidence goes.
+const (
+	textTable = iota
+	fileTable
+	numTables
+)
+
+var tables = [numTables]store.TermTable{store.ContentTable, store.FileTable}
+
+// firstField is the Field of each table's first column.
+var firstField = [numTables]Field{FieldText, FieldName}
+
+// searcher runs one search: it gathers candidates and evidence, and
+// fuses.
+type searcher struct {
+	e      *Engine
+	req    Request
+	p      plan
+	filter store.FileFilter
+	t      Tuning
+
+	terms  []qterm
+	weight []float64 // query weight per term
+	idf    []float64
+	df     [numTables]map[string]int
+	n      int // files in the index, for IDF
+	words  []NameWord
+	prune  bool
+
+	cands  map[int64]*Candidate
+	placed map[int64]bool
+	byName map[int64]bool // found inside a name
+	col    Collection
+	colSet [numTables]bool
+	qv     []float32
+	added  []string // feedback words
+}
+
+func newSearcher(e *Engine, req Request, p plan, filter store.FileFilter) *searcher {
+	return &searcher{e: e, req: req, p: p, filter: filter, t: e.tuning(),
+		cands: map[int64]*Candidate{}, placed: map[int64]bool{}, byName: map[int64]bool{}}
+}
+
+func (s *searcher) cand(id int64) *Candidate {
+	c, ok := s.cands[id]
+	if !ok {
+		c = &Candidate{ID: id}
+		s.cands[id] = c
+	}
+	return c
+}
+
+// rank gathers evidence and returns the shortlisted files fused, best
+// first.
+func (s *searcher) rank(ctx context.Context) ([]Scored, error) {
+	keyword := s.req.Mode != Semantic
+	if keyword {
+		if err := s.prepare(ctx); err != nil {
+			return nil, err
+		}
+		if err := s.match(ctx, 0); err != nil {
+			return nil, err
+		}
+		if err := s.nameMatches(ctx); err != nil {
+			return nil, err
+		}
+	}
+	s.qv = s.e.queryVector(ctx, s.p.text, s.req.Mode)
+	s.nearest()
+	ranked, err := s.fuse(ctx)
+	if err != nil || !keyword {
+		return ranked, err
+	}
+	first := len(s.terms)
+	passages, err := s.feedback(ctx, ranked)
+	if err != nil || len(s.terms) == first && len(passages) == 0 {
+		return ranked, err
+	}
+	if err := s.match(ctx, first); err != nil {
+		return nil, err
+	}
+	if s.qv != nil && len(passages) > 0 && s.t.VectorFeedback > 0 {
+		s.qv = moveQuery(s.qv, s.e.Vectors.Centroid(passages), s.t.VectorFeedback)
+		s.nearest()
+	}
+	return s.fuse(ctx)
+}
+
+// prepare looks up the terms' document frequencies, corrects words the
+// index lacks, keeps a long query's most telling words and weighs them.
+func (s *searcher) prepare(ctx context.Context) error {
+	s.e.spell.refresh(s.e.Store, s.e.logSpelling)
+	s.n = max(s.e.Store.DocCount(), 1)
+	s.prune = s.e.Store.DocCount() >= commonMin
+	s.terms = slices.Clone(s.p.terms)
+	if err := s.lookup(ctx, s.terms); err != nil {
+		return err
+	}
+	if err := s.correct(ctx); err != nil {
+		return err
+	}
+	s.keepTelling()
+	s.weight = make([]float64, len(s.terms))
+	s.idf = make([]float64, len(s.terms))
+	for i, t := range s.terms {
+		s.idf[i] = s.termIDF(t)
+		// A word no file holds matches nothing: it must not lower every
+		// file's share of what the query could match.
+		if t.stem == "" || s.termDF(t) > 0 {
+			s.weight[i] = t.count
+		}
+	}
+	s.words = nameWords(s.nameTexts(), true, func(stem string) float64 {
+		return IDF(s.n, max(s.df[textTable][stem], s.df[fileTable][stem]))
+	})
+	return nil
+}
+
+// lookup reads the document frequencies of the terms' stems.
+func (s *searcher) lookup(ctx context.Context, terms []qterm) error {
+	var stems []string
+	for _, t := range terms {
+		if t.stem != "" {
+			stems = append(stems, t.stem)
+		}
+	}
+	_, text, err := s.e.Store.RankDocFreqs(ctx, stems)
+	if err != nil {
+		return err
+	}
+	_, files, err := s.e.Store.FileDocFreqs(ctx, stems)
+	if err != nil {
+		return err
+	}
+	for i, m := range []map[string]int{text, files} {
+		if s.df[i] == nil {
+			s.df[i] = map[string]int{}
+		}
+		for k, v := range m {
+			s.df[i][k] = v
+		}
+	}
+	return nil
+}
+
+func (s *searcher) termDF(t qterm) int {
+	return max(s.df[textTable][t.stem], s.df[fileTable][t.stem])
+}
+
+// termIDF is a term's IDF; phrases and prefixes, whose frequency the
+// vocabulary does not tell, count as rare until their matches are known.
+func (s *searcher) termIDF(t qterm) float64 {
+	if t.stem == "" {
+		return IDF(s.n, 0)
+	}
+	return IDF(s.n, s.termDF(t))
+}
+
+// keepTelling bounds a long query's keyword side to the QueryTerms single
+// words with the most weight (occurrences times IDF), in query order:
+// pasting a paragraph finds documents like it without scoring every
+// "however" in it.
+func (s *searcher) keepTelling() {
+	var words []int
+	for i, t := range s.terms {
+		if t.single() {
+			words = append(words, i)
+		}
+	}
+	if s.t.QueryTerms <= 0 || len(words) <= s.t.QueryTerms {
+		return
+	}
+	slices.SortStableFunc(words, func(a, b int) int {
+		return cmp.Compare(s.terms[b].count*s.termIDF(s.terms[b]), s.terms[a].count*s.termIDF(s.terms[a]))
+	})
+	drop := map[int]bool{}
+	for _, i := range words[s.t.QueryTerms:] {
+		drop[i] = true
+	}
+	kept := s.terms[:0]
+	for i, t := range s.terms {
+		if !drop[i] {
+			kept = append(kept, t)
+		}
+	}
+	s.terms = kept
+}
+
+// nameTexts are the words for name matching: as typed, with corrections
+// in place of the words they correct.
+func (s *searcher) nameTexts() []string {
+	fix := map[string]string{}
+	for _, t := range s.terms {
+		if t.source == Corrected {
+			fix[t.of] = t.text
+		}
+	}
+	out := make([]string, len(s.p.names))
+	for i, w := range s.p.names {
+		out[i] = w
+		if c, ok := fix[strings.ToLower(w)]; ok {
+			out[i] = c
+		}
+	}
+	return out
+}
+
+// match runs phase one for terms[from:] in both tables: every file holding
+// a selective term (all of them in a small index), or, when even the
+// rarest term is common, the newest files holding all terms. It counts
+// the terms it runs, without the files' lengths: enough to shortlist.
+func (s *searcher) match(ctx context.Context, from int) error {
+	var wg sync.WaitGroup
+	var errs [numTables]error
+	var results [numTables][]store.TermMatch
+	var stats [numTables]store.TableStats
+	var order [numTables][]int
+	budget := matchBudget
+	if from > 0 {
+		// Feedback words re-weigh the candidates more than they find new
+		// ones: a smaller budget, and nothing when even the rarest is common.
+		budget = feedbackBudget
+	}
+	for t := range numTables {
+		expr, terms, limited := s.phaseOne(t, from, budget, from == 0)
+		if expr == "" {
+			continue
+		}
+		order[t] = terms
+		scope := store.TermScope{Filter: s.filter}
+		if limited {
+			scope.Limit = matchBudget
+		}
+		wg.Go(func() {
+			if err := core.Safe(func() {
+				results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], expr, len(terms), scope)
+			}); err != nil {
+				errs[t] = err
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
+		return err
+	}
+	for t := range numTables {
+		s.apply(t, order[t], results[t], stats[t])
+	}
+	// Phrases and prefixes: their frequency is what phase one found.
+	for i := from; i < len(s.terms); i++ {
+		if s.terms[i].stem == "" {
+			s.idf[i] = IDF(s.n, s.matchCount(i))
+		}
+	}
+	return nil
+}
+
+// phaseOne returns table t's expression for terms[from:] within budget,
+// the terms in the order of its phrases, and whether it is limited (even
+// the rarest term is common: then, with all, it is the newest matchBudget
+// files holding all terms).
+func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order []int, limited bool) {
+	var sel, common []int
+	for i := from; i < len(s.terms); i++ {
+		if s.weight[i] > 0 {
+			sel = append(sel, i)
+		}
+	}
+	if len(sel) == 0 {
+		return "", nil, false
+	}
+	if s.prune {
+		slices.SortStableFunc(sel, func(a, b int) int { return cmp.Compare(s.df[t][s.terms[a].stem], s.df[t][s.terms[b].stem]) })
+		total := 0
+		cut := len(sel)
+		for k, i := range sel {
+			d := s.df[t][s.terms[i].stem] // 0 for phrases and prefixes, which are selective
+			if total+d > budget {
+				cut = k
+				break
+			}
+			total += d
+		}
+		sel, common = sel[:cut], sel[cut:]
+		slices.Sort(sel)
+		slices.Sort(common)
+	}
+	var parts []string
+	if len(sel) == 0 {
+		if !all {
+			return "", nil, false
+		}
+		for _, i := range common {
+			parts = append(parts, s.terms[i].expr)
+		}
+		return strings.Join(parts, " AND "), common, true
+	}
+	for _, i := range sel {
+		parts = append(parts, s.terms[i].expr)
+	}
+	order = slices.Clone(sel)
+	if t == fileTable {
+		// Common words still find names and titles, which are short and
+		// few per word; their other columns are counted in phase two.
+		for _, i := range common {
+			parts = append(parts, "{name title} : ("+s.terms[i].expr+")")
+			order = append(order, i)
+		}
+	}
+	return strings.Join(parts, " OR "), order, false
+}
+
+// apply records a table's matches: term counts are set (not added), as a
+// later count of the same term is the complete one.
+func (s *searcher) apply(t int, terms []int, ms []store.TermMatch, stats store.TableStats) {
+	if stats.Tokens != nil && !s.colSet[t] {
+		s.colSet[t] = true
+		if stats.Rows > 0 {
+			for c, tok := range stats.Tokens {
+				s.col.AvgLen[int(firstField[t])+c] = float64(tok) / float64(stats.Rows)
+			}
+		}
+	}
+	cols := tables[t].Columns()
+	for _, m := range ms {
+		c := s.cand(m.FileID)
+		if m.Len != nil {
+			for col := range cols {
+				c.Len[int(firstField[t])+col] = m.Len[col]
+			}
+		}
+		for k, i := range terms {
+			for len(c.TF) <= i {
+				c.TF = append(c.TF, [numFields]int32{})
+			}
+			for col := range cols {
+				c.TF[i][int(firstField[t])+col] = m.Freq(k, col)
+			}
+		}
+	}
+}
+
+// matchCount is how many candidates hold term i anywhere.
+func (s *searcher) matchCount(i int) int {
+	n := 0
+	for _, c := range s.cands {
+		if i < len(c.TF) && c.TF[i] != ([numFields]int32{}) {
+			n++
+		}
+	}
+	return n
+}
+
+// nameMatches adds the files whose names hold a typed word inside one of
+// their words ("port" in report.pdf).
+func (s *searcher) nameMatches(ctx context.Context) error {
+	if s.t.NameSubstringCredit == 0 {
+		return nil
+	}
+	// The words, and each token as typed when it is more than a word
+	// ("1.7.0.6", "heap_test.go"): its words alone may be too short or too
+	// common to find the name.
+	var subs []string
+	for _, w := range s.words {
+		subs = append(subs, w.Text)
+	}
+	for _, t := range s.p.q.Terms {
+		if !t.Phrase && len(tokens.Words(t.Text)) > 1 {
+			subs = append(subs, t.Text)
+		}
+	}
+	ids, err := s.e.Store.NameMatches(ctx, subs, nameCandidates)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		s.cand(id)
+		s.byName[id] = true
+	}
+	return nil
+}
+
+// nearest adds the files closest in meaning.
+func (s *searcher) nearest() {
+	if s.qv == nil || s.req.Mode == Keyword {
+		return
+	}
+	for _, m := range s.e.Vectors.Search(s.qv, semanticCandidates) {
+		c := s.cand(m.FileID)
+		c.Similarity, c.Passage, c.HasVector = m.Similarity, m.Ord, true
+	}
+}
+
+// query is what fusion scores against.
+func (s *searcher) query() Query {
+	q := Query{Words: s.words, Mode: s.req.Mode}
+	for i, t := range s.terms {
+		q.Terms = append(q.Terms, Term{Text: t.text, Weight: s.weight[i], IDF: s.idf[i], Source: t.source, Of: t.of})
+	}
+	return q
+}
+
+// fuse shortlists the candidates by what is known, completes their
+// evidence and ranks them.
+func (s *searcher) fuse(ctx context.Context) ([]Scored, error) {
+	q := s.query()
+	all := make([]*Candidate, 0, len(s.cands))
+	for _, c := range s.cands {
+		all = append(all, c)
+	}
+	partial := Fuse(q, all, s.col, s.t)
+	list := make([]int64, 0, shortlisted+nameCandidates+semanticCandidates)
+	in := map[int64]bool{}
+	for _, r := range partial[:min(len(partial), shortlisted)] {
+		list = append(list, r.C.ID)
+		in[r.C.ID] = true
+	}
+	for id, c := range s.cands {
+		if !in[id] && (s.byName[id] || c.HasVector) {
+			list = append(list, id)
+			in[id] = true
+		}
+	}
+	slices.Sort(list)
+	if err := s.completeEvidence(ctx, list); err != nil {
+		return nil, err
+	}
+	short := make([]*Candidate, 0, len(list))
+	for _, id := range list {
+		if s.placed[id] { // files deleted meanwhile have no place
+			short = append(short, s.cands[id])
+		}
+	}
+	return Fuse(q, short, s.col, s.t), nil
+}
+
+// completeEvidence counts every term in every field of the given files,
+// with their lengths (one pass over each term's matches per table), loads
+// their places and finds their closest passages.
+func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
+	var terms []int
+	var parts []string
+	for i, t := range s.terms {
+		if s.weight[i] > 0 {
+			terms = append(terms, i)
+			parts = append(parts, t.expr)
+		}
+	}
+	var missing []int64
+	for _, id := range ids {
+		if !s.placed[id] {
+			missing = append(missing, id)
+		}
+	}
+	var wg sync.WaitGroup
+	var errs [numTables + 1]error
+	var results [numTables][]store.TermMatch
+	var stats [numTables]store.TableStats
+	if len(terms) > 0 {
+		for t := range numTables {
+			wg.Go(func() {
+				if err := core.Safe(func() {
+					results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], strings.Join(parts, " OR "), len(parts),
+						store.TermScope{Only: ids, Lengths: true})
+				}); err != nil {
+					errs[t] = err
+				}
+			})
+		}
+	}
+	var places map[int64]store.Place
+	wg.Go(func() {
+		if err := core.Safe(func() { places, errs[numTables] = s.e.Store.Places(ctx, missing) }); err != nil {
+			errs[numTables] = err
+		}
+	})
+	var best map[int64]Match
+	if s.qv != nil && s.req.Mode != Keyword {
+		best = s.e.Vectors.Best(s.qv, ids)
+	}
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		// Counted again from scratch: a file phase one did not see in a
+		// table holds none of the terms there.
+		c := s.cands[id]
+		c.TF = make([][numFields]int32, len(s.terms))
+	}
+	for t := range numTables {
+		s.apply(t, terms, results[t], stats[t])
+	}
+	for id, m := range best {
+		c := s.cands[id]
+		c.Similarity, c.Passage, c.HasVector = m.Similarity, m.Ord, true
+	}
+	for id, pl := range places {
+		c := s.cands[id]
+		c.Name, c.Folders, c.Path = pl.Filename, pl.Folders, pl.Path
+		s.placed[id] = true
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package search
+
+// FieldTuning weighs one field in BM25F.
+type FieldTuning struct {
+	Weight float64 // occurrences here count this many times one in the text
+	B      float64 // length normalisation, 0 (none) to 1 (full)
+}
+
+// Tuning holds the ranking's knobs. The defaults are general choices
+// (textbook BM25 parameters, field weights by how much a field says about
+// a file), checked on every collection of bench/quality and on
+// bench/knownitem, and written in docs/api.md; nothing is tuned per query
+// or per collection.
+type Tuning struct {
+	// K1 saturates term frequency in BM25F.
+	K1 float64
+	// Fields weigh text, name, folders, title, keywords and summary.
+	Fields [numFields]FieldTuning
+	// NameWeight is how much the name match (0 to 1) counts beside the
+	// text's BM25F (0 to 1) in keyword_score.
+	NameWeight float64
+	// NameQueryPower sharpens the query side of the name match: a name
+	// that accounts for half of the query is worth a quarter at 2.
+	NameQueryPower float64
+	// NameSubstringCredit is what a query word found inside a word of a
+	// name ("port" in report) is worth against a whole part.
+	NameSubstringCredit float64
+	// NameFolderCredit is what a query word naming one of the file's
+	// folders is worth against a word of its name.
+	NameFolderCredit float64
+	// DistanceScale scales the Euclidean distance between unit vectors
+	// before semantic_score = exp(-distance): larger makes meaning count
+	// less against keywords.
+	DistanceScale float64
+	// SemanticOnlyMin is the cosine similarity a file without any keyword
+	// match needs to be a result of a hybrid search.
+	SemanticOnlyMin float64
+	// Pseudo-relevance feedback: words typical of the best FeedbackDocs
+	// files (found in at least FeedbackMinDF of them) are added, up to
+	// FeedbackTerms, sharing FeedbackWeight of the query's weight.
+	// FeedbackTerms 0 turns it off.
+	FeedbackDocs, FeedbackTerms, FeedbackMinDF int
+	FeedbackWeight                             float64
+	// FeedbackMinText is the fewest words the feedback passages must hold
+	// together: feedback estimates a distribution of words, and a few
+	// dozen words estimate noise.
+	FeedbackMinText int
+	// FeedbackMinWords is the fewest typed words a query needs for
+	// feedback: a name or a few remembered words mean one file, and
+	// feedback would pull its neighbours in.
+	FeedbackMinWords int
+	// VectorFeedback moves the query vector toward the feedback passages
+	// (Rocchio): q + VectorFeedback * their mean.
+	VectorFeedback float64
+	// QueryTerms bounds the words a long query keeps for the keyword side:
+	// those with the most weight (occurrences times IDF). The embedder
+	// reads the whole text.
+	QueryTerms int
+}
+
+// DefaultTuning is the ranking Trove ships with.
+var DefaultTuning = Tuning{
+	K1: 1.2,
+	Fields: [numFields]FieldTuning{
+		FieldText:     {Weight: 1, B: 0.75},
+		FieldName:     {Weight: 1, B: 0.5},
+		FieldFolders:  {Weight: 0.5, B: 0.5},
+		FieldTitle:    {Weight: 2, B: 0.5},
+		FieldKeywords: {Weight: 0.5, B: 0.5},
+		FieldSummary:  {Weight: 0.5, B: 0.75},
+	},
+	NameWeight:          1,
+	NameQueryPower:      2,
+	NameSubstringCredit: 0.5,
+	NameFolderCredit:    1,
+	DistanceScale:       1,
+	// With the builtin model, passages related to a query without sharing
+	// a word with it score 0.18-0.40 and unrelated ones 0.00-0.21.
+	SemanticOnlyMin:  0.3,
+	FeedbackDocs:     5,
+	FeedbackTerms:    10,
+	FeedbackMinDF:    2,
+	FeedbackWeight:   0.2,
+	FeedbackMinText:  300,
+	FeedbackMinWords: 5,
+	VectorFeedback:   1,
+	QueryTerms:       32,
+}

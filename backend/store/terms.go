@@ -1,0 +1,356 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/ext/fts5"
+)
+
+// Term statistics for ranking in Go. FTS5's own bm25() fixes k1 and b,
+// scores all columns with one document length and reads every posting
+// list of a query to count documents; Trove's ranking needs per-field
+// lengths (BM25F), its own term weights and exact scores for a chosen set
+// of files. So the full-text tables only find matches, and an auxiliary
+// function, termFreqsFunc, reports for each match what ranking needs: the
+// length of every column and the frequency of every query phrase in each.
+
+// termFreqsFunc is the name of the auxiliary function.
+const termFreqsFunc = "trove_tf"
+
+// registerFTS registers FTS5 and Trove's auxiliary function on a
+// connection.
+func registerFTS(c *sqlite3.Conn) error {
+	return fts5.RegisterCustom(c, func(a *fts5.API) error {
+		return a.CreateFunction(termFreqsFunc, termFreqs)
+	})
+}
+
+// termFreqs returns, as uvarints: flags (1: totals follow, on the first
+// match of a statement only; 2: lengths follow), the table's row count and
+// each column's total tokens, each column's tokens in this row (when its
+// argument is 1), then for each phrase of the query its count in each
+// column. A row's lengths cost a lookup in the table's docsize table,
+// which candidate search does without.
+func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
+	cols, phrases := fts.ColumnCount(), fts.PhraseCount()
+	lengths := len(args) > 0 && args[0].Int() == 1
+	totals := fts.GetAuxdata(false) == nil
+	buf := make([]byte, 1, 16+2*cols*phrases)
+	var err error
+	if totals {
+		buf[0] |= 1
+		err = fts.SetAuxdata(true)
+		rows, e := fts.RowCount()
+		err = errors.Join(err, e)
+		buf = binary.AppendUvarint(buf, uint64(rows))
+		for c := range cols {
+			total, e := fts.ColumnTotalSize(c)
+			err = errors.Join(err, e)
+			buf = binary.AppendUvarint(buf, uint64(total))
+		}
+	}
+	if lengths {
+		buf[0] |= 2
+		for c := range cols {
+			n, e := fts.ColumnSize(c)
+			err = errors.Join(err, e)
+			buf = binary.AppendUvarint(buf, uint64(n))
+		}
+	}
+	counts := make([]uint64, phrases*cols)
+	n, e := fts.InstCount()
+	err = errors.Join(err, e)
+	for i := range n {
+		p, c, _, e := fts.Inst(i)
+		if e != nil {
+			err = e
+			break
+		}
+		counts[p*cols+c]++
+	}
+	if err != nil {
+		ctx.ResultError(err)
+		return
+	}
+	for _, x := range counts {
+		buf = binary.AppendUvarint(buf, x)
+	}
+	ctx.ResultBlob(buf)
+}
+
+// TermTable names a full-text table for term statistics.
+type TermTable int
+
+// The full-text tables: a file's text, and its name, folder names, title,
+// keywords and summary (in that column order).
+const (
+	ContentTable TermTable = iota
+	FileTable
+)
+
+func (t TermTable) name() string {
+	if t == FileTable {
+		return "fts_files"
+	}
+	return "fts_content"
+}
+
+// Columns is the number of columns of the table.
+func (t TermTable) Columns() int {
+	if t == FileTable {
+		return 5
+	}
+	return 1
+}
+
+// TableStats are a table's totals, for length normalisation.
+type TableStats struct {
+	Rows   int64
+	Tokens []int64 // per column
+}
+
+// TermMatch is one file matching a full-text expression: the count of each
+// of the expression's phrases per column and, when asked for, its column
+// lengths.
+type TermMatch struct {
+	FileID int64
+	Len    []int32 // tokens per column; nil unless TermScope.Lengths
+	TF     []int32 // phrase-major: TF[phrase*Cols + column]
+	Cols   int
+}
+
+// Freq is the count of a phrase in a column.
+func (m TermMatch) Freq(phrase, column int) int32 { return m.TF[phrase*m.Cols+column] }
+
+// TermScope narrows TermMatches.
+type TermScope struct {
+	Only   []int64    // non-nil: only these files (an empty list matches none)
+	Filter FileFilter // only files passing it
+	// Lengths asks for each match's column lengths (a lookup per match).
+	Lengths bool
+	// Limit, when positive, stops after that many matches, newest files
+	// (highest ids) first: a bound for expressions that match a large part
+	// of the index.
+	Limit int
+}
+
+// TermMatches returns the files of the table matching expr (an FTS5
+// expression of phrases) within scope. phrases is the number of phrases in
+// expr; stats (the table's totals) are filled when anything matches.
+func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phrases int, scope TermScope) ([]TermMatch, TableStats, error) {
+	var stats TableStats
+	if scope.Only != nil && len(scope.Only) == 0 {
+		return nil, stats, nil
+	}
+	name := t.name()
+	lengths := 0
+	if scope.Lengths {
+		lengths = 1
+	}
+	q := `SELECT ` + name + `.rowid, ` + termFreqsFunc + `(` + name + `, ` + fmt.Sprint(lengths) + `) FROM ` + name
+	where := ` WHERE ` + name + ` MATCH ?`
+	args := []any{expr}
+	if !scope.Filter.Empty() {
+		cond, fargs := scope.Filter.where("f")
+		q += ` JOIN files f ON f.id = ` + name + `.rowid`
+		where += ` AND ` + cond
+		args = append(args, fargs...)
+	}
+	if scope.Only != nil {
+		// The unary + keeps SQLite from handing the list to FTS5 as rowid
+		// lookups: each would run the whole expression again, where one
+		// pass over its posting lists serves every file.
+		where += ` AND +` + name + `.rowid IN (?` + strings.Repeat(`, ?`, len(scope.Only)-1) + `)`
+		for _, id := range scope.Only {
+			args = append(args, id)
+		}
+	}
+	q += where
+	if scope.Limit > 0 {
+		q += ` ORDER BY ` + name + `.rowid DESC LIMIT ?`
+		args = append(args, scope.Limit)
+	}
+	rows, err := s.rdb().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, stats, fmt.Errorf("%s terms: %w", name, err)
+	}
+	defer rows.Close()
+	cols := t.Columns()
+	var out []TermMatch
+	vals := make([]uint64, 0, 1+2*cols+phrases*cols)
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			return nil, stats, err
+		}
+		vals = vals[:0]
+		for len(blob) > 0 {
+			v, n := binary.Uvarint(blob)
+			if n <= 0 {
+				return nil, stats, fmt.Errorf("%s terms: bad record", name)
+			}
+			vals = append(vals, v)
+			blob = blob[n:]
+		}
+		flags, want := uint64(0), 1+phrases*cols
+		if len(vals) > 0 {
+			flags = vals[0]
+		}
+		if flags&1 != 0 {
+			want += 1 + cols
+		}
+		if flags&2 != 0 {
+			want += cols
+		}
+		if len(vals) != want {
+			return nil, stats, fmt.Errorf("%s terms: %d values for %d phrases", name, len(vals), phrases)
+		}
+		at := 1
+		if flags&1 != 0 {
+			stats.Rows = int64(vals[at])
+			stats.Tokens = make([]int64, cols)
+			for c := range cols {
+				stats.Tokens[c] = int64(vals[at+1+c])
+			}
+			at += 1 + cols
+		}
+		m := TermMatch{FileID: id, TF: make([]int32, phrases*cols), Cols: cols}
+		if flags&2 != 0 {
+			m.Len = make([]int32, cols)
+			for c := range cols {
+				m.Len[c] = int32(vals[at+c])
+			}
+			at += cols
+		}
+		for i := range m.TF {
+			m.TF[i] = int32(vals[at+i])
+		}
+		out = append(out, m)
+	}
+	return out, stats, rows.Err()
+}
+
+// NameMatches returns up to limit files whose name contains any of the
+// given substrings (three characters or more; shorter ones are ignored),
+// shortest names first.
+func (s *Store) NameMatches(ctx context.Context, substrings []string, limit int) ([]int64, error) {
+	var parts []string
+	for _, sub := range substrings {
+		if len([]rune(sub)) >= 3 {
+			parts = append(parts, `"`+strings.ReplaceAll(sub, `"`, `""`)+`"`)
+		}
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	rows, err := s.rdb().QueryContext(ctx, `SELECT rowid FROM fts_names WHERE fts_names MATCH ? ORDER BY rank LIMIT ?`,
+		strings.Join(parts, " OR "), limit)
+	if err != nil {
+		return nil, fmt.Errorf("name search: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// Place is where a file is: its name and the folders between its watched
+// folder and it.
+type Place struct {
+	Path     string
+	Filename string
+	Folders  string // slash-separated, "" for a file at the top of its watched folder
+}
+
+// Places returns the place of each given indexed file.
+func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error) {
+	out := make(map[int64]Place, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	roots := map[int64]string{}
+	dirs, err := s.rdb().QueryContext(ctx, `SELECT id, path FROM watched_directories`)
+	if err != nil {
+		return nil, fmt.Errorf("places: %w", err)
+	}
+	for dirs.Next() {
+		var id int64
+		var path string
+		if err := dirs.Scan(&id, &path); err != nil {
+			dirs.Close()
+			return nil, err
+		}
+		roots[id] = strings.TrimSuffix(path, "/") + "/"
+	}
+	dirs.Close()
+	const batch = 500
+	for start := 0; start < len(ids); start += batch {
+		part := ids[start:min(start+batch, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := s.rdb().QueryContext(ctx, `SELECT id, dir_id, filename, path FROM files NOT INDEXED
+			WHERE state = 'indexed' AND id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("places: %w", err)
+		}
+		for rows.Next() {
+			var id, dir int64
+			var name, path string
+			if err := rows.Scan(&id, &dir, &name, &path); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			folders := strings.TrimPrefix(path, roots[dir])
+			if i := strings.LastIndexByte(folders, '/'); i >= 0 && strings.HasPrefix(path, roots[dir]) {
+				folders = folders[:i]
+			} else {
+				folders = ""
+			}
+			out[id] = Place{Path: path, Filename: name, Folders: folders}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Vocabulary streams the words of the text (cards false) or of the names,
+// folders, titles, keywords and summaries (cards true) that at least
+// minFiles files hold and that consist of lower-case ASCII letters, with
+// their file counts. It reads the whole full-text index: a background job.
+func (s *Store) Vocabulary(ctx context.Context, cards bool, minFiles int, fn func(term string, files int)) error {
+	vocab := "fts_content_vocab"
+	if cards {
+		vocab = "fts_files_vocab"
+	}
+	rows, err := s.rdb().QueryContext(ctx, `SELECT term, doc FROM `+vocab+` WHERE doc >= ? AND term NOT GLOB '*[^a-z]*'`, minFiles)
+	if err != nil {
+		return fmt.Errorf("vocabulary: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var term string
+		var n int
+		if err := rows.Scan(&term, &n); err != nil {
+			return err
+		}
+		fn(term, n)
+	}
+	return rows.Err()
+}

@@ -1,0 +1,178 @@
+// Package troveproc runs a Trove server for the benchmarks, as a script
+// would use it: the real binary, its real HTTP API on a loopback port.
+package troveproc
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"time"
+)
+
+// Build compiles the trove binary of the current checkout into dir.
+func Build(dir string) (string, error) {
+	bin := filepath.Join(dir, "trove")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return bin, cmd.Run()
+}
+
+// Server is a running trove.
+type Server struct {
+	Base string
+	cmd  *exec.Cmd
+}
+
+var addrRE = regexp.MustCompile(`msg="trove started" addr=(\S+)`)
+
+// Start runs bin serve with its data and config under work, and sets the
+// queue cooldown to 0 so indexing starts at once.
+func Start(bin, work string) (*Server, error) {
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", filepath.Join(work, "data"), "--config-dir", filepath.Join(work, "conf"))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
+			go io.Copy(io.Discard, stderr)
+			s := &Server{Base: "http://" + m[1], cmd: cmd}
+			if _, err := s.Call("PUT", "/api/settings/", map[string]any{"queue.cooldown_seconds": 0}); err != nil {
+				s.Stop()
+				return nil, err
+			}
+			return s, nil
+		}
+	}
+	cmd.Wait()
+	return nil, fmt.Errorf("trove did not start")
+}
+
+// Stop interrupts the server and waits for it.
+func (s *Server) Stop() {
+	s.cmd.Process.Signal(os.Interrupt)
+	s.cmd.Wait()
+}
+
+// Call sends a JSON request and decodes the JSON answer; a status of 300
+// or more is an error.
+func (s *Server) Call(method, path string, body any) (map[string]any, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, s.Base+path, rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if resp.StatusCode >= 300 {
+		return m, fmt.Errorf("%s %s: %d %v", method, path, resp.StatusCode, m)
+	}
+	return m, nil
+}
+
+// Folder returns the watched folder's record, nil when not watched.
+func (s *Server) Folder(root string) (map[string]any, error) {
+	d, err := s.Call("GET", "/api/watched-directories", nil)
+	if err != nil {
+		return nil, err
+	}
+	data, _ := d["data"].(map[string]any)
+	list, _ := data["directories"].([]any)
+	for _, x := range list {
+		if m, _ := x.(map[string]any); m["path"] == root {
+			return m, nil
+		}
+	}
+	return nil, nil
+}
+
+// Idle reports whether the queue is empty and the folder has been scanned
+// (with at least want files indexed or failed, when want > 0).
+func (s *Server) Idle(root string, want int) (bool, error) {
+	q, err := s.Call("GET", "/api/queue/status", nil)
+	if err != nil || q["total"] != float64(0) {
+		return false, err
+	}
+	f, err := s.Folder(root)
+	if err != nil || f == nil {
+		return false, err
+	}
+	done, _ := f["indexed_count"].(float64)
+	failed, _ := f["failed_count"].(float64)
+	return (f["status"] == "watching" || f["status"] == "complete") && int(done+failed) >= want, nil
+}
+
+// Index watches root and waits until it is indexed.
+func (s *Server) Index(root string, want int, timeout time.Duration) error {
+	if _, err := s.Call("POST", "/api/watch/directory", map[string]any{"path": root}); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		ok, err := s.Idle(root, want)
+		if err != nil || ok {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("%s not indexed within %s", root, timeout)
+}
+
+// Hit is one search result as the benchmarks read it.
+type Hit struct {
+	Path     string
+	Filename string
+	Score    float64
+	Keyword  float64
+	Semantic float64
+}
+
+// Search runs POST /api/search/ in a mode with a limit.
+func (s *Server) Search(query, mode string, limit int) ([]Hit, error) {
+	r, err := s.Call("POST", "/api/search/", map[string]any{"query": query, "mode": mode, "limit": limit})
+	if err != nil {
+		return nil, err
+	}
+	results, _ := r["results"].([]any)
+	out := make([]Hit, 0, len(results))
+	for _, x := range results {
+		m, _ := x.(map[string]any)
+		f, _ := m["file"].(map[string]any)
+		h := Hit{}
+		h.Path, _ = f["file_path"].(string)
+		h.Filename, _ = f["filename"].(string)
+		h.Score, _ = m["relevance_score"].(float64)
+		h.Keyword, _ = m["keyword_score"].(float64)
+		h.Semantic, _ = m["semantic_score"].(float64)
+		out = append(out, h)
+	}
+	return out, nil
+}

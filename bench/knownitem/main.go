@@ -1,0 +1,294 @@
+// Command knownitem measures the everyday use of desktop search, finding a
+// file one has seen, on the benchmark corpus of shared/bench/make-corpus.sh:
+//
+//	go run ./bench/knownitem [-corpus /var/tmp/corpus20k] [-files 20000] [-n 75] [-seed 1] [-work DIR]
+//
+// It generates n queries of each kind (gen.go: words recalled from the
+// text, the name or part of it, part of the name plus a word, a misspelt
+// word) and reports MRR@10, success@1 and success@10 per kind for Trove
+// (hybrid and keyword-only, through POST /api/search/) and, in the same
+// run, for plain FTS5 BM25 over the same files (the relative path as the
+// title, weight 2, and the text Trove's extractors read, weight 1; package
+// fts5base) and for Recoll (recollq, with the tuned configuration of
+// shared/bench/recoll). A file with the same text as the target counts as
+// found. The queries are written to WORK/queries.json for bench/tune.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"trove/bench/internal/fts5base"
+	"trove/bench/internal/ir"
+	"trove/bench/internal/troveproc"
+)
+
+func main() {
+	corpus := flag.String("corpus", "/var/tmp/corpus20k", "benchmark corpus (built with make-corpus.sh when missing)")
+	files := flag.Int("files", 20000, "corpus size, when it must be built")
+	n := flag.Int("n", 75, "queries per kind")
+	seed := flag.Uint64("seed", 1, "generator seed")
+	work := flag.String("work", "/var/tmp/trove-knownitem", "working folder: text cache, baseline, Recoll and Trove indexes (reused)")
+	bin := flag.String("bin", "", "trove binary (built from this checkout when empty)")
+	recoll := flag.Bool("recoll", true, "also measure Recoll")
+	reindex := flag.Bool("reindex", false, "index again with Trove even when WORK holds an index")
+	verbose := flag.Bool("v", false, "print the queries Trove misses")
+	flag.Parse()
+
+	shared := ir.SharedDir()
+	*corpus, _ = filepath.Abs(*corpus)
+	if _, err := os.Stat(*corpus); err != nil {
+		run("bash", filepath.Join(shared, "bench", "make-corpus.sh"), *corpus, strconv.Itoa(*files))
+	}
+	check(os.MkdirAll(*work, 0o755))
+	t0 := time.Now()
+	fs, key, err := readCorpus(*corpus, filepath.Join(*work, "texts.gob"))
+	check(err)
+	fmt.Fprintf(os.Stderr, "corpus %s: %d files read in %.1f s\n", *corpus, len(fs), time.Since(t0).Seconds())
+
+	g := &generator{r: rand.New(rand.NewPCG(*seed, 0x4b1)), s: collect(fs), files: fs}
+	items := g.generate(*n)
+	b, _ := json.MarshalIndent(items, "", " ")
+	check(os.WriteFile(filepath.Join(*work, "queries.json"), b, 0o644))
+
+	systems := map[string][][]string{} // system -> per item, ranked relative paths
+	systems["FTS5 BM25"] = baseline(fs, items, *work, key)
+	if *recoll {
+		systems["Recoll"] = recollRuns(shared, *work, *corpus, items)
+	}
+	hybrid, keyword := troveRuns(*bin, *work, *corpus, items, *reindex)
+	systems["Trove hybrid"], systems["Trove keyword"] = hybrid, keyword
+
+	report(items, systems, []string{"Trove hybrid", "Trove keyword", "FTS5 BM25", "Recoll"})
+	if *verbose {
+		fmt.Println("\nQueries Trove (hybrid) does not answer first: Trove's rank, FTS5's rank (0: not in the top 10)")
+		for i, it := range items {
+			if r := rank(systems["Trove hybrid"][i], it); r != 1 {
+				fmt.Printf("%-9s %2d %2d  %-40q %s (%s)\n", it.Kind, r, rank(systems["FTS5 BM25"][i], it), it.Query, it.Target, it.How)
+			}
+		}
+	}
+}
+
+// rank is the 1-based rank of the first correct file within 10, 0 when
+// none.
+func rank(ranked []string, it item) int {
+	for i, rel := range ranked[:min(10, len(ranked))] {
+		if rel == it.Target || containsString(it.Equals, rel) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func containsString(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func report(items []item, systems map[string][][]string, order []string) {
+	fmt.Printf("\nKnown-item search: %d queries (MRR@10 / success@1 / success@10)\n", len(items))
+	fmt.Printf("%-10s %5s", "kind", "n")
+	for _, s := range order {
+		if _, ok := systems[s]; ok {
+			fmt.Printf("  %-22s", s)
+		}
+	}
+	fmt.Println()
+	for _, kind := range append(kinds, "all") {
+		count := 0
+		line := ""
+		for _, s := range order {
+			runs, ok := systems[s]
+			if !ok {
+				continue
+			}
+			var mrr, s1, s10 float64
+			count = 0
+			for i, it := range items {
+				if kind != "all" && it.Kind != kind {
+					continue
+				}
+				count++
+				if r := rank(runs[i], it); r > 0 {
+					mrr += 1 / float64(r)
+					s10++
+					if r == 1 {
+						s1++
+					}
+				}
+			}
+			c := float64(max(count, 1))
+			line += fmt.Sprintf("  %.3f / %.3f / %.3f   ", mrr/c, s1/c, s10/c)
+		}
+		fmt.Printf("%-10s %5d%s\n", kind, count, line)
+	}
+	halves(items, systems, order)
+}
+
+// halves prints MRR@10 on the odd and the even queries of each kind, as
+// bench/tune splits them: variants are chosen on the odd ones, so the even
+// ones are the honest figure.
+func halves(items []item, systems map[string][][]string, order []string) {
+	fmt.Printf("\nMRR@10 split half (odd queries choose / even queries report)\n%-10s", "kind")
+	for _, s := range order {
+		if _, ok := systems[s]; ok {
+			fmt.Printf("  %-15s", s)
+		}
+	}
+	fmt.Println()
+	for _, kind := range append(kinds, "all") {
+		fmt.Printf("%-10s", kind)
+		for _, s := range order {
+			runs, ok := systems[s]
+			if !ok {
+				continue
+			}
+			var rr []float64
+			for i, it := range items {
+				if kind == "all" || it.Kind == kind {
+					x := 0.0
+					if r := rank(runs[i], it); r > 0 {
+						x = 1 / float64(r)
+					}
+					rr = append(rr, x)
+				}
+			}
+			fmt.Printf("  %.3f / %.3f   ", ir.Mean(ir.Half(rr, true)), ir.Mean(ir.Half(rr, false)))
+		}
+		fmt.Println()
+	}
+}
+
+// baseline ranks with FTS5 BM25 over the same text.
+func baseline(fs []file, items []item, work, key string) [][]string {
+	docs := make([]fts5base.Doc, 0, len(fs))
+	for _, f := range fs {
+		docs = append(docs, fts5base.Doc{ID: f.Rel, Title: f.Rel, Body: f.Text})
+	}
+	t0 := time.Now()
+	ix, err := fts5base.Build(work, docs, key)
+	check(err)
+	defer ix.Close()
+	fmt.Fprintf(os.Stderr, "FTS5 baseline built in %.1f s\n", time.Since(t0).Seconds())
+	out := make([][]string, len(items))
+	for i, it := range items {
+		out[i], err = ix.Search(it.Query, 10)
+		check(err)
+	}
+	return out
+}
+
+// troveRuns indexes the corpus with Trove (unless WORK/trove holds the
+// index already) and runs every query in hybrid and keyword mode.
+func troveRuns(bin, work, corpus string, items []item, reindex bool) (hybrid, keyword [][]string) {
+	dir := filepath.Join(work, "trove")
+	if reindex {
+		check(os.RemoveAll(dir))
+	}
+	check(os.MkdirAll(dir, 0o755))
+	var err error
+	if bin == "" {
+		bin, err = troveproc.Build(dir)
+		check(err)
+	}
+	srv, err := troveproc.Start(bin, dir)
+	check(err)
+	defer srv.Stop()
+	t0 := time.Now()
+	f, err := srv.Folder(corpus)
+	check(err)
+	if f == nil {
+		check(srv.Index(corpus, 0, 2*time.Hour))
+	} else {
+		for ok := false; !ok; time.Sleep(200 * time.Millisecond) {
+			ok, err = srv.Idle(corpus, 0)
+			check(err)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "Trove index ready in %.1f s\n", time.Since(t0).Seconds())
+	ranked := func(mode string) [][]string {
+		out := make([][]string, len(items))
+		for i, it := range items {
+			hits, err := srv.Search(it.Query, mode, 10)
+			check(err)
+			for _, h := range hits {
+				rel, _ := filepath.Rel(corpus, h.Path)
+				out[i] = append(out[i], filepath.ToSlash(rel))
+			}
+		}
+		return out
+	}
+	return ranked("hybrid"), ranked("keyword")
+}
+
+// recollRuns indexes the corpus with Recoll (tuned as in
+// shared/bench/recoll, once per corpus) and runs each query with recollq.
+func recollRuns(shared, work, corpus string, items []item) [][]string {
+	conf := filepath.Join(work, "recoll")
+	stamp := filepath.Join(conf, "indexed-"+filepath.Base(corpus))
+	if _, err := os.Stat(stamp); err != nil {
+		check(os.RemoveAll(conf))
+		check(os.MkdirAll(conf, 0o755))
+		check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
+			"topdirs = %s\nloglevel = 2\naspellLanguage = en\nsystemfilecommand = file -b --mime-type\n", corpus)), 0o644))
+		mm, err := os.ReadFile(filepath.Join(shared, "bench", "recoll", "mimemap.tuned"))
+		check(err)
+		check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
+		t0 := time.Now()
+		run("recollindex", "-c", conf, "-z")
+		fmt.Fprintf(os.Stderr, "Recoll indexed in %.1f s\n", time.Since(t0).Seconds())
+		check(os.WriteFile(stamp, nil, 0o644))
+	}
+	out := make([][]string, len(items))
+	for i, it := range items {
+		cmd := exec.Command("recollq", "-c", conf, "-b", "-n", "10", it.Query)
+		stdout, err := cmd.Output()
+		if err != nil {
+			continue // Recoll rejects some queries; that counts as not found
+		}
+		sc := bufio.NewScanner(strings.NewReader(string(stdout)))
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			if !strings.HasPrefix(line, "file://") {
+				continue
+			}
+			p, err := url.PathUnescape(strings.TrimPrefix(line, "file://"))
+			if err != nil {
+				p = strings.TrimPrefix(line, "file://")
+			}
+			rel, _ := filepath.Rel(corpus, p)
+			out[i] = append(out[i], filepath.ToSlash(rel))
+		}
+	}
+	return out
+}
+
+func run(name string, args ...string) {
+	cmd := exec.Command(name, args...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		log.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+	}
+}
+
+func check(err error) {
+	if err != nil {
+		log.Fatal(err)
+	}
+}
