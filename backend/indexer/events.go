@@ -78,16 +78,20 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 	if ix.Filters.Matcher().SkipDir(ev.Path, rel) {
 		return
 	}
-	if ev.From != "" {
+	// Within one watched folder the records move with the folder, so the
+	// removal queued for its old name is moot. From another watched folder
+	// the removal stays: it drops what the new folder's scan does not adopt
+	// (failed files, say).
+	moveTree := false
+	if src, ok := ix.folderOf(ev.From); ok && ev.From != "" && src.ID == f.ID {
 		ix.queue.Forget(ev.From)
+		moveTree = true
 	}
 	go func() {
 		ctx := ix.ctx
-		if ev.From != "" {
-			if src, ok := ix.folderOf(ev.From); ok && src.ID == f.ID {
-				if _, err := ix.Pipeline.MoveTree(ctx, f.ID, ev.From, ev.Path); err != nil {
-					ix.Log.Warn("cannot move folder in the index", "from", ev.From, "to", ev.Path, "err", err)
-				}
+		if moveTree {
+			if _, err := ix.Pipeline.MoveTree(ctx, f.ID, ev.From, ev.Path); err != nil {
+				ix.Log.Warn("cannot move folder in the index", "from", ev.From, "to", ev.Path, "err", err)
 			}
 		}
 		ix.scanSubtree(ctx, f, ev.Path)

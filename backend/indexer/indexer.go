@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -161,7 +162,7 @@ func (ix *Indexer) load(ctx context.Context) error {
 func (ix *Indexer) process(ctx context.Context, it queue.Item) error {
 	switch it.Action {
 	case queue.ActionDelete:
-		return ix.deleteTree(ctx, it.Path)
+		return ix.deleteTree(ctx, it.DirID, it.Path)
 	case queue.ActionMove:
 		return ix.Pipeline.Move(ctx, it.DirID, it.Path, it.Dest)
 	default:
@@ -170,13 +171,21 @@ func (ix *Indexer) process(ctx context.Context, it queue.Item) error {
 }
 
 // deleteTree removes a path and, when it was a folder, everything below it.
-func (ix *Indexer) deleteTree(ctx context.Context, path string) error {
+// The disk decides, not the event: a folder removed and then replaced (a
+// rename onto its name, while the removal waited out its hold) has files
+// there again, and those are brought up to date instead of dropped.
+func (ix *Indexer) deleteTree(ctx context.Context, dirID int64, path string) error {
 	paths, err := ix.Store.PathsUnder(ctx, path)
 	if err != nil {
 		return err
 	}
 	for _, p := range paths {
-		if err := ix.Pipeline.Delete(ctx, p); err != nil {
+		if _, err := os.Lstat(p); err == nil {
+			err = ix.Pipeline.Index(ctx, dirID, p)
+		} else {
+			err = ix.Pipeline.Delete(ctx, p)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -39,8 +39,10 @@ type Item struct {
 	LastError  string
 
 	processing bool
-	dirty      bool // an event arrived while processing: run again afterwards
-	persist    bool // worth saving across a crash (watcher events, retries, moves)
+	dirty      bool      // an event arrived while processing: run again afterwards
+	held       bool      // due, but waits for a path another worker holds
+	holds      [2]string // the paths it keeps busy while processing
+	persist    bool      // worth saving across a crash (watcher events, retries, moves)
 	heapIndex  int
 }
 

@@ -7,6 +7,7 @@ import (
 	"container/heap"
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -62,6 +63,12 @@ type Queue struct {
 	wake         chan struct{}
 	ctx          context.Context
 	cancels      map[string]context.CancelFunc
+	// One path, one worker: busy counts the running items that touch each
+	// path (a move touches two), and held keeps the due items that touch a
+	// busy path until it is free. Otherwise a move could take a file's
+	// record away while another worker still writes the file's old name.
+	busy map[string]int
+	held []*Item
 }
 
 // New builds a queue that hands items to handler.
@@ -69,7 +76,7 @@ func New(cfg Config, handler Handler, hooks Hooks) *Queue {
 	return &Queue{
 		handler: handler, hooks: hooks, cfg: sanitize(cfg),
 		items: map[string]*Item{}, byID: map[string]*Item{}, pending: map[int64]int{}, touched: map[int64]bool{},
-		wake: make(chan struct{}, 1), cancels: map[string]context.CancelFunc{},
+		wake: make(chan struct{}, 1), cancels: map[string]context.CancelFunc{}, busy: map[string]int{},
 	}
 }
 
@@ -138,7 +145,9 @@ func (q *Queue) enqueueLocked(ev Event, now time.Time) {
 		it.ReadyAt = maxTime(it.ReadyAt, readyAt)
 		it.Retries = 0
 		q.rekeyLocked(it, key)
-		heap.Fix(&q.waiting, it.heapIndex)
+		if !it.held {
+			heap.Fix(&q.waiting, it.heapIndex)
+		}
 		return
 	}
 	q.addLocked(&Item{
@@ -241,7 +250,11 @@ func (q *Queue) dropLocked(it *Item) {
 		return
 	}
 	delete(q.byID, it.ID)
-	if !it.processing && it.heapIndex >= 0 {
+	switch {
+	case it.held:
+		q.held = slices.DeleteFunc(q.held, func(h *Item) bool { return h == it })
+		it.held = false
+	case !it.processing && it.heapIndex >= 0:
 		heap.Remove(&q.waiting, it.heapIndex)
 	}
 	if q.pending[it.DirID]--; q.pending[it.DirID] <= 0 {
@@ -353,18 +366,56 @@ func resetTimer(t *time.Timer, d time.Duration) {
 func (q *Queue) next() (*Item, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.pausedManual || q.pausedSched || q.running >= q.cfg.Concurrency || q.waiting.Len() == 0 {
+	if q.pausedManual || q.pausedSched || q.running >= q.cfg.Concurrency {
 		return nil, time.Hour
 	}
-	first := q.waiting[0]
-	if wait := time.Until(first.ReadyAt); wait > 0 {
-		return nil, wait
+	for q.waiting.Len() > 0 {
+		first := q.waiting[0]
+		if wait := time.Until(first.ReadyAt); wait > 0 {
+			return nil, wait
+		}
+		heap.Pop(&q.waiting)
+		if q.busy[first.Path] > 0 || first.Dest != "" && q.busy[first.Dest] > 0 {
+			first.held = true
+			q.held = append(q.held, first)
+			continue
+		}
+		first.processing = true
+		first.dirty = false
+		q.running++
+		q.hold(first, 1)
+		return first, 0
 	}
-	heap.Pop(&q.waiting)
-	first.processing = true
-	first.dirty = false
-	q.running++
-	return first, 0
+	return nil, time.Hour
+}
+
+// hold marks the paths a starting item touches as busy (delta 1), or those
+// of a finished one as free (-1), when the items held for them are due
+// again. The paths are kept on the item: an event merged into it while it
+// runs may change its names, not what it holds.
+func (q *Queue) hold(it *Item, delta int) {
+	if delta > 0 {
+		it.holds = [2]string{it.Path, it.Dest}
+	}
+	for _, p := range it.holds {
+		if p == "" {
+			continue
+		}
+		if q.busy[p] += delta; q.busy[p] <= 0 {
+			delete(q.busy, p)
+		}
+	}
+	if delta > 0 {
+		return
+	}
+	q.held = slices.DeleteFunc(q.held, func(h *Item) bool {
+		if q.busy[h.Path] > 0 || h.Dest != "" && q.busy[h.Dest] > 0 {
+			return false
+		}
+		h.held = false
+		heap.Push(&q.waiting, h)
+		return true
+	})
 }
 
 func (q *Queue) work(ctx context.Context, it *Item) {
@@ -381,6 +432,7 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 	q.mu.Lock()
 	delete(q.cancels, it.ID)
 	q.running--
+	q.hold(it, -1)
 	it.processing = false
 	_, alive := q.byID[it.ID]
 	var failed *Item

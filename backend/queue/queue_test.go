@@ -247,6 +247,41 @@ func TestEventDuringProcessingRunsAgain(t *testing.T) {
 	})
 }
 
+// A move waits for the worker still indexing its old name, and the other
+// way round: otherwise the move takes the record away and the indexing
+// writes the old name back.
+func TestOnePathOneWorker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := &recorder{gate: make(chan struct{})}
+		q := start(t, Config{Concurrency: 4}, r, Hooks{})
+		q.Enqueue(Event{Path: "/from", Action: ActionIndex})
+		synctest.Wait()
+		q.Enqueue(Event{Path: "/from", Dest: "/to", Action: ActionMove})
+		q.Enqueue(Event{Path: "/other", Action: ActionIndex})
+		synctest.Wait()
+		if r.count() != 2 || r.last().Path != "/other" {
+			t.Fatalf("the move ran beside the indexing of its old name: %+v", r.calls)
+		}
+		r.gate <- struct{}{}
+		r.gate <- struct{}{}
+		synctest.Wait()
+		if r.count() != 3 || r.last().Action != ActionMove {
+			t.Fatalf("the held move did not run once the path was free: %+v", r.calls)
+		}
+		q.Enqueue(Event{Path: "/from", Action: ActionIndex})
+		synctest.Wait()
+		if r.count() != 3 || len(q.held) != 1 {
+			t.Fatalf("an item for the move's old name ran beside it: %+v", r.calls)
+		}
+		q.Remove(q.held[0].ID) // a held item can be removed
+		r.gate <- struct{}{}
+		synctest.Wait()
+		if r.count() != 3 || q.Status().Total != 0 || len(q.held) != 0 || len(q.busy) != 0 {
+			t.Fatalf("left behind: %+v calls %d held %v busy %v", q.Status(), r.count(), q.held, q.busy)
+		}
+	})
+}
+
 func TestMerging(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := &recorder{}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -105,7 +106,8 @@ func (s *Server) Stop() {
 			s.t.Errorf("server stopped with error: %v", err)
 		}
 	case <-time.After(30 * time.Second):
-		s.t.Error("server did not stop within 30s")
+		buf := make([]byte, 1<<20)
+		s.t.Errorf("server did not stop within 30s; goroutines:\n%s", buf[:runtime.Stack(buf, true)])
 	}
 }
 
