@@ -113,10 +113,14 @@ func (w *world) did(format string, args ...any) {
 }
 
 // historyOf lists the recorded operations that mention path or one of its
-// folders.
+// folders, and every watch and unwatch.
 func (w *world) historyOf(path string) string {
 	var out []string
 	for i, h := range w.history {
+		if strings.HasPrefix(h, "watch ") || strings.HasPrefix(h, "unwatch ") {
+			out = append(out, fmt.Sprintf("#%d %s", i, h))
+			continue
+		}
 		for dir := path; len(dir) > 1; dir = filepath.Dir(dir) {
 			if strings.Contains(h, dir+" ") || strings.HasSuffix(h, dir) {
 				out = append(out, fmt.Sprintf("#%d %s", i, h))
@@ -582,7 +586,7 @@ func (w *world) settle() {
 		}
 		if time.Now().After(deadline) {
 			w.t.Fatalf("the index did not converge to the disk within 90s: %s\nqueue: %s\nwhat the test did there:\n%s",
-				last, w.srv.Get("/api/queue/status").Body, w.historyOf(w.lastPath))
+				last, w.srv.Get("/api/queue/items?limit=20").Body, w.historyOf(w.lastPath))
 		}
 		time.Sleep(100 * time.Millisecond) // polling interval: difference() decides
 	}
@@ -598,6 +602,11 @@ func (w *world) settle() {
 // and files of unwatched folders, are absent; nothing else is indexed.
 func (w *world) difference() string {
 	if q := w.srv.Get("/api/queue/status"); q.Field("total") != float64(0) {
+		if items := w.srv.Get("/api/queue/items?limit=1"); items.Status == 200 {
+			if list, _ := items.Field("items").([]any); len(list) > 0 {
+				w.lastPath, _ = list[0].(map[string]any)["path"].(string)
+			}
+		}
 		return fmt.Sprintf("queue not empty: %s", q.Body)
 	}
 	regular, pipes := map[string]bool{}, map[string]bool{}

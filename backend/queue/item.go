@@ -82,14 +82,16 @@ type Event struct {
 // merge folds a new event into a pending item. The later event mostly
 // wins, because processing looks at the disk anyway: index then delete is a
 // delete, delete then index is an index, a change to a move's destination
-// keeps the move (processing compares sizes and times before trusting it).
+// keeps the move (processing compares sizes and times before trusting it),
+// and a move whose destination goes becomes the removal of that name (the
+// queue removes the old name in an item of its own). The item keeps its
+// key, so the queue finds it under the same path.
 func (it *Item) merge(ev Event) {
 	switch {
 	case it.Action == ActionMove && ev.Action == ActionIndex:
 		// keep the move; processing re-checks the destination
 	case it.Action == ActionMove && ev.Action == ActionDelete:
-		// the renamed file is gone again: forget both names
-		it.Action, it.Dest = ActionDelete, ""
+		it.Action, it.Path, it.Dest = ActionDelete, it.Dest, ""
 	default:
 		it.Action, it.Dest = ev.Action, ev.Dest
 		if ev.Action == ActionMove {

@@ -136,6 +136,11 @@ func (q *Queue) enqueueLocked(ev Event, now time.Time) {
 	}
 	readyAt := now.Add(ev.Cooldown)
 	if it, ok := q.items[key]; ok {
+		if it.Action == ActionMove && ev.Action == ActionDelete {
+			// The moved file is gone from its new name too: its old name
+			// (still indexed if the move has not run) goes as well.
+			defer q.enqueueLocked(Event{Path: it.Path, Action: ActionDelete, DirID: it.DirID, Cooldown: ev.Cooldown, Persist: true}, now)
+		}
 		it.merge(ev)
 		if it.processing {
 			it.dirty = true

@@ -307,15 +307,20 @@ func TestMerging(t *testing.T) {
 		}
 		q.Enqueue(Event{Path: "/new", Action: ActionDelete, Cooldown: time.Second})
 		items, _ = q.Items(0, 0)
+		deletes := map[string]bool{}
 		for _, it := range items {
-			if it.Path == "/old" && (it.Action != ActionDelete || it.Dest != "") {
-				t.Errorf("move then delete of the destination = %+v, want delete of the source", it)
+			if it.Action == ActionDelete && it.Dest == "" {
+				deletes[it.Path] = true
 			}
 		}
+		if !deletes["/old"] || !deletes["/new"] {
+			t.Errorf("move then delete of the destination = %+v, want both names deleted", items)
+		}
+		q.Enqueue(Event{Path: "/new", Action: ActionIndex, Cooldown: time.Second}) // found under its key
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if r.count() != 2 {
-			t.Fatalf("calls %d", r.count())
+		if r.count() != 3 || q.Status().Total != 0 {
+			t.Fatalf("calls %d, %+v", r.count(), q.Status())
 		}
 	})
 }
