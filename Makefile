@@ -7,6 +7,8 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := build/bin/trove
 export PATH := $(dir $(GO)):$(PATH)
+# apt waits for another apt (an unattended upgrade, a second make) instead of failing.
+APT_INSTALL := apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq
 
 .PHONY: run serve build test go-test fuzz deps check clean
 

@@ -12,6 +12,7 @@ require (
 	github.com/godbus/dbus/v5 v5.2.4
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/uuid v1.6.0
+	github.com/hanwen/go-fuse/v2 v2.12.1
 	github.com/jezek/xgb v1.1.1
 	github.com/ncruces/go-sqlite3 v0.35.6
 	github.com/tmc/langchaingo v0.1.14

@@ -37,8 +37,9 @@ func New(svc *service.Service, log *slog.Logger, win windowControl) *App {
 }
 
 // ctx is the context of a binding call: the service's calls are short, and
-// the window gives none of its own.
-func (a *App) ctx() context.Context { return context.Background() }
+// the window gives none of its own. The window is the person using Trove,
+// so its calls are trusted (see service.Trusted).
+func (a *App) ctx() context.Context { return service.Trusted(context.Background()) }
 
 // Status is GET /api/status/.
 func (a *App) Status() (views.Status, error) {
@@ -156,7 +157,7 @@ func (a *App) UpdateSettings(body json.RawMessage) (core.Settings, error) {
 	if err != nil {
 		return core.Settings{}, err
 	}
-	return a.svc.UpdateSettings(patch)
+	return a.svc.UpdateSettings(a.ctx(), patch)
 }
 
 // Filters is GET /api/filters/config.

@@ -15,7 +15,7 @@ define apt_pkgs
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	    $(APT_INSTALL) $$missing >/dev/null || exit 1; \
 	  else \
 	    echo "The desktop app needs these packages. Install them with:"; echo "  sudo apt-get install -y$$missing"; exit 1; \
 	  fi; \

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	"trove/backend/service"
 )
 
 // The local API must not be reachable from web pages the person happens to
@@ -43,6 +45,11 @@ func (s *Server) guard(c *fiber.Ctx) error {
 	}
 	if s.token != "" && strings.HasPrefix(c.Path(), "/api/") && !s.validToken(c) {
 		return fiber.NewError(fiber.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer <TROVE_TOKEN>")
+	}
+	if s.token != "" && s.validToken(c) {
+		// Only a caller that showed the token is the person's: the service
+		// checks this mark itself, whatever path led to it.
+		c.SetUserContext(service.Trusted(c.UserContext()))
 	}
 	c.Set("X-Content-Type-Options", "nosniff")
 	if strings.HasPrefix(c.Path(), "/api/") {

@@ -14,6 +14,8 @@ var (
 	ErrInvalid  = errors.New("invalid input")
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("conflict")
+	// ErrForbidden: the caller may not do this (the request itself is fine).
+	ErrForbidden = errors.New("forbidden")
 )
 
 // Error is an error a client can act on: a kind (one of the sentinels), a
@@ -49,6 +51,11 @@ func NotFound(code, format string, args ...any) *Error {
 // Conflict builds an ErrConflict error.
 func Conflict(code, format string, args ...any) *Error {
 	return &Error{Kind: ErrConflict, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Forbidden builds an ErrForbidden error about one input field.
+func Forbidden(code, field, format string, args ...any) *Error {
+	return &Error{Kind: ErrForbidden, Code: code, Field: field, Message: field + ": " + fmt.Sprintf(format, args...)}
 }
 
 // CodeOf returns the code of the first *Error in err's chain, or fallback.

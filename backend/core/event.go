@@ -14,6 +14,7 @@ const (
 	EventQueueStatus   = "queue.status"
 	EventSettings      = "settings.changed"
 	EventFilters       = "filters.changed"
+	EventEmbedding     = "embedding.status"
 )
 
 // Event is one state change. Data is a JSON-encodable value whose shape

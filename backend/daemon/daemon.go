@@ -12,11 +12,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"trove/backend/api"
 	"trove/backend/core"
+	"trove/backend/embedding"
 	"trove/backend/events"
 	"trove/backend/filters"
 	"trove/backend/indexer"
@@ -44,6 +46,9 @@ type Config struct {
 	// MaxWatches caps the folders watched live (0: the kernel's limit);
 	// folders beyond it are rescanned periodically instead.
 	MaxWatches int
+	// ProviderRetry is how often an embedding provider that stopped
+	// answering is tried again (0: every 30 seconds).
+	ProviderRetry time.Duration
 }
 
 // Daemon is a started Trove backend.
@@ -54,6 +59,7 @@ type Daemon struct {
 	api     *api.Server
 	indexer *indexer.Indexer
 	sched   *scheduler.Scheduler
+	health  *embedding.Health
 	ln      net.Listener
 }
 
@@ -89,14 +95,23 @@ func (d *Daemon) wire() error {
 		return err
 	}
 	bus := events.New()
-	mod := newModels(d.store, set.Get(), cfg.Log)
+	var ix *indexer.Indexer
+	var mod *models
+	d.health = embedding.NewHealth(embedding.HealthOptions{
+		Log: cfg.Log, RetryEvery: cfg.ProviderRetry,
+		OnChange:  func(st core.EmbeddingHealth) { bus.Publish(core.EventEmbedding, st) },
+		OnRecover: func() { ix.RescanAll(true) }, // files without vectors are not current: they are redone
+		Pending: func(ctx context.Context) (int, error) {
+			return d.store.CountWithoutVectors(ctx, mod.Embedder().Model())
+		},
+	})
+	mod = newModels(d.store, set.Get(), d.health, cfg.Log)
 	vecs := search.NewVectors(mod.Embedder().Model())
 	if err := d.store.LoadVectors(context.Background(), vecs.Model(), vecs.Add); err != nil {
 		return err
 	}
 	d.store.Observe(vecs)
 	engine := &search.Engine{Store: d.store, Vectors: vecs, Embedder: mod.Embedder, Log: cfg.Log}
-	var ix *indexer.Indexer
 	pipe := pipeline.New(pipeline.Deps{
 		Store: d.store, Settings: set.Get, Matcher: flt.Matcher,
 		Folder:   func(id int64) (pipeline.Folder, bool) { return ix.Folder(id) },
@@ -122,6 +137,7 @@ func (d *Daemon) wire() error {
 	})
 	d.svc = service.New(service.Deps{
 		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Search: engine, Opener: launch.Desktop{}, Log: cfg.Log, Version: cfg.Version,
+		Health: d.health, TokenSet: cfg.Token != "", DataDir: cfg.DataDir, ConfigDir: cfg.ConfigDir,
 	})
 	d.ln, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -161,6 +177,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	g.Go(func() error { return d.api.Run(gctx) })
 	g.Go(func() error { return d.indexer.Run(gctx) })
 	g.Go(func() error { return d.sched.Run(gctx) })
+	g.Go(func() error { return d.health.Run(gctx) })
 	err := g.Wait()
 	if cerr := d.store.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("close index: %w", cerr))

@@ -6,14 +6,15 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"time"
 
 	"trove/backend/core"
+	"trove/backend/embedding"
 	"trove/backend/events"
 	"trove/backend/filters"
 	"trove/backend/indexer"
+	"trove/backend/provider"
 	"trove/backend/search"
 	"trove/backend/settings"
 	"trove/backend/store"
@@ -28,9 +29,19 @@ type Deps struct {
 	Indexer  *indexer.Indexer
 	Search   *search.Engine
 	Opener   Opener
-	Log      *slog.Logger
-	Version  string
-	Now      func() time.Time // nil for time.Now
+	// Health follows the embedding provider; nil reports it as fine.
+	Health  *embedding.Health
+	Log     *slog.Logger
+	Version string
+	Now     func() time.Time // nil for time.Now
+	// TokenSet says the API requires TROVE_TOKEN, so callers without it
+	// are not trusted (see UpdateSettings).
+	TokenSet bool
+	// Getenv reads API keys (provider.Getenv when nil).
+	Getenv func(string) string
+	// DataDir and ConfigDir are Trove's own folders, never watched
+	// unless forced.
+	DataDir, ConfigDir string
 }
 
 // Service implements every operation of the API and the desktop window.
@@ -42,12 +53,17 @@ type Service struct {
 	indexer  *indexer.Indexer
 	search   *search.Engine
 	opener   Opener
+	health   *embedding.Health
 	log      *slog.Logger
 	version  string
 	now      func() time.Time
 	started  time.Time
+	tokenSet bool
+	getenv   func(string) string
+	ownDirs  []ownDir
 
-	filterMu chan struct{} // serialises filter edits with their cleanup
+	filterMu   chan struct{} // serialises filter edits with their cleanup
+	settingsMu chan struct{} // serialises settings updates with their checks
 }
 
 // New builds a Service.
@@ -56,9 +72,14 @@ func New(d Deps) *Service {
 	if now == nil {
 		now = time.Now
 	}
+	getenv := d.Getenv
+	if getenv == nil {
+		getenv = provider.Getenv
+	}
 	s := &Service{
-		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, search: d.Search, opener: d.Opener, log: d.Log,
-		version: d.Version, now: now, started: now(), filterMu: make(chan struct{}, 1),
+		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, search: d.Search, opener: d.Opener,
+		health: d.Health, log: d.Log, version: d.Version, now: now, started: now(), tokenSet: d.TokenSet, getenv: getenv,
+		ownDirs: ownDirsOf(d.DataDir, d.ConfigDir), filterMu: make(chan struct{}, 1), settingsMu: make(chan struct{}, 1),
 	}
 	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(core.EventSettings, cur) })
 	return s
@@ -66,17 +87,6 @@ func New(d Deps) *Service {
 
 // Version is the running Trove's version.
 func (s *Service) Version() string { return s.version }
-
-// Settings returns the current settings.
-func (s *Service) Settings() core.Settings { return s.settings.Get() }
-
-// SettingsDefaults returns the default settings.
-func (s *Service) SettingsDefaults() core.Settings { return settings.Defaults() }
-
-// UpdateSettings applies a partial update of dotted keys (see settings.Update).
-func (s *Service) UpdateSettings(patch map[string]json.RawMessage) (core.Settings, error) {
-	return s.settings.Update(patch)
-}
 
 // Subscribe streams events to a client until cancel is called or the client
 // falls behind (the channel then closes). With types, only those kinds.
@@ -104,7 +114,15 @@ func (s *Service) Snapshot(ctx context.Context) []core.Event {
 	for _, d := range dirs {
 		out = append(out, core.Event{Type: core.EventFolderStatus, Time: now, Data: indexer.FolderEvent(d)})
 	}
-	return out
+	return append(out, core.Event{Type: core.EventEmbedding, Time: now, Data: s.Embedding()})
+}
+
+// Embedding reports whether the embedding provider answers.
+func (s *Service) Embedding() core.EmbeddingHealth {
+	if s.health == nil {
+		return core.EmbeddingHealth{State: core.EmbeddingOK}
+	}
+	return s.health.Status()
 }
 
 // Status is the service's overall state.
@@ -112,12 +130,14 @@ type Status struct {
 	Jobs          int
 	Version       string
 	UptimeSeconds float64
+	Embedding     core.EmbeddingHealth
 }
 
-// Status reports the number of active watch jobs and the uptime.
+// Status reports the number of active watch jobs, the uptime, and whether
+// the embedding provider answers.
 func (s *Service) Status(ctx context.Context) (Status, error) {
 	n, err := s.store.CountActiveDirectories(ctx)
-	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds()}, err
+	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds(), Embedding: s.Embedding()}, err
 }
 
 // FileStats summarises the indexed files.

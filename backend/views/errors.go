@@ -8,11 +8,13 @@ import (
 )
 
 // HTTPStatus is the HTTP status of one of the core errors (400 invalid,
-// 404 not found, 409 conflict), or 0 for any other error.
+// 403 forbidden, 404 not found, 409 conflict), or 0 for any other error.
 func HTTPStatus(err error) int {
 	switch {
 	case errors.Is(err, core.ErrInvalid):
 		return http.StatusBadRequest
+	case errors.Is(err, core.ErrForbidden):
+		return http.StatusForbidden
 	case errors.Is(err, core.ErrNotFound):
 		return http.StatusNotFound
 	case errors.Is(err, core.ErrConflict):

@@ -60,14 +60,15 @@ func StatsOf(st core.FileStats) Stats {
 
 // Status is the service status.
 type Status struct {
-	Jobs          int    `json:"jobs"`
-	Version       string `json:"version"`
-	UptimeSeconds int64  `json:"uptime_seconds"`
+	Jobs          int                  `json:"jobs"`
+	Version       string               `json:"version"`
+	UptimeSeconds int64                `json:"uptime_seconds"`
+	Embedding     core.EmbeddingHealth `json:"embedding"`
 }
 
 // StatusOf shows the service status.
 func StatusOf(st service.Status) Status {
-	return Status{Jobs: st.Jobs, Version: st.Version, UptimeSeconds: int64(st.UptimeSeconds)}
+	return Status{Jobs: st.Jobs, Version: st.Version, UptimeSeconds: int64(st.UptimeSeconds), Embedding: st.Embedding}
 }
 
 // titleOf is never empty: a file without a title shows its name.

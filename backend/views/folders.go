@@ -6,12 +6,14 @@ import (
 )
 
 // WatchRequest is the body of both watch requests: the spec's path field
-// (path or directory_path) and Trove's optional recursive and file_pattern.
+// (path or directory_path) and Trove's optional recursive, file_pattern
+// and force.
 type WatchRequest struct {
 	Path          *string `json:"path"`
 	DirectoryPath *string `json:"directory_path"`
 	Recursive     *bool   `json:"recursive"`
 	FilePattern   *string `json:"file_pattern"`
+	Force         bool    `json:"force"`
 }
 
 // Target returns the requested folder from the field the endpoint names,
@@ -24,7 +26,7 @@ func (r WatchRequest) Target(field string) (string, service.WatchOptions, error)
 	if p == nil {
 		return "", service.WatchOptions{}, core.Invalid("INVALID_PATH", "%s is required: the absolute path of a folder", field)
 	}
-	o := service.WatchOptions{Recursive: true}
+	o := service.WatchOptions{Recursive: true, Force: r.Force}
 	if r.Recursive != nil {
 		o.Recursive = *r.Recursive
 	}
@@ -64,6 +66,8 @@ type Folder struct {
 	AddedAt       string  `json:"added_at"`
 	StatusMessage string  `json:"status_message"`
 	LastScan      *string `json:"last_scan"`
+	// Embedding is a notice: whether the embedding provider answers.
+	Embedding core.EmbeddingHealth `json:"embedding"`
 }
 
 // FolderList is the data of GET /api/watched-directories.
@@ -78,7 +82,7 @@ func FoldersOf(dirs []core.WatchedDirectory) FolderList {
 	for i, d := range dirs {
 		out.Directories[i] = Folder{ID: d.ID, Path: d.Path, FileCount: d.FileCount, IndexedCount: d.IndexedCount,
 			FailedCount: d.FailedCount, Status: d.Status, AddedAt: UTCTime(d.CreatedAt), StatusMessage: d.StatusMessage,
-			LastScan: OptionalUTC(d.LastScan)}
+			LastScan: OptionalUTC(d.LastScan), Embedding: d.Embedding}
 	}
 	return out
 }

@@ -208,11 +208,14 @@ type SearchResponse struct {
 	Results []SearchHit `json:"results"`
 	Total   int         `json:"total"`
 	Query   string      `json:"query"`
+	// Notice says what the results lack (semantic search unavailable).
+	Notice string `json:"notice,omitempty"`
 }
 
 // SearchResponseOf shows search results.
-func SearchResponseOf(query string, results []service.SearchResult) SearchResponse {
-	out := SearchResponse{Results: make([]SearchHit, len(results)), Total: len(results), Query: query}
+func SearchResponseOf(query string, ans service.SearchAnswer) SearchResponse {
+	results := ans.Results
+	out := SearchResponse{Results: make([]SearchHit, len(results)), Total: len(results), Query: query, Notice: ans.Notice}
 	for i, r := range results {
 		f := r.File
 		out.Results[i] = SearchHit{
@@ -244,11 +247,13 @@ type StreamData struct {
 	Query        string      `json:"query"`
 	TotalResults int         `json:"total_results"`
 	Results      []StreamHit `json:"results"`
+	Notice       string      `json:"notice,omitempty"`
 }
 
 // StreamDataOf shows search results in the stream shape.
-func StreamDataOf(query string, results []service.SearchResult) StreamData {
-	out := StreamData{Query: query, TotalResults: len(results), Results: make([]StreamHit, len(results))}
+func StreamDataOf(query string, ans service.SearchAnswer) StreamData {
+	results := ans.Results
+	out := StreamData{Query: query, TotalResults: len(results), Results: make([]StreamHit, len(results)), Notice: ans.Notice}
 	for i, r := range results {
 		out.Results[i] = StreamHit{Path: r.File.Path, Title: titleOf(r.File), Summary: r.File.Summary,
 			Keywords: keywordsOf(r.File), Score: round(r.Score), SemanticScore: round(r.Semantic),
