@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -82,6 +83,11 @@ type Queue struct {
 	// record away while another worker still writes the file's old name.
 	busy map[string]int
 	held []*Item
+	// trees are folders whose items wait while the owner moves the folder's
+	// records (see HoldTree); freed is closed and replaced whenever a
+	// running item lets go of its paths.
+	trees map[string]int
+	freed chan struct{}
 }
 
 // New builds a queue that hands items to handler.
@@ -93,6 +99,7 @@ func New(cfg Config, handler Handler, hooks Hooks) *Queue {
 		handler: handler, hooks: hooks, cfg: sanitize(cfg),
 		items: map[string]*Item{}, byID: map[string]*Item{}, pending: map[int64]int{}, touched: map[int64]bool{},
 		wake: make(chan struct{}, 1), cancels: map[string]context.CancelFunc{}, busy: map[string]int{},
+		trees: map[string]int{}, freed: make(chan struct{}),
 	}
 }
 
@@ -420,7 +427,7 @@ func (q *Queue) next() (*Item, time.Duration) {
 			return nil, wait
 		}
 		heap.Pop(&q.waiting)
-		if q.busy[first.Path] > 0 || first.Dest != "" && q.busy[first.Dest] > 0 {
+		if q.blockedLocked(first) {
 			first.held = true
 			q.held = append(q.held, first)
 			continue
@@ -453,14 +460,88 @@ func (q *Queue) hold(it *Item, delta int) {
 	if delta > 0 {
 		return
 	}
+	close(q.freed)
+	q.freed = make(chan struct{})
+	q.releaseHeldLocked()
+}
+
+// blockedLocked reports whether an item must wait: a running item holds
+// one of its paths, or they lie in a held tree.
+func (q *Queue) blockedLocked(it *Item) bool {
+	for _, p := range []string{it.Path, it.Dest} {
+		if p == "" {
+			continue
+		}
+		if q.busy[p] > 0 {
+			return true
+		}
+		for dir := range q.trees {
+			if within(dir, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// releaseHeldLocked makes due again the held items nothing blocks now.
+func (q *Queue) releaseHeldLocked() {
 	q.held = slices.DeleteFunc(q.held, func(h *Item) bool {
-		if q.busy[h.Path] > 0 || h.Dest != "" && q.busy[h.Dest] > 0 {
+		if q.blockedLocked(h) {
 			return false
 		}
 		h.held = false
 		heap.Push(&q.waiting, h)
 		return true
 	})
+}
+
+// HoldTree holds back the items at or below dir: they wait, due or not,
+// until release is called. wait returns once no running item touches dir
+// or anything below it (or ctx ends). The owner holds a folder this way
+// while it moves the folder's records to a new name, so no worker writes
+// the old names after the move, nor a new file at an old name before it.
+func (q *Queue) HoldTree(dir string) (wait func(context.Context) error, release func()) {
+	q.mu.Lock()
+	q.trees[dir]++
+	q.mu.Unlock()
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			q.mu.Lock()
+			if q.trees[dir]--; q.trees[dir] <= 0 {
+				delete(q.trees, dir)
+			}
+			q.releaseHeldLocked()
+			q.mu.Unlock()
+			q.poke()
+		})
+	}
+	wait = func(ctx context.Context) error {
+		for {
+			q.mu.Lock()
+			running := false
+			for p := range q.busy {
+				running = running || within(dir, p)
+			}
+			freed := q.freed
+			q.mu.Unlock()
+			if !running {
+				return nil
+			}
+			select {
+			case <-freed:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	return wait, release
+}
+
+// within reports whether path is dir or below it.
+func within(dir, path string) bool {
+	return path == dir || strings.HasPrefix(path, dir) && len(path) > len(dir) && path[len(dir)] == '/'
 }
 
 func (q *Queue) work(ctx context.Context, it *Item) {
