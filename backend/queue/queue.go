@@ -1,6 +1,7 @@
 // Package queue is the indexing queue: per-path debounce (cooldown), merging
 // of repeated events, a bounded pool of workers, retries with backoff, and
-// two independent pauses (manual and scheduler).
+// three independent pauses (manual, scheduler, and the storage hold: the
+// index cannot be written, so nothing is taken and no retry is spent).
 package queue
 
 import (
@@ -18,7 +19,8 @@ import (
 	"trove/backend/core"
 )
 
-// Handler processes one item. An error wrapped by Permanent is not retried.
+// Handler processes one item. An error wrapped by Permanent is not retried;
+// one wrapped by Held keeps the item as it was.
 type Handler func(ctx context.Context, it Item) error
 
 // Config are the live-tunable knobs (the queue.* settings).
@@ -74,6 +76,8 @@ type Queue struct {
 	pausedManual bool
 	pausedSched  bool
 	schedReason  string
+	heldStorage  bool
+	storageWhy   string
 	wake         chan struct{}
 	ctx          context.Context
 	cancels      map[string]context.CancelFunc
@@ -311,6 +315,19 @@ func (q *Queue) SetSchedulerPause(paused bool, reason string) {
 	})
 }
 
+// SetStorageHold sets or clears the storage hold: while the index cannot be
+// written (its disk is full), no item is taken, so none spends its retries
+// on a failure that is not its own.
+func (q *Queue) SetStorageHold(held bool, reason string) {
+	q.setPause(func() {
+		q.heldStorage = held
+		q.storageWhy = ""
+		if held {
+			q.storageWhy = reason
+		}
+	})
+}
+
 func (q *Queue) setPause(fn func()) {
 	q.mu.Lock()
 	fn()
@@ -418,7 +435,7 @@ func resetTimer(t *time.Timer, d time.Duration) {
 func (q *Queue) next() (*Item, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.pausedManual || q.pausedSched || q.running >= q.cfg.Concurrency {
+	if q.pausedManual || q.pausedSched || q.heldStorage || q.running >= q.cfg.Concurrency {
 		return nil, time.Hour
 	}
 	for q.waiting.Len() > 0 {
@@ -574,6 +591,11 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 	case ctx.Err() != nil:
 		// shutting down: keep it for the next start
 		heap.Push(&q.waiting, it)
+	case isHeld(err):
+		// not the item's failure: it waits, as it was, for the hold to end
+		it.LastError = err.Error()
+		it.persist = true
+		heap.Push(&q.waiting, it)
 	case isPermanent(err) || isPanic(err) || it.Retries >= q.cfg.MaxRetries:
 		it.LastError = err.Error()
 		cp := *it
@@ -652,4 +674,20 @@ func IsPermanent(err error) bool { return isPermanent(err) }
 func isPanic(err error) bool {
 	_, ok := err.(*core.PanicError)
 	return ok
+}
+
+// heldError marks a failure that is not the item's own (the index's disk is
+// full): the item is kept without spending a retry.
+type heldError struct{ err error }
+
+func (h heldError) Error() string { return h.err.Error() }
+func (h heldError) Unwrap() error { return h.err }
+
+// Held wraps err so the queue keeps the item as it was, ready to run again
+// once the owner lifts the storage hold (SetStorageHold).
+func Held(err error) error { return heldError{err} }
+
+func isHeld(err error) bool {
+	var h heldError
+	return errors.As(err, &h)
 }

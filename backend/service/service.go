@@ -5,6 +5,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"time"
@@ -42,6 +43,11 @@ type Deps struct {
 	// DataDir and ConfigDir are Trove's own folders, never watched
 	// unless forced.
 	DataDir, ConfigDir string
+	// SearchTimeout bounds each search; 0 means DefaultSearchTimeout.
+	SearchTimeout time.Duration
+	// SearchHook, when set, is called as each search starts, with its
+	// context; tests use it to hold a search until it is cancelled.
+	SearchHook func(context.Context, SearchRequest)
 }
 
 // Service implements every operation of the API and the desktop window.
@@ -64,6 +70,10 @@ type Service struct {
 
 	filterMu   chan struct{} // serialises filter edits with their cleanup
 	settingsMu chan struct{} // serialises settings updates with their checks
+
+	searchTimeout time.Duration
+	searchHook    func(context.Context, SearchRequest)
+	searches      searchCounts
 }
 
 // New builds a Service.
@@ -80,6 +90,7 @@ func New(d Deps) *Service {
 		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, search: d.Search, opener: d.Opener,
 		health: d.Health, log: d.Log, version: d.Version, now: now, started: now(), tokenSet: d.TokenSet, getenv: getenv,
 		ownDirs: ownDirsOf(d.DataDir, d.ConfigDir), filterMu: make(chan struct{}, 1), settingsMu: make(chan struct{}, 1),
+		searchTimeout: cmp.Or(d.SearchTimeout, DefaultSearchTimeout), searchHook: d.SearchHook,
 	}
 	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(core.EventSettings, cur) })
 	return s
@@ -88,9 +99,13 @@ func New(d Deps) *Service {
 // Version is the running Trove's version.
 func (s *Service) Version() string { return s.version }
 
-// Subscribe streams events to a client until cancel is called or the client
-// falls behind (the channel then closes). With types, only those kinds.
-func (s *Service) Subscribe(buffer int, types []string) (<-chan core.Event, func()) {
+// Subscription is one client's queue of events (the bus's), so the shells
+// need no import of the bus.
+type Subscription = events.Subscription
+
+// Subscribe streams events to a client until it cancels the subscription
+// or falls more than limit events behind. With types, only those kinds.
+func (s *Service) Subscribe(limit int, types []string) *Subscription {
 	var filter func(core.Event) bool
 	if len(types) > 0 {
 		want := map[string]bool{}
@@ -99,7 +114,7 @@ func (s *Service) Subscribe(buffer int, types []string) (<-chan core.Event, func
 		}
 		filter = func(e core.Event) bool { return want[e.Type] }
 	}
-	return s.bus.Subscribe(buffer, filter)
+	return s.bus.Subscribe(limit, filter)
 }
 
 // Snapshot is the current state as events, sent to a new subscriber first
@@ -131,26 +146,31 @@ type Status struct {
 	Version       string
 	UptimeSeconds float64
 	Embedding     core.EmbeddingHealth
+	Index         core.IndexHealth
 }
 
-// Status reports the number of active watch jobs, the uptime, and whether
-// the embedding provider answers.
+// Status reports the number of active watch jobs, the uptime, whether the
+// embedding provider answers, and the condition of the index.
 func (s *Service) Status(ctx context.Context) (Status, error) {
 	n, err := s.store.CountActiveDirectories(ctx)
-	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds(), Embedding: s.Embedding()}, err
+	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds(), Embedding: s.Embedding(),
+		Index: s.indexer.Health()}, err
 }
 
 // FileStats summarises the indexed files.
 func (s *Service) FileStats(ctx context.Context) (core.FileStats, error) {
-	return s.store.Stats(ctx)
+	st, err := s.store.Stats(ctx)
+	return st, s.indexErr(err)
 }
 
 // FileByPath returns the record of one path.
 func (s *Service) FileByPath(ctx context.Context, path string) (core.File, error) {
-	return s.store.FileByPath(ctx, path)
+	f, err := s.store.FileByPath(ctx, path)
+	return f, s.indexErr(err)
 }
 
 // File returns one file record by id.
 func (s *Service) File(ctx context.Context, id int64) (core.File, error) {
-	return s.store.File(ctx, id)
+	f, err := s.store.File(ctx, id)
+	return f, s.indexErr(err)
 }

@@ -59,13 +59,16 @@ func TestWatchRefusesSystemFolders(t *testing.T) {
 	if jobs := s.Get("/api/watch/jobs"); len(jobs.Field("jobs").([]any)) != 0 {
 		t.Fatalf("a refused folder was recorded: %s", jobs.Body)
 	}
-	// An ordinary folder is fine, and so is a refused one with force.
+	// An ordinary folder is fine, and so is a system folder with force;
+	// Trove's own folders stay refused even then (it would index itself).
 	if r := s.Do("POST", "/api/watch/directory", map[string]any{"path": t.TempDir()}); r.Status != 200 {
 		t.Fatalf("an ordinary folder: %d %s", r.Status, r.Body)
 	}
-	r := s.Do("POST", "/api/watch/directory", map[string]any{"path": s.ConfigDir + "/", "force": true})
-	if r.Status != 200 || r.Field("data.directory") != s.ConfigDir {
+	if r := s.Do("POST", "/api/watch/directory", map[string]any{"path": "/etc/apt/", "force": true}); r.Status != 200 || r.Field("data.directory") != "/etc/apt" {
 		t.Fatalf("forced: %d %s", r.Status, r.Body)
+	}
+	if r := s.Do("POST", "/api/watch/directory", map[string]any{"path": s.ConfigDir, "force": true}); r.Status != 400 {
+		t.Fatalf("Trove's own folder, forced: %d %s", r.Status, r.Body)
 	}
 	if r := s.Do("POST", "/api/watch/directory", map[string]any{"path": t.TempDir(), "force": "yes"}); r.Status != 400 {
 		t.Fatalf("force must be a boolean: %d %s", r.Status, r.Body)

@@ -10,7 +10,7 @@ import (
 // earlier model whose re-embedding did not finish.
 func (s *Store) CountWithoutVectors(ctx context.Context, model string) (int, error) {
 	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE state = 'indexed' AND embed_model != ?`, model).Scan(&n)
+	err := s.rdb().QueryRowContext(ctx, `SELECT count(*) FROM files WHERE state = 'indexed' AND embed_model != ?`, model).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count files without vectors: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"trove/backend/api"
 	"trove/backend/daemon"
 	"trove/backend/pipeline"
 	"trove/backend/service"
@@ -33,12 +34,16 @@ type Server struct {
 	Client  *http.Client
 	// Service is the backend's facade, for tests of the desktop bindings.
 	Service *service.Service
+	// API is the HTTP server, for tests that walk its routes.
+	API *api.Server
 
 	cancel        context.CancelFunc
 	done          chan error
 	extract       pipeline.ExtractFunc
 	maxWatches    int
 	providerRetry time.Duration
+	searchTimeout time.Duration
+	searchHook    func(context.Context, service.SearchRequest)
 }
 
 // Option adjusts a server before it starts.
@@ -58,6 +63,14 @@ func WithMaxWatches(n int) Option { return func(s *Server) { s.maxWatches = n } 
 // WithProviderRetry sets how often an embedding provider that stopped
 // answering is tried again.
 func WithProviderRetry(d time.Duration) Option { return func(s *Server) { s.providerRetry = d } }
+
+// WithSearchTimeout sets the time limit of each search.
+func WithSearchTimeout(d time.Duration) Option { return func(s *Server) { s.searchTimeout = d } }
+
+// WithSearchHook calls hook as each search starts, with its context.
+func WithSearchHook(hook func(context.Context, service.SearchRequest)) Option {
+	return func(s *Server) { s.searchHook = hook }
+}
 
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
@@ -80,12 +93,14 @@ func Start(t testing.TB, opts ...Option) *Server {
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Extract: s.extract, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
+		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.URL = "http://" + d.Addr()
 	s.Service = d.Service()
+	s.API = d.API()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel, s.done = cancel, make(chan error, 1)
 	go func() { s.done <- d.Run(ctx) }()

@@ -70,15 +70,19 @@ type Folder struct {
 	Embedding core.EmbeddingHealth `json:"embedding"`
 }
 
-// FolderList is the data of GET /api/watched-directories.
+// FolderList is the data of GET /api/watched-directories: one page of the
+// folders, and how many there are in all.
 type FolderList struct {
 	TotalDirectories int      `json:"total_directories"`
 	Directories      []Folder `json:"directories"`
+	Page
 }
 
-// FoldersOf shows the watched folders.
-func FoldersOf(dirs []core.WatchedDirectory) FolderList {
-	out := FolderList{TotalDirectories: len(dirs), Directories: make([]Folder, len(dirs))}
+// FoldersOf shows a page of the watched folders.
+func FoldersOf(all []core.WatchedDirectory, page Page) FolderList {
+	from, to := page.Window(len(all))
+	dirs := all[from:to]
+	out := FolderList{TotalDirectories: len(all), Directories: make([]Folder, len(dirs)), Page: page}
 	for i, d := range dirs {
 		out.Directories[i] = Folder{ID: d.ID, Path: d.Path, FileCount: d.FileCount, IndexedCount: d.IndexedCount,
 			FailedCount: d.FailedCount, Status: d.Status, AddedAt: UTCTime(d.CreatedAt), StatusMessage: d.StatusMessage,
@@ -99,8 +103,18 @@ type Job struct {
 	UpdatedAt   *string `json:"updated_at"`
 }
 
-// JobsOf shows the watch jobs.
-func JobsOf(dirs []core.WatchedDirectory) []Job {
+// JobList is the answer of GET /api/watch/jobs: the spec's jobs (one page
+// of them), and how many there are in all.
+type JobList struct {
+	Jobs  []Job `json:"jobs"`
+	Total int   `json:"total"`
+	Page
+}
+
+// JobsOf shows a page of the watch jobs.
+func JobsOf(all []core.WatchedDirectory, page Page) JobList {
+	from, to := page.Window(len(all))
+	dirs := all[from:to]
 	jobs := make([]Job, len(dirs))
 	for i, d := range dirs {
 		j := Job{ID: d.ID, Path: d.Path, IsActive: d.IsActive, Recursive: d.Recursive,
@@ -110,7 +124,7 @@ func JobsOf(dirs []core.WatchedDirectory) []Job {
 		}
 		jobs[i] = j
 	}
-	return jobs
+	return JobList{Jobs: jobs, Total: len(all), Page: page}
 }
 
 // Problem is a file of a folder that failed, or was indexed by name only,

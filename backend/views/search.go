@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,8 +18,9 @@ const (
 	DefaultLimit       = 50
 	DefaultStreamLimit = 20
 	MaxLimit           = 500
-	MaxQueryLength     = 1000
-	MinStreamQuery     = 2
+	// MaxQueryLength is the longest query, in characters (not bytes).
+	MaxQueryLength = service.MaxQueryLength
+	MinStreamQuery = 2
 )
 
 // SearchRequest is the body of POST /api/search/ (and of the desktop
@@ -66,12 +68,12 @@ func BuildQuery(query string, limit int, minScore float64, mode string, minLen i
 		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "must be at least %d characters", minLen)
 	case query == "":
 		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "must not be empty")
-	case len(query) > MaxQueryLength:
+	case utf8.RuneCountInString(query) > MaxQueryLength:
 		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "longer than %d characters", MaxQueryLength)
 	case limit < 1:
 		return service.SearchRequest{}, core.InvalidField("INVALID_LIMIT", "limit", "must be at least 1, got %d", limit)
-	case minScore != minScore:
-		return service.SearchRequest{}, core.InvalidField("INVALID_PARAMETER", "min_score", "must be a number")
+	case math.IsNaN(minScore) || math.IsInf(minScore, 0):
+		return service.SearchRequest{}, core.InvalidField("INVALID_PARAMETER", "min_score", "must be a finite number")
 	}
 	m := service.ModeHybrid
 	switch mode {
@@ -124,6 +126,9 @@ func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
+		if field, problem, ok := numberProblem(err); ok {
+			return out, core.InvalidField("INVALID_FILTER", "filters."+field, "%s", problem)
+		}
 		return out, core.InvalidField("INVALID_FILTER", "filters", "%s (accepted keys: extensions, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
 			strings.TrimPrefix(err.Error(), "json: "))
 	}
