@@ -18,8 +18,8 @@ import (
 
 	"trove/backend/api"
 	"trove/backend/core"
-	"trove/backend/embedding"
 	"trove/backend/dirlock"
+	"trove/backend/embedding"
 	"trove/backend/events"
 	"trove/backend/filters"
 	"trove/backend/indexer"
