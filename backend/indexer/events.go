@@ -13,6 +13,7 @@ import (
 // onEvent routes one file-system event. It runs on the watcher's goroutine,
 // so anything slow (scanning a new folder, moving a tree) goes elsewhere.
 func (ix *Indexer) onEvent(ev watch.Event) {
+	ix.Log.Debug("file event", "path", ev.Path, "op", ev.Op, "from", ev.From)
 	f, ok := ix.folderOf(ev.Path)
 	if !ok || ix.own.covers(ev.Path) {
 		return

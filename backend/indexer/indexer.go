@@ -198,6 +198,7 @@ func (ix *Indexer) process(ctx context.Context, it queue.Item) error {
 }
 
 func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
+	ix.Log.Debug("queue item", "action", it.Action, "path", it.Path, "dest", it.Dest, "dir", it.DirID)
 	if ix.own.covers(it.Path) || it.Action == queue.ActionMove && ix.own.covers(it.Dest) {
 		// Queued by an older Trove, or moved in or out of Trove's own
 		// folders: whatever it was, it leaves the index.

@@ -166,9 +166,10 @@ func (q *Queue) enqueueLocked(ev Event, now time.Time) {
 	}
 	readyAt := now.Add(ev.Cooldown)
 	if it, ok := q.items[key]; ok {
-		if it.Action == ActionMove && ev.Action == ActionDelete {
-			// The moved file is gone from its new name too: its old name
-			// (still indexed if the move has not run) goes as well.
+		if it.Action == ActionMove && (ev.Action == ActionDelete || ev.Action == ActionMove && ev.Path != it.Path) {
+			// The moved file is gone from its new name too, or another file
+			// took that name: its old name (still indexed if the move has
+			// not run) must go as well.
 			defer q.enqueueLocked(Event{Path: it.Path, Action: ActionDelete, DirID: it.DirID, Cooldown: ev.Cooldown, Persist: true}, now)
 		}
 		it.merge(ev)

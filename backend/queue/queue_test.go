@@ -317,9 +317,23 @@ func TestMerging(t *testing.T) {
 			t.Errorf("move then delete of the destination = %+v, want both names deleted", items)
 		}
 		q.Enqueue(Event{Path: "/new", Action: ActionIndex, Cooldown: time.Second}) // found under its key
+		// Another file renamed onto a move's destination: the first file's
+		// old name must still go.
+		q.Enqueue(Event{Path: "/b", Dest: "/c", Action: ActionMove, Cooldown: time.Second})
+		q.Enqueue(Event{Path: "/tmp-c", Dest: "/c", Action: ActionMove, Cooldown: time.Second})
+		items, _ = q.Items(0, 0)
+		deletes = map[string]bool{}
+		for _, it := range items {
+			if it.Action == ActionDelete {
+				deletes[it.Path] = true
+			}
+		}
+		if !deletes["/b"] {
+			t.Errorf("a second move onto /c dropped the first one's old name: %+v", items)
+		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if r.count() != 3 || q.Status().Total != 0 {
+		if r.count() != 5 || q.Status().Total != 0 {
 			t.Fatalf("calls %d, %+v", r.count(), q.Status())
 		}
 	})
