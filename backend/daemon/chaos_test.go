@@ -37,9 +37,10 @@ import (
 // may ever have been searchable, no request may have failed with a 5xx
 // other than a documented overload answer, and the process must be alive.
 //
-// It runs the seeds that once failed (testdata/chaos-seeds.txt) and one new
-// seed, printed; TROVE_CHAOS_SEED replays one seed, TROVE_CHAOS_OPS sets the
-// number of operations per seed.
+// It runs the seeds that once failed (testdata/chaos-seeds.txt), so the
+// suite stays deterministic; TROVE_CHAOS_NEW=n adds n fresh seeds, printed
+// (`make chaos` explores that way), TROVE_CHAOS_SEED replays one seed, and
+// TROVE_CHAOS_OPS sets the number of operations per seed.
 func TestChaos(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a few thousand operations against a real server")
@@ -51,8 +52,14 @@ func TestChaos(t *testing.T) {
 			t.Fatalf("TROVE_CHAOS_SEED: %v", err)
 		}
 		seeds = []uint64{seed}
-	} else {
-		seeds = append(seeds, uint64(time.Now().UnixNano()))
+	} else if s := os.Getenv("TROVE_CHAOS_NEW"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("TROVE_CHAOS_NEW: %v", err)
+		}
+		for i := range n {
+			seeds = append(seeds, uint64(time.Now().UnixNano())+uint64(i))
+		}
 	}
 	ops := 300
 	if s := os.Getenv("TROVE_CHAOS_OPS"); s != "" {
