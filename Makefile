@@ -10,7 +10,7 @@ export PATH := $(dir $(GO)):$(PATH)
 # apt waits for another apt (an unattended upgrade, a second make) instead of failing.
 APT_INSTALL := apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq
 
-.PHONY: run serve build test go-test fuzz deps check clean
+.PHONY: run serve build test go-test fuzz chaos deps check clean
 
 ## run: start Trove (the desktop app)
 run: desktop-run
@@ -43,6 +43,10 @@ go-test: deps
 ## fuzz: every fuzz target for FUZZTIME (default 3s) each
 fuzz: deps
 	FUZZTIME=$${FUZZTIME:-3s} ./scripts/fuzz.sh
+
+## chaos: TestChaos on CHAOS_SEEDS fresh random seeds (default 20) with CHAOS_OPS operations each
+chaos: deps
+	TROVE_CHAOS_NEW=$${CHAOS_SEEDS:-20} TROVE_CHAOS_OPS=$${CHAOS_OPS:-300} $(GO) test -count=1 -race -timeout 60m -run 'TestChaos$$' ./backend/daemon/
 
 clean:
 	rm -rf build/bin

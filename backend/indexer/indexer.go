@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -197,18 +198,19 @@ func (ix *Indexer) process(ctx context.Context, it queue.Item) error {
 }
 
 func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
+	ix.Log.Debug("queue item", "action", it.Action, "path", it.Path, "dest", it.Dest, "dir", it.DirID)
 	if ix.own.covers(it.Path) || it.Action == queue.ActionMove && ix.own.covers(it.Dest) {
 		// Queued by an older Trove, or moved in or out of Trove's own
 		// folders: whatever it was, it leaves the index.
-		err := ix.deleteTree(ctx, it.Path)
+		err := ix.dropTree(ctx, it.Path)
 		if err == nil && it.Action == queue.ActionMove {
-			err = ix.deleteTree(ctx, it.Dest)
+			err = ix.dropTree(ctx, it.Dest)
 		}
 		return err
 	}
 	switch it.Action {
 	case queue.ActionDelete:
-		return ix.deleteTree(ctx, it.Path)
+		return ix.deleteTree(ctx, it.DirID, it.Path)
 	case queue.ActionMove:
 		return ix.Pipeline.Move(ctx, it.DirID, it.Path, it.Dest)
 	default:
@@ -216,14 +218,37 @@ func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
 	}
 }
 
-// deleteTree removes a path and, when it was a folder, everything below it.
-func (ix *Indexer) deleteTree(ctx context.Context, path string) error {
+// dropTree removes a path and everything below it from the index, whatever
+// is on the disk.
+func (ix *Indexer) dropTree(ctx context.Context, path string) error {
 	paths, err := ix.Store.PathsUnder(ctx, path)
 	if err != nil {
 		return err
 	}
 	for _, p := range paths {
 		if err := ix.Pipeline.Delete(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteTree removes a path and, when it was a folder, everything below it.
+// The disk decides, not the event: a folder removed and then replaced (a
+// rename onto its name, while the removal waited out its hold) has files
+// there again, and those are brought up to date instead of dropped.
+func (ix *Indexer) deleteTree(ctx context.Context, dirID int64, path string) error {
+	paths, err := ix.Store.PathsUnder(ctx, path)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			err = ix.Pipeline.Index(ctx, dirID, p)
+		} else {
+			err = ix.Pipeline.Delete(ctx, p)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -321,10 +321,10 @@ func (p *Pipeline) adopt(ctx context.Context, f Folder, meta core.File, enricher
 		if c.EnrichBy != enricher.Name() || c.EmbedModel != embedder.Model() || exists(c.Path) {
 			continue
 		}
-		if err := p.moveRecord(ctx, f, c, meta.Path, meta.Modified); err != nil {
-			return false, err
+		moved, err := p.moveRecord(ctx, f, c, meta.Path, meta.Modified)
+		if err != nil || moved {
+			return moved, err
 		}
-		return true, nil
 	}
 	return false, nil
 }
@@ -362,7 +362,10 @@ func (p *Pipeline) Move(ctx context.Context, dirID int64, from, to string) error
 	}
 	if found && rec.State == core.StateIndexed && !exists(from) && st.Mode().IsRegular() && p.wanted(folder, to) &&
 		rec.Size == st.Size() && rec.ModNs == st.ModTime().UnixNano() {
-		return p.moveRecord(ctx, folder, rec, to, time.Time{})
+		moved, err := p.moveRecord(ctx, folder, rec, to, time.Time{})
+		if err != nil || moved {
+			return err
+		}
 	}
 	if !exists(from) {
 		if err := p.Delete(ctx, from); err != nil {
@@ -372,17 +375,20 @@ func (p *Pipeline) Move(ctx context.Context, dirID int64, from, to string) error
 	return p.Index(ctx, dirID, to)
 }
 
-func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, to string, modified time.Time) error {
+// moveRecord renames rec to to and reports whether it did: another worker
+// may have deleted or moved the record since it was read, and then the
+// caller indexes the file itself.
+func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, to string, modified time.Time) (bool, error) {
 	name := filepath.Base(to)
-	err := p.Store.MoveFiles(ctx, []store.Move{{
-		ID: rec.ID, DirID: f.ID, Path: to, Filename: name, Extension: extensionOf(name),
+	n, err := p.Store.MoveFiles(ctx, []store.Move{{
+		ID: rec.ID, From: rec.Path, DirID: f.ID, Path: to, Filename: name, Extension: extensionOf(name),
 		NameTerms: tokens.NameTerms(name), PathTerms: tokens.PathTerms(scan.Rel(f.Root, to)), Modified: modified,
 	}})
-	if err != nil {
-		return err
+	if err != nil || n == 0 {
+		return false, err
 	}
 	p.Publish(core.EventFileMoved, map[string]any{"id": rec.ID, "from": rec.Path, "to": to, "dir_id": f.ID})
-	return nil
+	return true, nil
 }
 
 // MoveTree renames every indexed file below from to the same place below to
@@ -404,16 +410,17 @@ func (p *Pipeline) MoveTree(ctx context.Context, dirID int64, from, to string) (
 		}
 		neu := to + strings.TrimPrefix(old, from)
 		name := filepath.Base(neu)
-		moves = append(moves, store.Move{ID: rec.ID, DirID: folder.ID, Path: neu, Filename: name, Extension: extensionOf(name),
+		moves = append(moves, store.Move{ID: rec.ID, From: old, DirID: folder.ID, Path: neu, Filename: name, Extension: extensionOf(name),
 			NameTerms: tokens.NameTerms(name), PathTerms: tokens.PathTerms(scan.Rel(folder.Root, neu))})
 	}
-	if err := p.Store.MoveFiles(ctx, moves); err != nil {
+	moved, err := p.Store.MoveFiles(ctx, moves)
+	if err != nil {
 		return 0, err
 	}
-	if len(moves) > 0 {
-		p.Publish(core.EventFileMoved, map[string]any{"from": from, "to": to, "dir_id": folder.ID, "files": len(moves)})
+	if moved > 0 {
+		p.Publish(core.EventFileMoved, map[string]any{"from": from, "to": to, "dir_id": folder.ID, "files": moved})
 	}
-	return len(moves), nil
+	return moved, nil
 }
 
 // RecordFailure stores that a file could not be indexed, with the reason.

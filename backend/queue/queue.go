@@ -9,6 +9,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,6 +81,17 @@ type Queue struct {
 	wake         chan struct{}
 	ctx          context.Context
 	cancels      map[string]context.CancelFunc
+	// One path, one worker: busy counts the running items that touch each
+	// path (a move touches two), and held keeps the due items that touch a
+	// busy path until it is free. Otherwise a move could take a file's
+	// record away while another worker still writes the file's old name.
+	busy map[string]int
+	held []*Item
+	// trees are folders whose items wait while the owner moves the folder's
+	// records (see HoldTree); freed is closed and replaced whenever a
+	// running item lets go of its paths.
+	trees map[string]int
+	freed chan struct{}
 }
 
 // New builds a queue that hands items to handler.
@@ -89,7 +102,8 @@ func New(cfg Config, handler Handler, hooks Hooks) *Queue {
 	return &Queue{
 		handler: handler, hooks: hooks, cfg: sanitize(cfg),
 		items: map[string]*Item{}, byID: map[string]*Item{}, pending: map[int64]int{}, touched: map[int64]bool{},
-		wake: make(chan struct{}, 1), cancels: map[string]context.CancelFunc{},
+		wake: make(chan struct{}, 1), cancels: map[string]context.CancelFunc{}, busy: map[string]int{},
+		trees: map[string]int{}, freed: make(chan struct{}),
 	}
 }
 
@@ -152,6 +166,12 @@ func (q *Queue) enqueueLocked(ev Event, now time.Time) {
 	}
 	readyAt := now.Add(ev.Cooldown)
 	if it, ok := q.items[key]; ok {
+		if it.Action == ActionMove && (ev.Action == ActionDelete || ev.Action == ActionMove && ev.Path != it.Path) {
+			// The moved file is gone from its new name too, or another file
+			// took that name: its old name (still indexed if the move has
+			// not run) must go as well.
+			defer q.enqueueLocked(Event{Path: it.Path, Action: ActionDelete, DirID: it.DirID, Cooldown: ev.Cooldown, Persist: true}, now)
+		}
 		it.merge(ev)
 		if it.processing {
 			it.dirty = true
@@ -161,7 +181,9 @@ func (q *Queue) enqueueLocked(ev Event, now time.Time) {
 		it.ReadyAt = maxTime(it.ReadyAt, readyAt)
 		it.Retries = 0
 		q.rekeyLocked(it, key)
-		heap.Fix(&q.waiting, it.heapIndex)
+		if !it.held {
+			heap.Fix(&q.waiting, it.heapIndex)
+		}
 		return
 	}
 	q.addLocked(&Item{
@@ -264,7 +286,11 @@ func (q *Queue) dropLocked(it *Item) {
 		return
 	}
 	delete(q.byID, it.ID)
-	if !it.processing && it.heapIndex >= 0 {
+	switch {
+	case it.held:
+		q.held = slices.DeleteFunc(q.held, func(h *Item) bool { return h == it })
+		it.held = false
+	case !it.processing && it.heapIndex >= 0:
 		heap.Remove(&q.waiting, it.heapIndex)
 	}
 	if q.pending[it.DirID]--; q.pending[it.DirID] <= 0 {
@@ -410,18 +436,130 @@ func resetTimer(t *time.Timer, d time.Duration) {
 func (q *Queue) next() (*Item, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.pausedManual || q.pausedSched || q.heldStorage || q.running >= q.cfg.Concurrency || q.waiting.Len() == 0 {
+	if q.pausedManual || q.pausedSched || q.heldStorage || q.running >= q.cfg.Concurrency {
 		return nil, time.Hour
 	}
-	first := q.waiting[0]
-	if wait := time.Until(first.ReadyAt); wait > 0 {
-		return nil, wait
+	for q.waiting.Len() > 0 {
+		first := q.waiting[0]
+		if wait := time.Until(first.ReadyAt); wait > 0 {
+			return nil, wait
+		}
+		heap.Pop(&q.waiting)
+		if q.blockedLocked(first) {
+			first.held = true
+			q.held = append(q.held, first)
+			continue
+		}
+		first.processing = true
+		first.dirty = false
+		q.running++
+		q.hold(first, 1)
+		return first, 0
 	}
-	heap.Pop(&q.waiting)
-	first.processing = true
-	first.dirty = false
-	q.running++
-	return first, 0
+	return nil, time.Hour
+}
+
+// hold marks the paths a starting item touches as busy (delta 1), or those
+// of a finished one as free (-1), when the items held for them are due
+// again. The paths are kept on the item: an event merged into it while it
+// runs may change its names, not what it holds.
+func (q *Queue) hold(it *Item, delta int) {
+	if delta > 0 {
+		it.holds = [2]string{it.Path, it.Dest}
+	}
+	for _, p := range it.holds {
+		if p == "" {
+			continue
+		}
+		if q.busy[p] += delta; q.busy[p] <= 0 {
+			delete(q.busy, p)
+		}
+	}
+	if delta > 0 {
+		return
+	}
+	close(q.freed)
+	q.freed = make(chan struct{})
+	q.releaseHeldLocked()
+}
+
+// blockedLocked reports whether an item must wait: a running item holds
+// one of its paths, or they lie in a held tree.
+func (q *Queue) blockedLocked(it *Item) bool {
+	for _, p := range []string{it.Path, it.Dest} {
+		if p == "" {
+			continue
+		}
+		if q.busy[p] > 0 {
+			return true
+		}
+		for dir := range q.trees {
+			if within(dir, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// releaseHeldLocked makes due again the held items nothing blocks now.
+func (q *Queue) releaseHeldLocked() {
+	q.held = slices.DeleteFunc(q.held, func(h *Item) bool {
+		if q.blockedLocked(h) {
+			return false
+		}
+		h.held = false
+		heap.Push(&q.waiting, h)
+		return true
+	})
+}
+
+// HoldTree holds back the items at or below dir: they wait, due or not,
+// until release is called. wait returns once no running item touches dir
+// or anything below it (or ctx ends). The owner holds a folder this way
+// while it moves the folder's records to a new name, so no worker writes
+// the old names after the move, nor a new file at an old name before it.
+func (q *Queue) HoldTree(dir string) (wait func(context.Context) error, release func()) {
+	q.mu.Lock()
+	q.trees[dir]++
+	q.mu.Unlock()
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			q.mu.Lock()
+			if q.trees[dir]--; q.trees[dir] <= 0 {
+				delete(q.trees, dir)
+			}
+			q.releaseHeldLocked()
+			q.mu.Unlock()
+			q.poke()
+		})
+	}
+	wait = func(ctx context.Context) error {
+		for {
+			q.mu.Lock()
+			running := false
+			for p := range q.busy {
+				running = running || within(dir, p)
+			}
+			freed := q.freed
+			q.mu.Unlock()
+			if !running {
+				return nil
+			}
+			select {
+			case <-freed:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	return wait, release
+}
+
+// within reports whether path is dir or below it.
+func within(dir, path string) bool {
+	return path == dir || strings.HasPrefix(path, dir) && len(path) > len(dir) && path[len(dir)] == '/'
 }
 
 func (q *Queue) work(ctx context.Context, it *Item) {
@@ -438,6 +576,7 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 	q.mu.Lock()
 	delete(q.cancels, it.ID)
 	q.running--
+	q.hold(it, -1)
 	it.processing = false
 	_, alive := q.byID[it.ID]
 	var failed *Item

@@ -247,6 +247,41 @@ func TestEventDuringProcessingRunsAgain(t *testing.T) {
 	})
 }
 
+// A move waits for the worker still indexing its old name, and the other
+// way round: otherwise the move takes the record away and the indexing
+// writes the old name back.
+func TestOnePathOneWorker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := &recorder{gate: make(chan struct{})}
+		q := start(t, Config{Concurrency: 4}, r, Hooks{})
+		q.Enqueue(Event{Path: "/from", Action: ActionIndex})
+		synctest.Wait()
+		q.Enqueue(Event{Path: "/from", Dest: "/to", Action: ActionMove})
+		q.Enqueue(Event{Path: "/other", Action: ActionIndex})
+		synctest.Wait()
+		if r.count() != 2 || r.last().Path != "/other" {
+			t.Fatalf("the move ran beside the indexing of its old name: %+v", r.calls)
+		}
+		r.gate <- struct{}{}
+		r.gate <- struct{}{}
+		synctest.Wait()
+		if r.count() != 3 || r.last().Action != ActionMove {
+			t.Fatalf("the held move did not run once the path was free: %+v", r.calls)
+		}
+		q.Enqueue(Event{Path: "/from", Action: ActionIndex})
+		synctest.Wait()
+		if r.count() != 3 || len(q.held) != 1 {
+			t.Fatalf("an item for the move's old name ran beside it: %+v", r.calls)
+		}
+		q.Remove(q.held[0].ID) // a held item can be removed
+		r.gate <- struct{}{}
+		synctest.Wait()
+		if r.count() != 3 || q.Status().Total != 0 || len(q.held) != 0 || len(q.busy) != 0 {
+			t.Fatalf("left behind: %+v calls %d held %v busy %v", q.Status(), r.count(), q.held, q.busy)
+		}
+	})
+}
+
 func TestMerging(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := &recorder{}
@@ -272,15 +307,34 @@ func TestMerging(t *testing.T) {
 		}
 		q.Enqueue(Event{Path: "/new", Action: ActionDelete, Cooldown: time.Second})
 		items, _ = q.Items(0, 0)
+		deletes := map[string]bool{}
 		for _, it := range items {
-			if it.Path == "/old" && (it.Action != ActionDelete || it.Dest != "") {
-				t.Errorf("move then delete of the destination = %+v, want delete of the source", it)
+			if it.Action == ActionDelete && it.Dest == "" {
+				deletes[it.Path] = true
 			}
+		}
+		if !deletes["/old"] || !deletes["/new"] {
+			t.Errorf("move then delete of the destination = %+v, want both names deleted", items)
+		}
+		q.Enqueue(Event{Path: "/new", Action: ActionIndex, Cooldown: time.Second}) // found under its key
+		// Another file renamed onto a move's destination: the first file's
+		// old name must still go.
+		q.Enqueue(Event{Path: "/b", Dest: "/c", Action: ActionMove, Cooldown: time.Second})
+		q.Enqueue(Event{Path: "/tmp-c", Dest: "/c", Action: ActionMove, Cooldown: time.Second})
+		items, _ = q.Items(0, 0)
+		deletes = map[string]bool{}
+		for _, it := range items {
+			if it.Action == ActionDelete {
+				deletes[it.Path] = true
+			}
+		}
+		if !deletes["/b"] {
+			t.Errorf("a second move onto /c dropped the first one's old name: %+v", items)
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if r.count() != 2 {
-			t.Fatalf("calls %d", r.count())
+		if r.count() != 5 || q.Status().Total != 0 {
+			t.Fatalf("calls %d, %+v", r.count(), q.Status())
 		}
 	})
 }

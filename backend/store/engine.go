@@ -112,6 +112,7 @@ func (s *Store) Touch(ctx context.Context, id int64, f core.File) error {
 // Move is one file's new place.
 type Move struct {
 	ID        int64
+	From      string // the path the record must still have; "" for any
 	DirID     int64
 	Path      string
 	Filename  string
@@ -123,48 +124,70 @@ type Move struct {
 
 // MoveFiles gives files new paths (and names) without touching their
 // content, rewriting their full-text name and folder terms, in one
-// transaction.
-func (s *Store) MoveFiles(ctx context.Context, moves []Move) error {
+// transaction, and reports how many records moved. A record that is gone,
+// or no longer at its From path (another worker deleted or moved it after
+// the caller read it), is skipped and leaves the destination alone: the
+// caller then indexes the destination itself.
+func (s *Store) MoveFiles(ctx context.Context, moves []Move) (int, error) {
 	if len(moves) == 0 {
-		return nil
+		return 0, nil
 	}
-	return s.tx(ctx, func(tx *writeTx) error {
+	moved := 0
+	err := s.tx(ctx, func(tx *writeTx) error {
+		moved = 0
 		for _, m := range moves {
-			// A file already at the destination is replaced by the moved one.
-			if err := deleteFilesWhere(ctx, tx, `path = ? AND id != ?`, m.Path, m.ID); err != nil {
-				return err
-			}
-			var title, summary string
-			var keywords sql.NullString
-			var modified any
-			if !m.Modified.IsZero() {
-				modified = m.Modified.UnixNano()
-			}
-			err := tx.QueryRowContext(ctx, `UPDATE files SET dir_id = ?, path = ?, filename = ?, extension = ?,
-					modified_ns = COALESCE(?, modified_ns)
-				WHERE id = ? RETURNING title, summary, keywords`,
-				m.DirID, m.Path, m.Filename, m.Extension, modified, m.ID).Scan(&title, &summary, &keywords)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue
-			}
+			ok, err := moveFile(ctx, tx, m)
 			if err != nil {
-				return fmt.Errorf("move file %d: %w", m.ID, err)
-			}
-			for _, q := range []string{`DELETE FROM fts_files WHERE rowid = ?`, `DELETE FROM fts_names WHERE rowid = ?`} {
-				if _, err := tx.ExecContext(ctx, q, m.ID); err != nil {
-					return err
-				}
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`,
-				m.ID, m.NameTerms, m.PathTerms, title, keywordText(keywords), summary); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO fts_names(rowid, name) VALUES(?, ?)`, m.ID, m.Filename); err != nil {
-				return err
+			if ok {
+				moved++
 			}
 		}
 		return nil
 	})
+	return moved, err
+}
+
+func moveFile(ctx context.Context, tx *writeTx, m Move) (bool, error) {
+	var at string
+	err := tx.QueryRowContext(ctx, `SELECT path FROM files WHERE id = ?`, m.ID).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && m.From != "" && at != m.From) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	// A file already at the destination is replaced by the moved one.
+	if err := deleteFilesWhere(ctx, tx, `path = ? AND id != ?`, m.Path, m.ID); err != nil {
+		return false, err
+	}
+	var title, summary string
+	var keywords sql.NullString
+	var modified any
+	if !m.Modified.IsZero() {
+		modified = m.Modified.UnixNano()
+	}
+	err = tx.QueryRowContext(ctx, `UPDATE files SET dir_id = ?, path = ?, filename = ?, extension = ?,
+			modified_ns = COALESCE(?, modified_ns)
+		WHERE id = ? RETURNING title, summary, keywords`,
+		m.DirID, m.Path, m.Filename, m.Extension, modified, m.ID).Scan(&title, &summary, &keywords)
+	if err != nil {
+		return false, fmt.Errorf("move file %d: %w", m.ID, err)
+	}
+	for _, q := range []string{`DELETE FROM fts_files WHERE rowid = ?`, `DELETE FROM fts_names WHERE rowid = ?`} {
+		if _, err := tx.ExecContext(ctx, q, m.ID); err != nil {
+			return false, err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`,
+		m.ID, m.NameTerms, m.PathTerms, title, keywordText(keywords), summary); err != nil {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fts_names(rowid, name) VALUES(?, ?)`, m.ID, m.Filename); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // keywordText turns the stored JSON array into words for the full-text row.

@@ -202,7 +202,7 @@ func TestMoveFilesRewritesNameTerms(t *testing.T) {
 	s, _ := openTemp(t)
 	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
 	id, _ := s.PutDocument(ctx, doc(d.ID, "/d/old.txt", "body"))
-	err := s.MoveFiles(ctx, []Move{{ID: id, DirID: d.ID, Path: "/d/zebra.txt", Filename: "zebra.txt", Extension: ".txt", NameTerms: "zebra txt"}})
+	_, err := s.MoveFiles(ctx, []Move{{ID: id, DirID: d.ID, Path: "/d/zebra.txt", Filename: "zebra.txt", Extension: ".txt", NameTerms: "zebra txt"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +220,35 @@ func TestMoveFilesRewritesNameTerms(t *testing.T) {
 	}
 	if r, ok, _ := s.Lookup(ctx, "/d/zebra.txt"); !ok || r.ID != id {
 		t.Fatal("moved file lost its id")
+	}
+}
+
+// A record read by one worker may be deleted or moved by another before the
+// first one renames it: the rename then does nothing, reports it, and keeps
+// the file already at the destination.
+func TestMovingAStaleRecordChangesNothing(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	gone, _ := s.PutDocument(ctx, doc(d.ID, "/d/gone.txt", "body"))
+	elsewhere, _ := s.PutDocument(ctx, doc(d.ID, "/d/elsewhere.txt", "body"))
+	dest, _ := s.PutDocument(ctx, doc(d.ID, "/d/dest.txt", "body"))
+	if _, err := s.DeleteFileByPath(ctx, "/d/gone.txt"); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []Move{
+		{ID: gone, From: "/d/gone.txt", DirID: d.ID, Path: "/d/dest.txt", Filename: "dest.txt"},
+		{ID: elsewhere, From: "/d/before.txt", DirID: d.ID, Path: "/d/dest.txt", Filename: "dest.txt"},
+	} {
+		n, err := s.MoveFiles(ctx, []Move{m})
+		if err != nil || n != 0 {
+			t.Fatalf("move of %d: moved %d, err %v; want nothing moved", m.ID, n, err)
+		}
+	}
+	if r, ok, _ := s.Lookup(ctx, "/d/dest.txt"); !ok || r.ID != dest {
+		t.Fatal("the file at the destination was dropped for a record that did not move")
+	}
+	if r, ok, _ := s.Lookup(ctx, "/d/elsewhere.txt"); !ok || r.ID != elsewhere {
+		t.Fatal("a record not at its expected path was moved")
 	}
 }
 

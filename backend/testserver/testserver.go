@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -128,7 +129,7 @@ func (s *Server) Stop() {
 			s.t.Errorf("server stopped with error: %v", err)
 		}
 	case <-time.After(30 * time.Second):
-		s.t.Error("server did not stop within 30s")
+		s.t.Errorf("server did not stop within 30s%s", s.goroutines())
 	}
 }
 
@@ -198,7 +199,7 @@ func (s *Server) Do(method, path string, body any, headers ...string) Response {
 	}
 	resp, err := s.Client.Do(req)
 	if err != nil {
-		s.t.Fatalf("%s %s: %v", method, path, err)
+		s.t.Fatalf("%s %s: %v%s", method, path, err, s.goroutines())
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
@@ -256,4 +257,14 @@ func Strings(v any) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// goroutines dumps every goroutine's stack when the backend runs in this
+// process, to show what a request or a stop that never ends waits for.
+func (s *Server) goroutines() string {
+	if s.done == nil {
+		return ""
+	}
+	buf := make([]byte, 4<<20)
+	return "; goroutines:\n" + string(buf[:runtime.Stack(buf, true)])
 }
