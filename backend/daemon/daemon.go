@@ -10,8 +10,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
-	"os"
-	"path/filepath"
 
 	"golang.org/x/sync/errgroup"
 
@@ -170,18 +168,4 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return nil
 	}
 	return err
-}
-
-// DefaultDirs returns the XDG data and config directories for Trove.
-func DefaultDirs() (dataDir, configDir string) {
-	home, _ := os.UserHomeDir()
-	dataHome := os.Getenv("XDG_DATA_HOME")
-	if dataHome == "" {
-		dataHome = filepath.Join(home, ".local", "share")
-	}
-	configHome := os.Getenv("XDG_CONFIG_HOME")
-	if configHome == "" {
-		configHome = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dataHome, "trove"), filepath.Join(configHome, "trove")
 }

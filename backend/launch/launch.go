@@ -4,16 +4,16 @@ package launch
 
 import (
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 )
 
-// Desktop opens files through the freedesktop tools. Opener replaces
-// xdg-open (both for opening and as the fallback for revealing); empty
-// means $TROVE_OPENER, else xdg-open.
+// Desktop opens files through the desktop's own tools. Opener replaces
+// the system's opener (xdg-open, open, or the Windows shell; both for
+// opening and as the fallback for revealing); empty means $TROVE_OPENER,
+// else the system's.
 type Desktop struct {
 	Opener string
 }
@@ -25,24 +25,17 @@ func (d Desktop) opener() string {
 	case os.Getenv("TROVE_OPENER") != "":
 		return os.Getenv("TROVE_OPENER")
 	}
-	return "xdg-open"
+	return defaultOpener // per OS: opener_*.go
 }
 
 // Open opens path with its default application.
 func (d Desktop) Open(path string) error { return start(d.opener(), path) }
 
-// Reveal shows path selected in the file manager (the FileManager1 D-Bus
-// interface that Nautilus, Dolphin, Nemo and others implement), or opens
-// its folder when no file manager answers.
+// Reveal shows path selected in the file manager (revealNative, per OS),
+// or opens its folder when no file manager answers.
 func (d Desktop) Reveal(path string) error {
-	if d.Opener == "" && os.Getenv("TROVE_OPENER") == "" {
-		uri := (&url.URL{Scheme: "file", Path: path}).String()
-		cmd := exec.Command("dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.FileManager1",
-			"--type=method_call", "/org/freedesktop/FileManager1", "org.freedesktop.FileManager1.ShowItems",
-			"array:string:"+uri, "string:")
-		if err := cmd.Run(); err == nil {
-			return nil
-		}
+	if d.Opener == "" && os.Getenv("TROVE_OPENER") == "" && revealNative(path) == nil {
+		return nil
 	}
 	return start(d.opener(), filepath.Dir(path))
 }

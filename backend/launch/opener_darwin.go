@@ -1,0 +1,9 @@
+package launch
+
+import "os/exec"
+
+// defaultOpener is macOS's open(1), which picks the default application.
+const defaultOpener = "open"
+
+// revealNative shows path selected in the Finder.
+func revealNative(path string) error { return exec.Command("open", "-R", path).Run() }
