@@ -127,6 +127,18 @@ func (s *Store) Close() error {
 	return errors.Join(errs...)
 }
 
+// NewerIndexError is an index whose schema is newer than this Trove's: an
+// older Trove must not write to it (a downgrade, or two versions sharing a
+// data directory), so it refuses to open it and says why.
+type NewerIndexError struct {
+	Path          string
+	Schema, Known int
+}
+
+func (e *NewerIndexError) Error() string {
+	return fmt.Sprintf("%s: this index was made by a newer Trove (schema %d); this Trove understands up to %d. Upgrade Trove, or start it with another --data-dir", e.Path, e.Schema, e.Known)
+}
+
 // migrate applies, in one transaction each, the embedded migrations newer
 // than the database's user_version.
 func (s *Store) migrate(ctx context.Context) error {
@@ -140,7 +152,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("read schema version: %w", err)
 	}
 	if have > len(names) {
-		return fmt.Errorf("index %s has schema version %d, newer than this Trove knows (%d): upgrade Trove", s.path, have, len(names))
+		return &NewerIndexError{Path: s.path, Schema: have, Known: len(names)}
 	}
 	for i, name := range names {
 		version := i + 1
