@@ -31,6 +31,7 @@ type Deps struct {
 	Log      *slog.Logger
 	Version  string
 	Now      func() time.Time // nil for time.Now
+	Program  string           // the desktop app's path for login items; "" for this program
 }
 
 // Service implements every operation of the API and the desktop window.
@@ -44,6 +45,7 @@ type Service struct {
 	opener   Opener
 	log      *slog.Logger
 	version  string
+	program  string
 	now      func() time.Time
 	started  time.Time
 
@@ -58,7 +60,7 @@ func New(d Deps) *Service {
 	}
 	s := &Service{
 		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, search: d.Search, opener: d.Opener, log: d.Log,
-		version: d.Version, now: now, started: now(), filterMu: make(chan struct{}, 1),
+		version: d.Version, program: d.Program, now: now, started: now(), filterMu: make(chan struct{}, 1),
 	}
 	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(core.EventSettings, cur) })
 	return s
