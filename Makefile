@@ -34,10 +34,10 @@ check: deps
 	$(GO) vet ./...
 
 ## test: the whole suite
-test: check go-test fuzz frontend-test e2e-test desktop-test
+test: check go-test fuzz frontend-test e2e-test desktop-test package-test cross
 
 ## go-test: Go tests, with the race detector
-go-test: deps
+go-test: deps go-test-deps
 	$(GO) test -count=1 -race -timeout 20m ./...
 
 ## fuzz: every fuzz target for FUZZTIME (default 3s) each
@@ -49,3 +49,4 @@ clean:
 
 include mk/frontend.mk
 include mk/desktop.mk
+include mk/package.mk
