@@ -76,7 +76,7 @@ package-arm64: deps frontend desktop-deps package-deps $(NFPM)
 	  else echo "The arm64 package needs a sysroot. Make it with:"; echo "  sudo build/linux/sysroot.sh arm64 $(SYSROOT_arm64)"; exit 1; fi; \
 	fi
 	$(call pkg_common,arm64)
-	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=$(CC_arm64) \
+	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=$(CC_arm64) PKG_CONFIG=$(CURDIR)/build/linux/cross-pkg-config \
 	  CGO_LDFLAGS="$(PKG_CGO_LDFLAGS) $(foreach d,usr/lib lib,-L$(SYSROOT_arm64)/$(d)/$(MULTIARCH_arm64) -Wl,-rpath-link,$(SYSROOT_arm64)/$(d)/$(MULTIARCH_arm64))" \
 	  $(GO) build -tags $(DESKTOP_TAGS) $(PKG_GOFLAGS) -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/arm64/trove-desktop .
 	$(call nfpm_deb,arm64)
