@@ -155,6 +155,10 @@ func runDaemon(cfg daemon.Config, stderr io.Writer, shell func(context.Context, 
 	d, err := daemon.New(cfg)
 	if err != nil {
 		cfg.Log.Error("cannot start", "err", err)
+		var held *daemon.AlreadyRunningError
+		if errors.As(err, &held) {
+			fmt.Fprintln(stderr, "trove:", held.Error())
+		}
 		if errors.Is(err, syscall.EADDRINUSE) {
 			fmt.Fprintf(stderr, "trove: %s is in use: is Trove already running? (set --addr or TROVE_ADDR to use another port)\n", cfg.Addr)
 		}

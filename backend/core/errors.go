@@ -14,6 +14,12 @@ var (
 	ErrInvalid  = errors.New("invalid input")
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("conflict")
+	// ErrForbidden: the caller may not do this (the request itself is fine).
+	ErrForbidden = errors.New("forbidden")
+	// ErrUnavailable: the request is sound but cannot be served now (busy,
+	// out of time, the index's disk is full, the index is damaged); retrying
+	// later, or after the action the message names, can succeed.
+	ErrUnavailable = errors.New("unavailable")
 )
 
 // Error is an error a client can act on: a kind (one of the sentinels), a
@@ -49,6 +55,16 @@ func NotFound(code, format string, args ...any) *Error {
 // Conflict builds an ErrConflict error.
 func Conflict(code, format string, args ...any) *Error {
 	return &Error{Kind: ErrConflict, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Forbidden builds an ErrForbidden error about one input field.
+func Forbidden(code, field, format string, args ...any) *Error {
+	return &Error{Kind: ErrForbidden, Code: code, Field: field, Message: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+// Unavailable builds an ErrUnavailable error.
+func Unavailable(code, format string, args ...any) *Error {
+	return &Error{Kind: ErrUnavailable, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // CodeOf returns the code of the first *Error in err's chain, or fallback.

@@ -14,6 +14,8 @@ const (
 	EventQueueStatus   = "queue.status"
 	EventSettings      = "settings.changed"
 	EventFilters       = "filters.changed"
+	EventEmbedding     = "embedding.status"
+	EventIndexStatus   = "index.status" // the index's condition changed (storage, damage, rebuild)
 )
 
 // Event is one state change. Data is a JSON-encodable value whose shape

@@ -14,7 +14,7 @@ import (
 // so anything slow (scanning a new folder, moving a tree) goes elsewhere.
 func (ix *Indexer) onEvent(ev watch.Event) {
 	f, ok := ix.folderOf(ev.Path)
-	if !ok {
+	if !ok || ix.own.covers(ev.Path) {
 		return
 	}
 	if ev.Path == f.Root {
@@ -55,7 +55,7 @@ func (ix *Indexer) wanted(f folder, path string) bool {
 	if !f.Recursive && containsSlash(rel) {
 		return false
 	}
-	return ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path)
+	return !ix.own.covers(path) && ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path)
 }
 
 func containsSlash(s string) bool {
@@ -75,13 +75,13 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 		return
 	}
 	rel := scan.Rel(f.Root, ev.Path)
-	if ix.Filters.Matcher().SkipDir(ev.Path, rel) {
+	if ix.own.covers(ev.Path) || ix.Filters.Matcher().SkipDir(ev.Path, rel) {
 		return
 	}
 	if ev.From != "" {
 		ix.queue.Forget(ev.From)
 	}
-	go func() {
+	ix.goSafe("new folder "+ev.Path, func() {
 		ctx := ix.ctx
 		if ev.From != "" {
 			if src, ok := ix.folderOf(ev.From); ok && src.ID == f.ID {
@@ -91,7 +91,7 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 			}
 		}
 		ix.scanSubtree(ctx, f, ev.Path)
-	}()
+	})
 }
 
 // scanSubtree watches and queues everything below a new folder.
@@ -100,7 +100,7 @@ func (ix *Indexer) scanSubtree(ctx context.Context, f folder, dir string) {
 	defer ix.scanDone(f.ID)
 	cooldown := ix.queue.Cooldown()
 	var events []queue.Event
-	err := scan.Walk(ctx, dir, subtreeMatcher{ix.Filters.Matcher(), f.Root}, scan.Options{
+	err := scan.Walk(ctx, dir, ownMatcher{subtreeMatcher{ix.Filters.Matcher(), f.Root}, ix.own}, scan.Options{
 		Recursive: true, FilePattern: f.Pattern,
 		Dir: func(d string) error { return ix.addWatch(f.ID, d) },
 	}, func(e scan.Entry) {

@@ -88,6 +88,9 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 	if err != nil {
 		return core.WatchedDirectory{}, 0, err
 	}
+	if err := ix.own.refuse(root); err != nil {
+		return core.WatchedDirectory{}, 0, err
+	}
 	var children []folder
 	for _, f := range ix.snapshot() {
 		switch {
@@ -100,6 +103,9 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 		}
 	}
 	d, err := ix.Store.AddDirectory(ctx, root, opt.Recursive, opt.FilePattern, time.Now())
+	if ix.keepOnStorageError(err) {
+		return d, 0, ix.notWritable()
+	}
 	if err != nil {
 		return d, 0, err
 	}
@@ -109,6 +115,7 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 			return d, 0, err
 		}
 	}
+	ix.saveFolderList(ctx)
 	found, err := ix.rescan(ctx, f.ID, false)
 	if err != nil {
 		return d, 0, err
@@ -188,6 +195,7 @@ func (ix *Indexer) Unwatch(ctx context.Context, id int64) error {
 	if err := ix.Store.DeleteDirectory(ctx, id); err != nil {
 		return err
 	}
+	ix.saveFolderList(ctx)
 	ix.Publish(core.EventFolderRemoved, map[string]any{"id": id})
 	return nil
 }

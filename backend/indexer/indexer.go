@@ -17,6 +17,7 @@ import (
 	"trove/backend/filters"
 	"trove/backend/pipeline"
 	"trove/backend/queue"
+	"trove/backend/scan"
 	"trove/backend/store"
 	"trove/backend/watch"
 )
@@ -47,6 +48,20 @@ type Deps struct {
 	Log      *slog.Logger
 	// MaxWatches caps inotify watches (0: the kernel's limit only).
 	MaxWatches int
+	// Exclude lists Trove's own folders (data and config): never watched,
+	// scanned, queued or indexed.
+	Exclude []string
+	// FolderList is where the copy of the watched-folder list is kept (in
+	// the config dir); "" keeps none.
+	FolderList string
+	// Notice is what the start-up did about the index (folders restored),
+	// shown in the status.
+	Notice string
+	// Rebuilt runs after the index was replaced by Rebuild, so whatever
+	// holds its contents in memory can let them go.
+	Rebuilt func()
+	// CheckEvery is the period of the integrity check (0: daily).
+	CheckEvery time.Duration
 }
 
 // Indexer is safe for concurrent use.
@@ -54,11 +69,17 @@ type Indexer struct {
 	Deps
 	queue   *queue.Queue
 	watcher *watch.Watcher
+	own     ownDirs
 	ctx     context.Context // set by Run: background scans live as long as it
 
 	mu      sync.Mutex
 	folders map[int64]*folder
 	pubMu   sync.Mutex // orders folder events: see persistStatus
+	// onScanEntry, when set, sees every file a scan finds (tests use it to
+	// make a scan fail from inside).
+	onScanEntry func(scan.Entry)
+	storage     storageState
+	integrity   integrity
 
 	queueDirty chan struct{}
 	rescanAll  chan bool // true: re-process every file (models changed)
@@ -71,8 +92,10 @@ func New(d Deps) (*Indexer, error) {
 	if err != nil {
 		return nil, err
 	}
+	own := newOwnDirs(d.Exclude)
+	w.Exclude(own...)
 	ix := &Indexer{
-		Deps: d, watcher: w, folders: map[int64]*folder{},
+		Deps: d, watcher: w, own: own, folders: map[int64]*folder{},
 		queueDirty: make(chan struct{}, 1), rescanAll: make(chan bool, 1), ready: make(chan struct{}),
 	}
 	ix.queue = queue.New(queueConfig(d.Settings()), ix.process, queue.Hooks{
@@ -117,9 +140,15 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	close(ix.ready)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return ix.queue.Run(gctx) })
-	g.Go(func() error { return ix.watcher.Run(gctx, ix.onEvent, ix.onOverflow) })
+	g.Go(func() error {
+		return ix.watcher.Run(gctx,
+			func(ev watch.Event) { ix.safely("file event "+ev.Path, func() { ix.onEvent(ev) }) },
+			func() { ix.safely("watcher overflow", ix.onOverflow) })
+	})
 	g.Go(func() error { ix.saveLoop(gctx); return nil })
 	g.Go(func() error { ix.pollLoop(gctx); return nil })
+	g.Go(func() error { ix.checkLoop(gctx); return nil })
+	ix.saveFolderList(ctx)
 	for _, f := range ix.snapshot() {
 		ix.goRescan(f.ID, false)
 	}
@@ -157,8 +186,26 @@ func (ix *Indexer) load(ctx context.Context) error {
 	return nil
 }
 
-// process runs one queue item through the pipeline.
+// process runs one queue item through the pipeline. A storage error of the
+// index holds the queue and keeps the item: it is not the file's failure.
 func (ix *Indexer) process(ctx context.Context, it queue.Item) error {
+	err := ix.processItem(ctx, it)
+	if ix.keepOnStorageError(err) {
+		return queue.Held(err)
+	}
+	return err
+}
+
+func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
+	if ix.own.covers(it.Path) || it.Action == queue.ActionMove && ix.own.covers(it.Dest) {
+		// Queued by an older Trove, or moved in or out of Trove's own
+		// folders: whatever it was, it leaves the index.
+		err := ix.deleteTree(ctx, it.Path)
+		if err == nil && it.Action == queue.ActionMove {
+			err = ix.deleteTree(ctx, it.Dest)
+		}
+		return err
+	}
 	switch it.Action {
 	case queue.ActionDelete:
 		return ix.deleteTree(ctx, it.Path)
@@ -189,7 +236,14 @@ func (ix *Indexer) failed(it queue.Item, err error) {
 		path = it.Dest
 	}
 	ix.Log.Warn("indexing failed", "path", path, "retries", it.Retries, "err", err)
-	if rerr := ix.Pipeline.RecordFailure(context.Background(), it.DirID, path, err); rerr != nil {
+	rerr := ix.Pipeline.RecordFailure(context.Background(), it.DirID, path, err)
+	if ix.keepOnStorageError(rerr) {
+		// The failure cannot be written down: the item waits for the
+		// disk like any other, rather than vanishing.
+		ix.queue.Enqueue(queue.Event{Path: it.Path, Dest: it.Dest, Action: it.Action, DirID: it.DirID, Persist: true})
+		return
+	}
+	if rerr != nil {
 		ix.Log.Error("cannot record failure", "path", path, "err", rerr)
 	}
 }
@@ -213,21 +267,25 @@ func (ix *Indexer) saveLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		select {
-		case <-ix.queueDirty:
-			st := ix.queue.Status()
-			ix.Publish(core.EventQueueStatus, st)
-			unsaved = true
-			if st.Total == 0 && busy {
-				ix.checkpoint(ctx)
+		// A panic in one round is logged and the loop goes on: the queue's
+		// status and its saving must outlive any one bad round.
+		ix.safely("queue status and saving", func() {
+			select {
+			case <-ix.queueDirty:
+				st := ix.queue.Status()
+				ix.Publish(core.EventQueueStatus, st)
+				unsaved = true
+				if st.Total == 0 && busy {
+					ix.checkpoint(ctx)
+				}
+				busy = st.Total > 0
+			default:
 			}
-			busy = st.Total > 0
-		default:
-		}
-		if unsaved && time.Since(lastSave) >= saveEvery {
-			ix.saveQueue(ctx)
-			unsaved, lastSave = false, time.Now()
-		}
+			if _, held := ix.storageHeld(); unsaved && !held && time.Since(lastSave) >= saveEvery {
+				ix.saveQueue(ctx)
+				unsaved, lastSave = false, time.Now()
+			}
+		})
 	}
 }
 
@@ -245,7 +303,7 @@ func (ix *Indexer) saveQueue(ctx context.Context) {
 		rows[i] = store.QueueRow{ID: it.ID, Path: it.Path, Dest: it.Dest, Action: string(it.Action), DirID: it.DirID,
 			EnqueuedAt: it.EnqueuedAt, ReadyAt: it.ReadyAt, Retries: it.Retries, LastError: it.LastError}
 	}
-	if err := ix.Store.SaveQueue(ctx, rows); err != nil && ctx.Err() == nil {
+	if err := ix.Store.SaveQueue(ctx, rows); err != nil && ctx.Err() == nil && !ix.keepOnStorageError(err) {
 		ix.Log.Warn("cannot save the queue", "err", err)
 	}
 }

@@ -1,19 +1,24 @@
 // Package queue is the indexing queue: per-path debounce (cooldown), merging
 // of repeated events, a bounded pool of workers, retries with backoff, and
-// two independent pauses (manual and scheduler).
+// three independent pauses (manual, scheduler, and the storage hold: the
+// index cannot be written, so nothing is taken and no retry is spent).
 package queue
 
 import (
 	"container/heap"
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
+
+	"trove/backend/core"
 )
 
-// Handler processes one item. An error wrapped by Permanent is not retried.
+// Handler processes one item. An error wrapped by Permanent is not retried;
+// one wrapped by Held keeps the item as it was.
 type Handler func(ctx context.Context, it Item) error
 
 // Config are the live-tunable knobs (the queue.* settings).
@@ -21,7 +26,14 @@ type Config struct {
 	Cooldown    time.Duration
 	Concurrency int
 	MaxRetries  int
+	// StopGrace is how long Run waits for running items once its context
+	// ends (not a user setting; 0 means DefaultStopGrace).
+	StopGrace time.Duration
 }
+
+// DefaultStopGrace bounds the wait for running items at stop: a worker
+// stuck in the kernel (a hung mount) must not keep Trove from stopping.
+const DefaultStopGrace = 2 * time.Second
 
 // Hooks let the owner react to the queue. All are optional and are called
 // without the queue's lock held.
@@ -35,6 +47,9 @@ type Hooks struct {
 	// Changed runs after any change of the counts (rate limiting is the
 	// owner's business).
 	Changed func()
+	// Log receives what the queue itself has to report: panics recovered
+	// in its workers, workers left running at stop. nil: slog.Default().
+	Log *slog.Logger
 }
 
 // Backoff between retries: base doubled per attempt, capped.
@@ -59,6 +74,8 @@ type Queue struct {
 	pausedManual bool
 	pausedSched  bool
 	schedReason  string
+	heldStorage  bool
+	storageWhy   string
 	wake         chan struct{}
 	ctx          context.Context
 	cancels      map[string]context.CancelFunc
@@ -66,6 +83,9 @@ type Queue struct {
 
 // New builds a queue that hands items to handler.
 func New(cfg Config, handler Handler, hooks Hooks) *Queue {
+	if hooks.Log == nil {
+		hooks.Log = slog.Default()
+	}
 	return &Queue{
 		handler: handler, hooks: hooks, cfg: sanitize(cfg),
 		items: map[string]*Item{}, byID: map[string]*Item{}, pending: map[int64]int{}, touched: map[int64]bool{},
@@ -77,6 +97,9 @@ func sanitize(c Config) Config {
 	c.Concurrency = max(c.Concurrency, 1)
 	c.MaxRetries = max(c.MaxRetries, 0)
 	c.Cooldown = max(c.Cooldown, 0)
+	if c.StopGrace <= 0 {
+		c.StopGrace = DefaultStopGrace
+	}
 	return c
 }
 
@@ -267,6 +290,19 @@ func (q *Queue) SetSchedulerPause(paused bool, reason string) {
 	})
 }
 
+// SetStorageHold sets or clears the storage hold: while the index cannot be
+// written (its disk is full), no item is taken, so none spends its retries
+// on a failure that is not its own.
+func (q *Queue) SetStorageHold(held bool, reason string) {
+	q.setPause(func() {
+		q.heldStorage = held
+		q.storageWhy = ""
+		if held {
+			q.storageWhy = reason
+		}
+	})
+}
+
 func (q *Queue) setPause(fn func()) {
 	q.mu.Lock()
 	fn()
@@ -307,13 +343,14 @@ func (q *Queue) notify() {
 }
 
 // Run dispatches ready items to workers until ctx ends, then waits for the
-// running items to finish.
+// running items to finish, for StopGrace at most: the items still running
+// then are abandoned (they stay queued for the next start, and their
+// workers, cancelled, end whenever what holds them lets go).
 func (q *Queue) Run(ctx context.Context) error {
 	q.mu.Lock()
 	q.ctx = ctx
 	q.mu.Unlock()
 	var wg sync.WaitGroup
-	defer wg.Wait()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -326,15 +363,35 @@ func (q *Queue) Run(ctx context.Context) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				q.work(ctx, it)
+				q.safely("a queue worker", func() { q.work(ctx, it) })
 			}()
 		}
 		select {
 		case <-ctx.Done():
+			q.drain(&wg)
 			return nil
 		case <-q.wake:
 		case <-timer.C:
 		}
+	}
+}
+
+// drain waits for the running items, for the grace period at most.
+func (q *Queue) drain(wg *sync.WaitGroup) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	q.mu.Lock()
+	grace := q.cfg.StopGrace
+	q.mu.Unlock()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		q.mu.Lock()
+		n := q.running
+		q.mu.Unlock()
+		q.hooks.Log.Warn("stopping with items still processing: they stay queued for the next start", "items", n, "waited", grace)
 	}
 }
 
@@ -353,7 +410,7 @@ func resetTimer(t *time.Timer, d time.Duration) {
 func (q *Queue) next() (*Item, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.pausedManual || q.pausedSched || q.running >= q.cfg.Concurrency || q.waiting.Len() == 0 {
+	if q.pausedManual || q.pausedSched || q.heldStorage || q.running >= q.cfg.Concurrency || q.waiting.Len() == 0 {
 		return nil, time.Hour
 	}
 	first := q.waiting[0]
@@ -373,9 +430,9 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 	q.cancels[it.ID] = cancel
 	snapshot := *it
 	q.mu.Unlock()
-	q.changed()
+	q.safely("the change hook", q.changed)
 
-	err := q.handler(ictx, snapshot)
+	err := q.call(ictx, snapshot)
 	cancel()
 
 	q.mu.Lock()
@@ -396,7 +453,12 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 	case ctx.Err() != nil:
 		// shutting down: keep it for the next start
 		heap.Push(&q.waiting, it)
-	case isPermanent(err) || it.Retries >= q.cfg.MaxRetries:
+	case isHeld(err):
+		// not the item's failure: it waits, as it was, for the hold to end
+		it.LastError = err.Error()
+		it.persist = true
+		heap.Push(&q.waiting, it)
+	case isPermanent(err) || isPanic(err) || it.Retries >= q.cfg.MaxRetries:
 		it.LastError = err.Error()
 		cp := *it
 		failed = &cp
@@ -410,10 +472,31 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 	}
 	q.mu.Unlock()
 	if failed != nil && q.hooks.Failed != nil {
-		q.hooks.Failed(*failed, err)
+		q.safely("the failure hook", func() { q.hooks.Failed(*failed, err) })
 	}
-	q.notify()
+	q.safely("the change hooks", q.notify)
 	q.poke()
+}
+
+// call runs the handler; a panic in it becomes the item's failure (not
+// retried), logged with its stack, never the process's end.
+func (q *Queue) call(ctx context.Context, it Item) (err error) {
+	defer func() {
+		if pe, ok := err.(*core.PanicError); ok {
+			q.hooks.Log.Error("panic while processing a queue item", "path", it.Path, "action", it.Action, "panic", pe.Value, "stack", string(pe.Stack))
+		}
+	}()
+	defer core.Recover(&err)
+	return q.handler(ctx, it)
+}
+
+// safely runs an owner's hook in a worker: a panic there is logged and
+// dropped, since the item's bookkeeping is already done.
+func (q *Queue) safely(what string, fn func()) {
+	if err := core.Safe(fn); err != nil {
+		pe := err.(*core.PanicError)
+		q.hooks.Log.Error("panic in "+what, "panic", pe.Value, "stack", string(pe.Stack))
+	}
 }
 
 func backoff(attempt int) time.Duration {
@@ -443,4 +526,30 @@ func Permanent(err error) error { return permanentError{err} }
 func isPermanent(err error) bool {
 	var p permanentError
 	return errors.As(err, &p)
+}
+
+// IsPermanent reports whether err was marked by Permanent.
+func IsPermanent(err error) bool { return isPermanent(err) }
+
+// isPanic reports a panic recovered at this boundary (not one a handler
+// already turned into a Permanent error of its own).
+func isPanic(err error) bool {
+	_, ok := err.(*core.PanicError)
+	return ok
+}
+
+// heldError marks a failure that is not the item's own (the index's disk is
+// full): the item is kept without spending a retry.
+type heldError struct{ err error }
+
+func (h heldError) Error() string { return h.err.Error() }
+func (h heldError) Unwrap() error { return h.err }
+
+// Held wraps err so the queue keeps the item as it was, ready to run again
+// once the owner lifts the storage hold (SetStorageHold).
+func Held(err error) error { return heldError{err} }
+
+func isHeld(err error) bool {
+	var h heldError
+	return errors.As(err, &h)
 }

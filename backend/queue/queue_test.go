@@ -346,3 +346,40 @@ func TestRestoreKeepsIDsAndRetries(t *testing.T) {
 		}
 	})
 }
+
+// A failure that is not the item's (the index's disk is full) keeps the
+// item as it was, takes nothing more while held, and runs it once released.
+func TestHeldFailureKeepsTheItemWithoutSpendingRetries(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		full := true
+		var failed []Item
+		r := &recorder{}
+		var q *Queue
+		r.fail = func(it Item, n int) error {
+			if full {
+				q.SetStorageHold(true, "disk full")
+				return Held(errors.New("database or disk is full"))
+			}
+			return nil
+		}
+		q = start(t, Config{Concurrency: 1, MaxRetries: 1}, r, Hooks{Failed: func(it Item, _ error) { failed = append(failed, it) }})
+		q.EnqueueAll([]Event{{Path: "/a", Action: ActionIndex}, {Path: "/b", Action: ActionIndex}})
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		st := q.Status()
+		if r.count() != 1 || st.Total != 2 || !st.Paused || !st.PausedByStorage || st.StorageReason != "disk full" || len(failed) != 0 {
+			t.Fatalf("while held: calls=%d status=%+v failed=%v", r.count(), st, failed)
+		}
+		for _, it := range q.Persistent() {
+			if it.Retries != 0 {
+				t.Fatalf("a held item spent a retry: %+v", it)
+			}
+		}
+		full = false
+		q.SetStorageHold(false, "")
+		synctest.Wait()
+		if st := q.Status(); st.Total != 0 || st.Paused || r.count() != 3 || len(failed) != 0 {
+			t.Fatalf("after release: calls=%d status=%+v failed=%v", r.count(), st, failed)
+		}
+	})
+}

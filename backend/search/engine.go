@@ -346,7 +346,9 @@ func (e *Engine) queryVector(ctx context.Context, p plan, mode Mode) []float32 {
 	defer cancel()
 	vs, err := em.Embed(ectx, []string{p.text})
 	if err != nil || len(vs) != 1 {
-		e.Log.Warn("query embedding failed; keyword ranking only", "err", err)
+		// The embedder's health monitor logs the outage, and the answer
+		// carries a notice.
+		e.Log.Debug("query embedding failed; keyword ranking only", "err", err)
 		return nil
 	}
 	return vs[0]

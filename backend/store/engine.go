@@ -23,20 +23,21 @@ type Record struct {
 	State       string
 	EmbedModel  string
 	EnrichBy    string
+	Error       string // why it failed, for failed files
 }
 
-const recordColumns = `id, dir_id, path, size, modified_ns, content_hash, state, embed_model, enrich_model`
+const recordColumns = `id, dir_id, path, size, modified_ns, content_hash, state, embed_model, enrich_model, error`
 
 func scanRecord(row interface{ Scan(...any) error }) (Record, error) {
 	var r Record
-	err := row.Scan(&r.ID, &r.DirID, &r.Path, &r.Size, &r.ModNs, &r.ContentHash, &r.State, &r.EmbedModel, &r.EnrichBy)
+	err := row.Scan(&r.ID, &r.DirID, &r.Path, &r.Size, &r.ModNs, &r.ContentHash, &r.State, &r.EmbedModel, &r.EnrichBy, &r.Error)
 	return r, err
 }
 
 // Lookup returns the record of a path; ok is false when the index does not
 // hold it.
 func (s *Store) Lookup(ctx context.Context, path string) (r Record, ok bool, err error) {
-	r, err = scanRecord(s.r.QueryRowContext(ctx, `SELECT `+recordColumns+` FROM files WHERE path = ?`, path))
+	r, err = scanRecord(s.rdb().QueryRowContext(ctx, `SELECT `+recordColumns+` FROM files WHERE path = ?`, path))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}
@@ -46,7 +47,7 @@ func (s *Store) Lookup(ctx context.Context, path string) (r Record, ok bool, err
 // ByHash lists indexed files with the given content hash and size. The
 // literal content_hash != ” lets SQLite use the partial index.
 func (s *Store) ByHash(ctx context.Context, hash string, size int64) ([]Record, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+recordColumns+` FROM files
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+recordColumns+` FROM files
 		WHERE content_hash = ? AND content_hash != '' AND size = ? AND state = 'indexed'`, hash, size)
 	if err != nil {
 		return nil, err
@@ -66,7 +67,7 @@ func (s *Store) ByHash(ctx context.Context, hash string, size int64) ([]Record, 
 // DirRecords maps every path of a folder to its record, for reconciling
 // the index with the disk.
 func (s *Store) DirRecords(ctx context.Context, dirID int64) (map[string]Record, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+recordColumns+` FROM files WHERE dir_id = ?`, dirID)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+recordColumns+` FROM files WHERE dir_id = ?`, dirID)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +85,7 @@ func (s *Store) DirRecords(ctx context.Context, dirID int64) (map[string]Record,
 
 // PathsUnder lists the indexed paths at or below dir.
 func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT path FROM files WHERE path = ? OR (path >= ? AND path < ?)`,
+	rows, err := s.rdb().QueryContext(ctx, `SELECT path FROM files WHERE path = ? OR (path >= ? AND path < ?)`,
 		dir, dir+"/", dir+"0") // '0' sorts right after '/'
 	if err != nil {
 		return nil, err
@@ -103,7 +104,7 @@ func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
 
 // Touch updates a file's times (and size) when its content is unchanged.
 func (s *Store) Touch(ctx context.Context, id int64, f core.File) error {
-	_, err := s.w.ExecContext(ctx, `UPDATE files SET size = ?, modified_ns = ?, accessed_ns = ?, created_ns = ? WHERE id = ?`,
+	_, err := s.wdb().ExecContext(ctx, `UPDATE files SET size = ?, modified_ns = ?, accessed_ns = ?, created_ns = ? WHERE id = ?`,
 		f.Size, f.Modified.UnixNano(), f.Accessed.UnixNano(), f.Created.UnixNano(), id)
 	return err
 }
@@ -207,7 +208,7 @@ func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]i
 	for i, t := range missing {
 		args[i] = t
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT term, doc FROM fts_content_vocab WHERE term IN (?`+
+	rows, err := s.rdb().QueryContext(ctx, `SELECT term, doc FROM fts_content_vocab WHERE term IN (?`+
 		strings.Repeat(`, ?`, len(missing)-1)+`)`, args...)
 	if err != nil {
 		return 0, nil, fmt.Errorf("document frequencies: %w", err)
@@ -271,4 +272,11 @@ func (c *dfCache) put(terms []string, fresh map[string]int, docs int) {
 	for _, t := range terms {
 		c.terms[t] = [2]int{fresh[t], docs}
 	}
+}
+
+// clear forgets every cached count (the index was replaced).
+func (c *dfCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.terms = nil
 }

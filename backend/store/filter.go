@@ -88,7 +88,7 @@ func likeEscape(s string) string {
 // best matches).
 func (s *Store) FilteredContentHits(ctx context.Context, expr string, f FileFilter, limit int) ([]Hit, error) {
 	cond, args := f.where("f")
-	rows, err := s.r.QueryContext(ctx, `SELECT fts_content.rowid, 0, bm25(fts_content) AS s
+	rows, err := s.rdb().QueryContext(ctx, `SELECT fts_content.rowid, 0, bm25(fts_content) AS s
 		FROM fts_content JOIN files f ON f.id = fts_content.rowid
 		WHERE fts_content MATCH ? AND `+cond+` ORDER BY s LIMIT ?`, append(append([]any{expr}, args...), limit)...)
 	if err != nil {
@@ -104,7 +104,7 @@ func (s *Store) FilteredFileHits(ctx context.Context, expr string, weights [5]fl
 	for i, x := range weights {
 		w[i] = fmt.Sprintf("%g", x)
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT fts_files.rowid, 0, bm25(fts_files, `+strings.Join(w, ", ")+`) AS s
+	rows, err := s.rdb().QueryContext(ctx, `SELECT fts_files.rowid, 0, bm25(fts_files, `+strings.Join(w, ", ")+`) AS s
 		FROM fts_files JOIN files f ON f.id = fts_files.rowid
 		WHERE fts_files MATCH ? AND `+cond+` ORDER BY s LIMIT ?`, append(append([]any{expr}, args...), limit)...)
 	if err != nil {
@@ -117,7 +117,7 @@ func (s *Store) FilteredFileHits(ctx context.Context, expr string, weights [5]fl
 // first (a query of filters only).
 func (s *Store) Browse(ctx context.Context, f FileFilter, limit int) ([]core.File, error) {
 	cond, args := f.where("files")
-	rows, err := s.r.QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE `+cond+` ORDER BY modified_ns DESC LIMIT ?`,
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE `+cond+` ORDER BY modified_ns DESC LIMIT ?`,
 		append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("browse: %w", err)
@@ -147,7 +147,7 @@ func (s *Store) Allowed(ctx context.Context, ids []int64, f FileFilter) (map[int
 		}
 		// NOT INDEXED: look each id up by rowid; the planner would otherwise
 		// walk an index on state across the whole table for every batch.
-		rows, err := s.r.QueryContext(ctx, `SELECT f.id FROM files f NOT INDEXED WHERE `+cond+` AND f.id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
+		rows, err := s.rdb().QueryContext(ctx, `SELECT f.id FROM files f NOT INDEXED WHERE `+cond+` AND f.id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
 		if err != nil {
 			return nil, err
 		}

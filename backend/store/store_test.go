@@ -26,7 +26,7 @@ func openTemp(t *testing.T) (*Store, string) {
 func count(t *testing.T, s *Store, table string) int {
 	t.Helper()
 	var n int
-	if err := s.w.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
+	if err := s.wdb().QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -54,11 +54,11 @@ func TestMigrateIsIdempotentAndVersioned(t *testing.T) {
 		t.Fatal(err)
 	}
 	var v int
-	s2.w.QueryRow(`PRAGMA user_version`).Scan(&v)
+	s2.wdb().QueryRow(`PRAGMA user_version`).Scan(&v)
 	if v < 1 {
 		t.Fatalf("user_version = %d", v)
 	}
-	s2.w.Exec(`PRAGMA user_version = 999`)
+	s2.wdb().Exec(`PRAGMA user_version = 999`)
 	s2.Close()
 	if _, err := Open(dir); err == nil {
 		t.Fatal("opened an index from a newer Trove")
@@ -76,11 +76,11 @@ func TestPutDocumentIsSearchableAndReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	var hits int
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'shingle'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'shingle'`).Scan(&hits)
 	if hits != 1 {
 		t.Fatalf("stemmed content match = %d, want 1", hits)
 	}
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
 	if hits != 1 {
 		t.Fatalf("title match = %d", hits)
 	}
@@ -91,7 +91,7 @@ func TestPutDocumentIsSearchableAndReplaces(t *testing.T) {
 	if n := count(t, s, "chunks"); n != 1 {
 		t.Fatalf("chunks = %d after re-index, want 1", n)
 	}
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'shingle'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'shingle'`).Scan(&hits)
 	if hits != 0 {
 		t.Fatal("old text still matches")
 	}
@@ -136,7 +136,7 @@ func TestDeleteDirectoryRemovesEverything(t *testing.T) {
 		t.Fatal("delete left rows behind or took too many")
 	}
 	var hits int
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'alpha OR beta'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'alpha OR beta'`).Scan(&hits)
 	if hits != 0 {
 		t.Fatal("deleted text still matches")
 	}
@@ -207,11 +207,11 @@ func TestMoveFilesRewritesNameTerms(t *testing.T) {
 		t.Fatal(err)
 	}
 	var hits int
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'name:zebra'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'name:zebra'`).Scan(&hits)
 	if hits != 1 {
 		t.Fatal("new name not searchable")
 	}
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
 	if hits != 1 {
 		t.Fatal("title lost in the move")
 	}
@@ -355,7 +355,7 @@ func TestPutDocumentsWritesOneSegmentPerBatch(t *testing.T) {
 func segments(t *testing.T, s *Store, table string) int {
 	t.Helper()
 	var n int
-	if err := s.w.QueryRow(`SELECT COUNT(DISTINCT segid) FROM ` + table + `_idx`).Scan(&n); err != nil {
+	if err := s.wdb().QueryRow(`SELECT COUNT(DISTINCT segid) FROM ` + table + `_idx`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

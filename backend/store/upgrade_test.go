@@ -31,7 +31,7 @@ func TestIndexFromThePreviousRelease(t *testing.T) {
 	}
 	defer s.Close()
 	var v int
-	s.w.QueryRow(`PRAGMA user_version`).Scan(&v)
+	s.wdb().QueryRow(`PRAGMA user_version`).Scan(&v)
 	if want := migrationCount(t); v != want {
 		t.Errorf("schema %d after opening, want %d", v, want)
 	}
@@ -59,7 +59,7 @@ func TestIndexFromThePreviousRelease(t *testing.T) {
 func TestNewerIndexIsRefused(t *testing.T) {
 	s, dir := openTemp(t)
 	known := migrationCount(t)
-	s.w.Exec(`PRAGMA user_version = 999`)
+	s.wdb().Exec(`PRAGMA user_version = 999`)
 	s.Close()
 	before, _ := os.ReadFile(filepath.Join(dir, FileName))
 	_, err := Open(dir)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"trove/backend/api"
 	"trove/backend/daemon"
 	"trove/backend/pipeline"
 	"trove/backend/service"
@@ -27,14 +28,21 @@ type Server struct {
 	DataDir   string
 	ConfigDir string
 	Token     string
-	Client    *http.Client
+	// LogPath is the server's log file.
+	LogPath string
+	Client  *http.Client
 	// Service is the backend's facade, for tests of the desktop bindings.
 	Service *service.Service
+	// API is the HTTP server, for tests that walk its routes.
+	API *api.Server
 
-	cancel     context.CancelFunc
-	done       chan error
-	extract    pipeline.ExtractFunc
-	maxWatches int
+	cancel        context.CancelFunc
+	done          chan error
+	extract       pipeline.ExtractFunc
+	maxWatches    int
+	providerRetry time.Duration
+	searchTimeout time.Duration
+	searchHook    func(context.Context, service.SearchRequest)
 }
 
 // Option adjusts a server before it starts.
@@ -51,6 +59,18 @@ func WithExtract(fn pipeline.ExtractFunc) Option { return func(s *Server) { s.ex
 // WithMaxWatches caps the live watches, to reach the watch limit cheaply.
 func WithMaxWatches(n int) Option { return func(s *Server) { s.maxWatches = n } }
 
+// WithProviderRetry sets how often an embedding provider that stopped
+// answering is tried again.
+func WithProviderRetry(d time.Duration) Option { return func(s *Server) { s.providerRetry = d } }
+
+// WithSearchTimeout sets the time limit of each search.
+func WithSearchTimeout(d time.Duration) Option { return func(s *Server) { s.searchTimeout = d } }
+
+// WithSearchHook calls hook as each search starts, with its context.
+func WithSearchHook(hook func(context.Context, service.SearchRequest)) Option {
+	return func(s *Server) { s.searchHook = hook }
+}
+
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
 
@@ -63,20 +83,23 @@ func Start(t testing.TB, opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
-	logFile, err := os.Create(filepath.Join(root, "trove.log"))
+	s.LogPath = filepath.Join(root, "trove.log")
+	logFile, err := os.Create(s.LogPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d, err := daemon.New(daemon.Config{
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Extract: s.extract, MaxWatches: s.maxWatches,
+		Extract: s.extract, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
+		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.URL = "http://" + d.Addr()
 	s.Service = d.Service()
+	s.API = d.API()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel, s.done = cancel, make(chan error, 1)
 	go func() { s.done <- d.Run(ctx) }()
@@ -112,7 +135,14 @@ func (s *Server) Stop() {
 // Restart stops the backend and starts a new one on the same directories.
 func (s *Server) Restart() *Server {
 	s.Stop()
-	return Start(s.t, WithDirs(s.DataDir, s.ConfigDir), WithToken(s.Token), WithExtract(s.extract))
+	return Start(s.t, WithDirs(s.DataDir, s.ConfigDir), WithToken(s.Token), WithExtract(s.extract), WithProviderRetry(s.providerRetry))
+}
+
+// Anonymous is s without its token: requests go out without credentials.
+func Anonymous(s *Server) *Server {
+	cp := *s
+	cp.Token = ""
+	return &cp
 }
 
 // NewClient is the HTTP client tests use.

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"trove/backend/core"
@@ -21,12 +24,43 @@ func Decode(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if field, problem, ok := numberProblem(err); ok {
+			return core.InvalidField("INVALID_NUMBER", field, "%s", problem)
+		}
 		return core.Invalid("INVALID_JSON", "malformed JSON body: %s", describeJSONError(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return core.Invalid("INVALID_JSON", "malformed JSON body: unexpected data after the JSON value")
 	}
 	return nil
+}
+
+// numberProblem describes a number that does not fit its field (1e999
+// for a number, 2.5 or 1e20 for a whole number): the field and what is
+// wrong. JSON itself has no NaN or infinities, so this is how a non-finite
+// number arrives.
+func numberProblem(err error) (field, problem string, ok bool) {
+	var typeErr *json.UnmarshalTypeError
+	if !errors.As(err, &typeErr) || !strings.HasPrefix(typeErr.Value, "number") || typeErr.Field == "" {
+		return "", "", false
+	}
+	want := "a finite number"
+	if k := typeErr.Type.Kind(); k >= reflect.Int && k <= reflect.Uint64 {
+		want = "a whole number within range"
+	}
+	return typeErr.Field, fmt.Sprintf("must be %s, got %s", want, strings.TrimPrefix(typeErr.Value, "number ")), true
+}
+
+// ParseNumber reads a number from a query-string parameter: a plain
+// decimal (such as 0.5 or -2e-3), finite; NaN, infinities, hexadecimal and
+// numbers too large for a float are refused.
+func ParseNumber(name, raw string) (float64, error) {
+	bad := raw == "" || strings.IndexFunc(raw, func(r rune) bool { return !strings.ContainsRune("0123456789+-.eE", r) }) >= 0
+	v, err := strconv.ParseFloat(raw, 64)
+	if bad || err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, core.InvalidField("INVALID_PARAMETER", name, "must be a finite decimal number, got %q", raw)
+	}
+	return v, nil
 }
 
 func describeJSONError(err error) string {

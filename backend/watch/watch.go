@@ -45,8 +45,9 @@ type Watcher struct {
 	log *slog.Logger
 	max int // watches allowed; 0 for the kernel's limit only
 
-	mu   sync.Mutex
-	dirs map[string]struct{}
+	mu      sync.Mutex
+	dirs    map[string]struct{}
+	exclude []string // trees never watched, whose events are dropped
 }
 
 // New starts an inotify instance. maxWatches, when positive, caps the
@@ -60,9 +61,34 @@ func New(log *slog.Logger, maxWatches int) (*Watcher, error) {
 	return &Watcher{fsw: fsw, log: log, max: maxWatches, dirs: map[string]struct{}{}}, nil
 }
 
+// Exclude names trees that are never watched and whose events are never
+// delivered, whatever the caller adds: Trove's own data and config folders,
+// whose index changes with every write Trove makes.
+func (w *Watcher) Exclude(dirs ...string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.exclude = append(w.exclude, dirs...)
+}
+
+// excluded reports whether path is in, or is, an excluded tree.
+func (w *Watcher) excluded(path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, d := range w.exclude {
+		if path == d || strings.HasPrefix(path, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // Add watches one directory (not its subdirectories). Adding a directory
-// twice is harmless. The watch limit gives an error wrapping ErrLimit.
+// twice is harmless; adding an excluded one does nothing. The watch limit
+// gives an error wrapping ErrLimit.
 func (w *Watcher) Add(dir string) error {
+	if w.excluded(dir) {
+		return nil
+	}
 	w.mu.Lock()
 	_, ok := w.dirs[dir]
 	full := w.max > 0 && len(w.dirs) >= w.max
@@ -123,7 +149,14 @@ func (w *Watcher) Run(ctx context.Context, handle func(Event), overflow func()) 
 				return nil
 			}
 			w.forgetRemoved(ev)
-			handle(Event{Path: ev.Name, Op: convert(ev.Op), From: renamedFrom(ev)})
+			if w.excluded(ev.Name) {
+				continue
+			}
+			from := renamedFrom(ev)
+			if w.excluded(from) {
+				from = "" // moved out of an excluded tree: a plain arrival
+			}
+			handle(Event{Path: ev.Name, Op: convert(ev.Op), From: from})
 		case err, ok := <-w.fsw.Errors:
 			if !ok {
 				return nil

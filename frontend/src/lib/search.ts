@@ -32,6 +32,8 @@ export interface SearchState {
   shownQuery: string;
   error: ApiError | null;
   selected: number;
+  /** What the shown results lack (semantic search unavailable), or "". */
+  notice: string;
 }
 
 export const emptyParams: SearchParams = { query: '', extensions: [], date: 'any', customAfter: '', directory: '' };
@@ -117,6 +119,7 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
     shownQuery: '',
     error: null,
     selected: 0,
+    notice: '',
   };
   const store = writable(state);
   const commit = (next: Partial<SearchState>) => {
@@ -161,6 +164,7 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
         shownQuery: query,
         error: null,
         selected: Math.max(0, keep),
+        notice: res.notice ?? '',
       });
     } catch (e) {
       if (mine !== seq) return;
@@ -174,7 +178,7 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
     cancel();
     if (!state.params.query.trim()) {
       seq++; // any answer still on its way is now stale
-      commit({ phase: 'idle', pending: false, results: [], total: 0, shownQuery: '', error: null, selected: 0 });
+      commit({ phase: 'idle', pending: false, results: [], total: 0, shownQuery: '', error: null, selected: 0, notice: '' });
       return;
     }
     commit({ pending: true });

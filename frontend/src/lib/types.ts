@@ -1,9 +1,19 @@
 // Shapes of the Trove API (docs/api.md). Both transports return these.
 
+/** Whether the embedding provider answers (a notice, never a folder's status). */
+export interface EmbeddingHealth {
+  state: 'ok' | 'failing';
+  model: string;
+  message: string;
+  since: string | null;
+  failed_requests: number;
+}
+
 export interface Status {
   jobs: number;
   version: string;
   uptime_seconds: number;
+  embedding?: EmbeddingHealth;
 }
 
 export interface Stats {
@@ -63,6 +73,8 @@ export interface SearchResponse {
   results: SearchResult[];
   total: number;
   query: string;
+  /** What the results lack, such as "Semantic search is unavailable (...)". */
+  notice?: string;
 }
 
 export interface FileRecord {
@@ -97,6 +109,7 @@ export interface Folder {
   last_scan?: string | null;
   /** Files still waiting, from scan.progress events (not in the folder list). */
   pending?: number;
+  embedding?: EmbeddingHealth;
 }
 
 export interface FolderList {
@@ -252,6 +265,7 @@ export type EventType =
   | 'queue.status'
   | 'settings.changed'
   | 'filters.changed'
+  | 'embedding.status'
   | 'resync';
 
 export interface TroveEvent<T = any> {
@@ -272,5 +286,6 @@ export const EVENT_TYPES: EventType[] = [
   'queue.status',
   'settings.changed',
   'filters.changed',
+  'embedding.status',
   'resync',
 ];
