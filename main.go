@@ -159,6 +159,10 @@ func runDaemon(cfg daemon.Config, stderr io.Writer, shell func(context.Context, 
 		if errors.As(err, &held) {
 			fmt.Fprintln(stderr, "trove:", held.Error())
 		}
+		var newer *daemon.NewerIndexError
+		if errors.As(err, &newer) {
+			fmt.Fprintln(stderr, "trove:", newer.Error())
+		}
 		if errors.Is(err, syscall.EADDRINUSE) {
 			fmt.Fprintf(stderr, "trove: %s is in use: is Trove already running? (set --addr or TROVE_ADDR to use another port)\n", cfg.Addr)
 		}

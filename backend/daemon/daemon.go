@@ -75,6 +75,10 @@ type Daemon struct {
 // directory; its message names that process and its address.
 type AlreadyRunningError = dirlock.HeldError
 
+// NewerIndexError is New's error when the index was made by a newer Trove:
+// it is left as it was, and the message says what to do.
+type NewerIndexError = store.NewerIndexError
+
 // New opens everything and binds the listener, so that a port already in use
 // or an unreadable index is reported before Run.
 func New(cfg Config) (*Daemon, error) {
