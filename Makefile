@@ -3,7 +3,9 @@
 
 SHELL   := /bin/bash
 GO      ?= $(shell command -v go || echo /usr/local/go/bin/go)
-VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+ifndef VERSION
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+endif
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := build/bin/trove
 export PATH := $(dir $(GO)):$(PATH)

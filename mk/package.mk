@@ -6,16 +6,24 @@
 .PHONY: go-test-deps package package-amd64 package-arm64 package-test package-test-deps package-deps appicon cross
 
 PKG_ARCHES     := amd64 arm64
-PKG_VERSION    ?= 0.0~git$(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y%m%d%H%M%S 2>/dev/null || echo 0).$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
+# Worked out once (:=), so that every file of a package names the same
+# version even if a commit lands during the build.
+PKG_COMMIT     := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+ifndef PKG_VERSION
+PKG_VERSION    := 0.0~git$(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y%m%d%H%M%S 2>/dev/null || echo 0).$(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
+endif
 PKG_MAINTAINER ?= Trove developers <packages@trove.dev>
 PKG_DIR        := build/pkg
 NFPM           := build/bin/nfpm
 ICON_SIZES     := 16 22 24 32 48 64 128 256 512
 # The date in the man page and changelog: the commit's, so a rebuild of the
 # same commit gives the same package.
-export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+ifndef SOURCE_DATE_EPOCH
+SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+endif
+export SOURCE_DATE_EPOCH
 PKG_BUILD_PKGS := librsvg2-bin dpkg-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-PKG_TEST_PKGS  := lintian desktop-file-utils appstream
+PKG_TEST_PKGS  := lintian desktop-file-utils appstream systemd man-db
 # The arm64 GTK and WebKitGTK libraries for cross-linking trove-desktop
 # (build/linux/sysroot.sh); kept outside the tree so clean clones reuse it.
 SYSROOT_arm64  ?= /var/cache/trove/sysroot-arm64
@@ -51,7 +59,7 @@ define pkg_common
 	sed -e 's/@VERSION@/$(PKG_VERSION)/' -e "s/@DATE@/$$(date -u -d @$(SOURCE_DATE_EPOCH) +%F)/" \
 	  build/linux/dev.trove.Trove.metainfo.xml > $(PKG_DIR)/$(1)/dev.trove.Trove.metainfo.xml
 	printf 'trove (%s) unstable; urgency=medium\n\n  * Built from commit %s.\n\n -- %s  %s\n' \
-	  '$(PKG_VERSION)' "$$(git rev-parse HEAD 2>/dev/null || echo unknown)" '$(PKG_MAINTAINER)' \
+	  '$(PKG_VERSION)' '$(PKG_COMMIT)' '$(PKG_MAINTAINER)' \
 	  "$$(date -u -R -d @$(SOURCE_DATE_EPOCH))" | gzip -9n > $(PKG_DIR)/$(1)/changelog.gz
 endef
 
