@@ -29,10 +29,8 @@ PKG_TEST_PKGS  := lintian desktop-file-utils appstream systemd man-db
 SYSROOT_arm64  ?= /var/cache/trove/sysroot-arm64
 CC_arm64       := aarch64-linux-gnu-gcc
 MULTIARCH_arm64 := aarch64-linux-gnu
-# Debian's hardening: PIE, full RELRO and the linker's other defaults.
-PKG_GOFLAGS    := -trimpath -buildmode=pie
+# Stripped; the hardening flags are the desktop build's (mk/desktop.mk).
 PKG_LDFLAGS    := -s -w -X main.version=$(PKG_VERSION)
-PKG_CGO_LDFLAGS := -Wl,-z,relro -Wl,-z,now
 
 package-deps:
 	$(call apt_pkgs,$(PKG_BUILD_PKGS))
@@ -73,7 +71,7 @@ endef
 
 package-amd64: deps frontend desktop-deps package-deps $(NFPM)
 	$(call pkg_common,amd64)
-	CGO_ENABLED=1 CGO_LDFLAGS="$(PKG_CGO_LDFLAGS)" $(GO) build -tags $(DESKTOP_TAGS) $(PKG_GOFLAGS) -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/amd64/trove-desktop .
+	CGO_ENABLED=1 CGO_LDFLAGS="$(DESKTOP_CGO_LDFLAGS)" $(GO) build -tags $(DESKTOP_TAGS) $(DESKTOP_GOFLAGS) -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/amd64/trove-desktop .
 	$(call nfpm_deb,amd64)
 
 # trove-desktop for arm64: cgo with the cross compiler, the host's GTK and
@@ -85,8 +83,8 @@ package-arm64: deps frontend desktop-deps package-deps $(NFPM)
 	fi
 	$(call pkg_common,arm64)
 	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=$(CC_arm64) PKG_CONFIG=$(CURDIR)/build/linux/cross-pkg-config \
-	  CGO_LDFLAGS="$(PKG_CGO_LDFLAGS) $(foreach d,usr/lib lib,-L$(SYSROOT_arm64)/$(d)/$(MULTIARCH_arm64) -Wl,-rpath-link,$(SYSROOT_arm64)/$(d)/$(MULTIARCH_arm64))" \
-	  $(GO) build -tags $(DESKTOP_TAGS) $(PKG_GOFLAGS) -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/arm64/trove-desktop .
+	  CGO_LDFLAGS="$(DESKTOP_CGO_LDFLAGS) $(foreach d,usr/lib lib,-L$(SYSROOT_arm64)/$(d)/$(MULTIARCH_arm64) -Wl,-rpath-link,$(SYSROOT_arm64)/$(d)/$(MULTIARCH_arm64))" \
+	  $(GO) build -tags $(DESKTOP_TAGS) $(DESKTOP_GOFLAGS) -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/arm64/trove-desktop .
 	$(call nfpm_deb,arm64)
 
 package-test-deps:

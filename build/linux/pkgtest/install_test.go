@@ -5,7 +5,9 @@ package pkgtest
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"os"
@@ -151,6 +153,105 @@ func TestInstalledPackage(t *testing.T) {
 	})
 	t.Run("unit", func(t *testing.T) { checkUnit(t, root) })
 	t.Run("serve", func(t *testing.T) { serveAsTheUnit(t, root, version) })
+	trove := filepath.Join(root, "usr/bin/trove")
+	t.Run("index of the previous release", func(t *testing.T) { servePreviousIndex(t, trove) })
+	t.Run("index of a newer release", func(t *testing.T) { refuseNewerIndex(t, trove) })
+}
+
+// previousIndex is an index written by the previous release's trove
+// (scripts/make-index-fixture.sh); TestIndexFromThePreviousRelease in
+// backend/store opens it too.
+const previousIndex = "../../../backend/store/testdata/index-f229f0b.db"
+
+// dataDirWith is a data directory holding index as index.db.
+func dataDirWith(t *testing.T, index []byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.db"), index, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// The installed trove serves an index of the previous release: its three
+// files are counted and found.
+func servePreviousIndex(t *testing.T, trove string) {
+	index, err := os.ReadFile(previousIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	cmd := exec.Command(trove, "serve", "--addr", addr, "--data-dir", dataDirWith(t, index), "--config-dir", t.TempDir())
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() { cmd.Process.Signal(syscall.SIGTERM); <-exited }()
+	waitForStatus(t, addr, &struct{}{}, exited, &logs)
+
+	var stats struct {
+		TotalFiles int `json:"total_files"`
+	}
+	getJSON(t, "http://"+addr+"/api/files/stats", &stats)
+	if stats.TotalFiles != 3 {
+		t.Errorf("%d files in the previous release's index, want 3\n%s", stats.TotalFiles, logs.String())
+	}
+	resp, err := http.Post("http://"+addr+"/api/search/", "application/json", strings.NewReader(`{"query": "leak"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var found struct {
+		Results []struct {
+			File struct {
+				Path string `json:"file_path"`
+			} `json:"file"`
+		} `json:"results"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&found); err != nil || len(found.Results) != 1 ||
+		found.Results[0].File.Path != "/tmp/trove-fixture-docs/roof.md" {
+		t.Errorf("search for leak in the previous release's index: %+v, %v", found, err)
+	}
+}
+
+// The installed trove refuses an index of a newer release, says so on
+// stderr, and leaves it as it was.
+func refuseNewerIndex(t *testing.T, trove string) {
+	index, err := os.ReadFile(previousIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// PRAGMA user_version, the schema number, is big-endian at byte 60 of
+	// SQLite's header.
+	binary.BigEndian.PutUint32(index[60:64], 999)
+	data := dataDirWith(t, index)
+	cmd := exec.Command(trove, "serve", "--addr", freeAddr(t), "--data-dir", data, "--config-dir", t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	want := "trove: " + filepath.Join(data, "index.db") + ": this index was made by a newer Trove (schema 999)"
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("trove serve on a newer index: %v, stderr %q; want exit 1 and %q", err, stderr.String(), want)
+	}
+	if after, _ := os.ReadFile(filepath.Join(data, "index.db")); !bytes.Equal(after, index) {
+		t.Error("the refused index was changed")
+	}
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s, %v", url, resp.Status, err)
+	}
 }
 
 // checkUnit runs systemd-analyze on the installed unit: its syntax and
@@ -270,26 +371,7 @@ func serveAsTheUnit(t *testing.T, root, version string) {
 	var status struct {
 		Version string `json:"version"`
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/api/status/")
-		if err == nil {
-			err = json.NewDecoder(resp.Body).Decode(&status)
-			resp.Body.Close()
-			if err == nil && resp.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("trove serve exited: %v\n%s", err, logs.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no answer from /api/status/ within 30 s: %v\n%s", err, logs.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitForStatus(t, addr, &status, exited, &logs)
 	if status.Version != version {
 		t.Errorf("status version %q, want the package's %q", status.Version, version)
 	}
@@ -305,6 +387,33 @@ func serveAsTheUnit(t *testing.T, root, version string) {
 		}
 	case <-time.After(30 * time.Second): // the unit's TimeoutStopSec
 		t.Errorf("trove serve did not stop within 30 s of SIGTERM\n%s", logs.String())
+	}
+}
+
+// waitForStatus polls /api/status/ on addr until it answers 200, and
+// decodes the answer into status; a server that exits first, or does not
+// answer within 30 s, fails the test with its logs.
+func waitForStatus(t *testing.T, addr string, status any, exited <-chan error, logs *bytes.Buffer) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/api/status/")
+		if err == nil {
+			err = json.NewDecoder(resp.Body).Decode(status)
+			resp.Body.Close()
+			if err == nil && resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("trove serve exited: %v\n%s", err, logs.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no answer from /api/status/ within 30 s: %v\n%s", err, logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
