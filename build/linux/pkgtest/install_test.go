@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -181,23 +182,16 @@ func servePreviousIndex(t *testing.T, trove string) {
 		t.Fatal(err)
 	}
 	addr := freeAddr(t)
-	cmd := exec.Command(trove, "serve", "--addr", addr, "--data-dir", dataDirWith(t, index), "--config-dir", t.TempDir())
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() { cmd.Process.Signal(syscall.SIGTERM); <-exited }()
-	waitForStatus(t, addr, &struct{}{}, exited, &logs)
+	srv := startServer(t, exec.Command(trove, "serve", "--addr", addr, "--data-dir", dataDirWith(t, index), "--config-dir", t.TempDir()))
+	defer srv.stop(t)
+	srv.waitForStatus(t, addr, &struct{}{})
 
 	var stats struct {
 		TotalFiles int `json:"total_files"`
 	}
 	getJSON(t, "http://"+addr+"/api/files/stats", &stats)
 	if stats.TotalFiles != 3 {
-		t.Errorf("%d files in the previous release's index, want 3\n%s", stats.TotalFiles, logs.String())
+		t.Errorf("%d files in the previous release's index, want 3\n%s", stats.TotalFiles, srv.logs.String())
 	}
 	resp, err := http.Post("http://"+addr+"/api/search/", "application/json", strings.NewReader(`{"query": "leak"}`))
 	if err != nil {
@@ -354,24 +348,11 @@ func serveAsTheUnit(t *testing.T, root, version string) {
 	f := inRoot(u.execStart)
 	cmd := exec.Command(f[0], f[1:]...)
 	cmd.Env = env
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			<-exited
-		}
-	})
-
+	srv := startServer(t, cmd)
 	var status struct {
 		Version string `json:"version"`
 	}
-	waitForStatus(t, addr, &status, exited, &logs)
+	srv.waitForStatus(t, addr, &status)
 	if status.Version != version {
 		t.Errorf("status version %q, want the package's %q", status.Version, version)
 	}
@@ -379,21 +360,41 @@ func serveAsTheUnit(t *testing.T, root, version string) {
 	if _, err := os.Stat(filepath.Join(home, ".local/share/trove/index.db")); err != nil {
 		t.Errorf("no index in the unit's data directory: %v", err)
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Errorf("trove serve stopped with %v\n%s", err, logs.String())
-		}
-	case <-time.After(30 * time.Second): // the unit's TimeoutStopSec
-		t.Errorf("trove serve did not stop within 30 s of SIGTERM\n%s", logs.String())
+	srv.stop(t)
+}
+
+// server is a trove serve started by a test, with its output.
+type server struct {
+	cmd  *exec.Cmd
+	logs lockedBuffer
+	done chan struct{} // closed when it has exited, with err
+	err  error
+}
+
+// startServer starts cmd; the test's cleanup kills it if it still runs.
+func startServer(t *testing.T, cmd *exec.Cmd) *server {
+	t.Helper()
+	s := &server{cmd: cmd, done: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = &s.logs, &s.logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
+	go func() { s.err = cmd.Wait(); close(s.done) }()
+	t.Cleanup(func() {
+		select {
+		case <-s.done:
+		default:
+			cmd.Process.Kill()
+			<-s.done
+		}
+	})
+	return s
 }
 
 // waitForStatus polls /api/status/ on addr until it answers 200, and
 // decodes the answer into status; a server that exits first, or does not
 // answer within 30 s, fails the test with its logs.
-func waitForStatus(t *testing.T, addr string, status any, exited <-chan error, logs *bytes.Buffer) {
+func (s *server) waitForStatus(t *testing.T, addr string, status any) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -406,15 +407,48 @@ func waitForStatus(t *testing.T, addr string, status any, exited <-chan error, l
 			}
 		}
 		select {
-		case err := <-exited:
-			t.Fatalf("trove serve exited: %v\n%s", err, logs.String())
+		case <-s.done:
+			t.Fatalf("trove serve exited: %v\n%s", s.err, s.logs.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no answer from /api/status/ within 30 s: %v\n%s", err, logs.String())
+			t.Fatalf("no answer from /api/status/ within 30 s: %v\n%s", err, s.logs.String())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// stop sends SIGTERM and expects a clean exit within the unit's
+// TimeoutStopSec (30 s).
+func (s *server) stop(t *testing.T) {
+	t.Helper()
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+		if s.err != nil {
+			t.Errorf("trove serve stopped with %v\n%s", s.err, s.logs.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Errorf("trove serve did not stop within 30 s of SIGTERM\n%s", s.logs.String())
+	}
+}
+
+// lockedBuffer is a process's output, read while it still writes.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
