@@ -3,7 +3,9 @@
 
 SHELL   := /bin/bash
 GO      ?= $(shell command -v go || echo /usr/local/go/bin/go)
-VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+ifndef VERSION
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+endif
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := build/bin/trove
 export PATH := $(dir $(GO)):$(PATH)
@@ -34,10 +36,10 @@ check: deps
 	$(GO) vet ./...
 
 ## test: the whole suite
-test: check go-test fuzz frontend-test e2e-test desktop-test
+test: check go-test fuzz frontend-test e2e-test desktop-test package-test cross
 
 ## go-test: Go tests, with the race detector
-go-test: deps
+go-test: deps go-test-deps
 	$(GO) test -count=1 -race -timeout 20m ./...
 
 ## fuzz: every fuzz target for FUZZTIME (default 3s) each
@@ -53,3 +55,4 @@ clean:
 
 include mk/frontend.mk
 include mk/desktop.mk
+include mk/package.mk

@@ -233,6 +233,17 @@ func (a *App) RebuildIndex() (int, error) { return a.svc.RebuildIndex(a.ctx()) }
 // per folder): what /api/updates sends a new client first.
 func (a *App) Snapshot() ([]core.Event, error) { return a.svc.Snapshot(a.ctx()), nil }
 
+// LoginItem is the desktop's "start at login" entry for this app (the
+// window only: the API has no route for it).
+func (a *App) LoginItem() (core.LoginItem, error) { return a.svc.LoginItem() }
+
+// SetLoginItem writes or removes the "start at login" entry.
+func (a *App) SetLoginItem(on bool) (core.LoginItem, error) { return a.svc.SetLoginItem(on) }
+
+// HotkeySetups are the commands that bind a key to quick search on GNOME
+// and KDE Plasma, for the Settings screen to show and copy.
+func (a *App) HotkeySetups() ([]core.HotkeySetup, error) { return a.svc.HotkeySetups(), nil }
+
 // PickFolder opens the native folder dialog: a path, or "" when cancelled.
 func (a *App) PickFolder() (string, error) {
 	if a.win == nil {

@@ -75,6 +75,10 @@ type Daemon struct {
 // directory; its message names that process and its address.
 type AlreadyRunningError = dirlock.HeldError
 
+// NewerIndexError is New's error when the index was made by a newer Trove:
+// it is left as it was, and the message says what to do.
+type NewerIndexError = store.NewerIndexError
+
 // New opens everything and binds the listener, so that a port already in use
 // or an unreadable index is reported before Run.
 func New(cfg Config) (*Daemon, error) {
@@ -219,18 +223,4 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return nil
 	}
 	return err
-}
-
-// DefaultDirs returns the XDG data and config directories for Trove.
-func DefaultDirs() (dataDir, configDir string) {
-	home, _ := os.UserHomeDir()
-	dataHome := os.Getenv("XDG_DATA_HOME")
-	if dataHome == "" {
-		dataHome = filepath.Join(home, ".local", "share")
-	}
-	configHome := os.Getenv("XDG_CONFIG_HOME")
-	if configHome == "" {
-		configHome = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dataHome, "trove"), filepath.Join(configHome, "trove")
 }

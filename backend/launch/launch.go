@@ -4,10 +4,8 @@ package launch
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,9 +14,10 @@ import (
 	"time"
 )
 
-// Desktop opens files through the freedesktop tools. Opener replaces
-// xdg-open (both for opening and as the fallback for revealing); empty
-// means $TROVE_OPENER, else xdg-open.
+// Desktop opens files through the desktop's own tools. Opener replaces
+// the system's opener (xdg-open, open, or the Windows shell; both for
+// opening and as the fallback for revealing); empty means $TROVE_OPENER,
+// else the system's.
 type Desktop struct {
 	Opener string
 	// Settle is how long an opener is given to fail (3 s when zero). One
@@ -43,7 +42,7 @@ func (d Desktop) opener() string {
 	case os.Getenv("TROVE_OPENER") != "":
 		return os.Getenv("TROVE_OPENER")
 	}
-	return "xdg-open"
+	return defaultOpener // per OS: opener_*.go
 }
 
 func (d Desktop) settle() time.Duration {
@@ -84,20 +83,11 @@ func typeOf(path string) string {
 	return "files of this type"
 }
 
-// Reveal shows path selected in the file manager (the FileManager1 D-Bus
-// interface that Nautilus, Dolphin, Nemo and others implement), or opens
-// its folder when no file manager answers.
+// Reveal shows path selected in the file manager (revealNative, per OS),
+// or opens its folder when no file manager answers.
 func (d Desktop) Reveal(path string) error {
-	if d.Opener == "" && os.Getenv("TROVE_OPENER") == "" {
-		uri := (&url.URL{Scheme: "file", Path: path}).String()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.FileManager1",
-			"--type=method_call", "/org/freedesktop/FileManager1", "org.freedesktop.FileManager1.ShowItems",
-			"array:string:"+uri, "string:")
-		if err := cmd.Run(); err == nil {
-			return nil
-		}
+	if d.Opener == "" && os.Getenv("TROVE_OPENER") == "" && revealNative(path) == nil {
+		return nil
 	}
 	err := d.run(filepath.Dir(path))
 	if err == nil || errors.Is(err, ErrNoOpener) {

@@ -9,10 +9,7 @@ import (
 	"mime"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"trove/backend/chunk"
 	"trove/backend/core"
@@ -25,16 +22,9 @@ func fileMeta(path string, st fs.FileInfo, dirID int64) core.File {
 	name := filepath.Base(path)
 	f := core.File{
 		DirID: dirID, Path: path, Filename: name, Extension: extensionOf(name),
-		Size: st.Size(), Modified: st.ModTime(), Accessed: st.ModTime(), Created: st.ModTime(),
+		Size: st.Size(), Modified: st.ModTime(),
 	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		f.Accessed = time.Unix(sys.Atim.Unix())
-		f.Created = time.Unix(sys.Ctim.Unix())
-	}
-	var stx unix.Statx_t
-	if unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BTIME, &stx) == nil && stx.Mask&unix.STATX_BTIME != 0 {
-		f.Created = time.Unix(stx.Btime.Sec, int64(stx.Btime.Nsec))
-	}
+	f.Accessed, f.Created = fileTimes(path, st) // per OS: times_*.go
 	return f
 }
 

@@ -48,6 +48,9 @@ type Deps struct {
 	// SearchHook, when set, is called as each search starts, with its
 	// context; tests use it to hold a search until it is cancelled.
 	SearchHook func(context.Context, SearchRequest)
+	// Program is the desktop app's path for login items; "" for this
+	// program.
+	Program string
 }
 
 // Service implements every operation of the API and the desktop window.
@@ -62,6 +65,7 @@ type Service struct {
 	health   *embedding.Health
 	log      *slog.Logger
 	version  string
+	program  string
 	now      func() time.Time
 	started  time.Time
 	tokenSet bool

@@ -157,6 +157,18 @@ func (p *pools) close() error {
 	return errors.Join(append(errs, err, p.w.Close())...)
 }
 
+// NewerIndexError is an index whose schema is newer than this Trove's: an
+// older Trove must not write to it (a downgrade, or two versions sharing a
+// data directory), so it refuses to open it and says why.
+type NewerIndexError struct {
+	Path          string
+	Schema, Known int
+}
+
+func (e *NewerIndexError) Error() string {
+	return fmt.Sprintf("%s: this index was made by a newer Trove (schema %d); this Trove understands up to %d. Upgrade Trove, or start it with another --data-dir", e.Path, e.Schema, e.Known)
+}
+
 // migrate applies, in one transaction each, the embedded migrations newer
 // than the database's user_version.
 func migrate(ctx context.Context, w *sql.DB, path string) error {
@@ -170,7 +182,7 @@ func migrate(ctx context.Context, w *sql.DB, path string) error {
 		return fmt.Errorf("read schema version: %w", err)
 	}
 	if have > len(names) {
-		return fmt.Errorf("index %s has schema version %d, newer than this Trove knows (%d): upgrade Trove", path, have, len(names))
+		return &NewerIndexError{Path: path, Schema: have, Known: len(names)}
 	}
 	for i, name := range names {
 		version := i + 1
