@@ -83,7 +83,9 @@ type Options struct {
 // files, before any is indexed. A folder whose parent is watched is refused;
 // a folder that contains watched folders absorbs them.
 func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.WatchedDirectory, int, error) {
-	<-ix.ready
+	if err := ix.waitReady(ctx); err != nil {
+		return core.WatchedDirectory{}, 0, err
+	}
 	root, err := canonical(path)
 	if err != nil {
 		return core.WatchedDirectory{}, 0, err
@@ -183,7 +185,9 @@ func describe(err error) string {
 
 // Unwatch stops watching a folder and removes everything indexed from it.
 func (ix *Indexer) Unwatch(ctx context.Context, id int64) error {
-	<-ix.ready
+	if err := ix.waitReady(ctx); err != nil {
+		return err
+	}
 	ix.mu.Lock()
 	f, ok := ix.folders[id]
 	delete(ix.folders, id)

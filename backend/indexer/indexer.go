@@ -163,6 +163,18 @@ func (ix *Indexer) Run(ctx context.Context) error {
 // Ready is closed once the folders are loaded and events are accepted.
 func (ix *Indexer) Ready() <-chan struct{} { return ix.ready }
 
+// waitReady blocks a request until Run has loaded the folders, or until the
+// request's context ends (the caller hung up, or start-up is stuck on a
+// slow disk): a request never outwaits its caller.
+func (ix *Indexer) waitReady(ctx context.Context) error {
+	select {
+	case <-ix.ready:
+		return nil
+	case <-ctx.Done():
+		return core.Unavailable("STARTING", "Trove is still loading the watched folders (%v); try again in a moment", context.Cause(ctx))
+	}
+}
+
 func (ix *Indexer) load(ctx context.Context) error {
 	dirs, err := ix.Store.Directories(ctx)
 	if err != nil {

@@ -139,7 +139,9 @@ func (ix *Indexer) Health() core.IndexHealth {
 // config dir, else from memory) and indexes every file again from the
 // disk, in the background. It returns the number of folders kept.
 func (ix *Indexer) Rebuild(ctx context.Context) (int, error) {
-	<-ix.ready
+	if err := ix.waitReady(ctx); err != nil {
+		return 0, err
+	}
 	if !ix.integrity.rebuilding.CompareAndSwap(false, true) {
 		return 0, core.Conflict("REBUILD_IN_PROGRESS", "the index is already being rebuilt")
 	}
