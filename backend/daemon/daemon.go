@@ -142,7 +142,6 @@ func (d *Daemon) wire() error {
 	engine := &search.Engine{Store: d.store, Vectors: vecs, Embedder: mod.Embedder, Log: cfg.Log}
 	pipe := pipeline.New(pipeline.Deps{
 		Store: d.store, Settings: set.Get, Matcher: flt.Matcher,
-		Folder:   func(id int64) (pipeline.Folder, bool) { return ix.Folder(id) },
 		Extract:  cfg.Extract,
 		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: bus.Publish, Log: cfg.Log,
 	})

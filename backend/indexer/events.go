@@ -84,8 +84,9 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 	ix.goSafe("new folder "+ev.Path, func() {
 		ctx := ix.ctx
 		if ev.From != "" {
-			if src, ok := ix.folderOf(ev.From); ok && src.ID == f.ID {
-				if _, err := ix.Pipeline.MoveTree(ctx, f.ID, ev.From, ev.Path); err != nil {
+			src, ok := ix.folderOf(ev.From)
+			if pf, watched := ix.Folder(f.ID); ok && watched && src.ID == f.ID {
+				if _, err := ix.Pipeline.MoveTree(ctx, pf, ev.From, ev.Path); err != nil {
 					ix.Log.Warn("cannot move folder in the index", "from", ev.From, "to", ev.Path, "err", err)
 				}
 			}

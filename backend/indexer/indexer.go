@@ -218,13 +218,18 @@ func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
 		}
 		return err
 	}
-	switch it.Action {
-	case queue.ActionDelete:
+	f, watched := ix.Folder(it.DirID)
+	switch {
+	case it.Action == queue.ActionDelete:
 		return ix.deleteTree(ctx, it.Path)
-	case queue.ActionMove:
-		return ix.Pipeline.Move(ctx, it.DirID, it.Path, it.Dest)
+	case !watched && it.Action == queue.ActionMove:
+		return ix.Pipeline.Delete(ctx, it.Path) // the folder went while this waited
+	case !watched:
+		return nil
+	case it.Action == queue.ActionMove:
+		return ix.Pipeline.Move(ctx, f, it.Path, it.Dest)
 	default:
-		return ix.Pipeline.Index(ctx, it.DirID, it.Path)
+		return ix.Pipeline.Index(ctx, f, it.Path)
 	}
 }
 

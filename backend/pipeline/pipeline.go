@@ -23,7 +23,6 @@ import (
 	"trove/backend/extract"
 	"trove/backend/fileread"
 	"trove/backend/filters"
-	"trove/backend/queue"
 	"trove/backend/scan"
 	"trove/backend/store"
 	"trove/backend/tokens"
@@ -47,7 +46,6 @@ type Deps struct {
 	Store    *store.Store
 	Settings func() core.Settings
 	Matcher  func() *filters.Matcher
-	Folder   func(id int64) (Folder, bool)
 	Extract  ExtractFunc
 	Enricher func() enrich.Enricher
 	Embedder func() embedding.Embedder
@@ -82,13 +80,9 @@ func (p *Pipeline) SetConcurrency(n int) { p.cpu.resize(n) }
 // failed at once, never opened.
 var ErrNotRegular = fileread.ErrNotRegular
 
-// Index brings the index in line with the file at path: indexes it, skips it
-// when unchanged, or removes it when it is gone or excluded.
-func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
-	folder, ok := p.Folder(dirID)
-	if !ok {
-		return nil // the folder was removed while this waited
-	}
+// Index brings the index in line with the file at path in folder: indexes
+// it, skips it when unchanged, or removes it when it is gone or excluded.
+func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error {
 	st, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -98,7 +92,7 @@ func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
 	case st.Mode()&fs.ModeSymlink != 0 || !p.wanted(folder, path):
 		return p.Delete(ctx, path)
 	case !st.Mode().IsRegular():
-		return queue.Permanent(fmt.Errorf("%w (%s)", ErrNotRegular, fileread.Kind(st.Mode())))
+		return permanent(fmt.Errorf("%w (%s)", ErrNotRegular, fileread.Kind(st.Mode())))
 	}
 	if testHookAfterCheck != nil {
 		testHookAfterCheck(path)
@@ -122,7 +116,7 @@ func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
 	// together: a read that hangs fails the file when it passes.
 	fctx, cancel := fileread.WithTimeout(ctx, fileTimeout(cfg))
 	defer cancel()
-	j := &job{ctx: ctx, fctx: fctx, folder: folder, checked: st, meta: fileMeta(path, st, dirID), cfg: cfg,
+	j := &job{ctx: ctx, fctx: fctx, folder: folder, checked: st, meta: fileMeta(path, st, folder.ID), cfg: cfg,
 		enricher: enricher, embedder: embedder, release: release}
 	if st.Size() <= maxFileSize(cfg) {
 		err := p.stage("hash", path, func() (err error) {
@@ -183,7 +177,7 @@ func (p *Pipeline) readError(ctx context.Context, path string, err error) error 
 	case errors.Is(err, fileread.ErrNotRegular), errors.As(err, &te):
 		// Swapped for a pipe or device: never read it. A read that hung past
 		// the time limit: trying again soon would hang again.
-		return queue.Permanent(err)
+		return permanent(err)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
@@ -198,10 +192,20 @@ func (p *Pipeline) stage(name, path string, fn func() error) error {
 		var pe *core.PanicError
 		errors.As(perr, &pe)
 		p.Log.Error("panic while indexing a file", "stage", name, "path", path, "panic", pe.Value, "stack", string(pe.Stack))
-		return queue.Permanent(fmt.Errorf("%s: %w", name, perr))
+		return permanent(fmt.Errorf("%s: %w", name, perr))
 	}
 	return err
 }
+
+// permanentError marks a failure that trying again cannot fix; the queue
+// records it at once instead of retrying (it asks for Permanent).
+type permanentError struct{ err error }
+
+func (p permanentError) Error() string   { return p.err.Error() }
+func (p permanentError) Unwrap() error   { return p.err }
+func (p permanentError) Permanent() bool { return true }
+
+func permanent(err error) error { return permanentError{err} }
 
 func isPanic(err error) bool {
 	var pe *core.PanicError
@@ -344,11 +348,7 @@ func (p *Pipeline) Delete(ctx context.Context, path string) error {
 // Move handles a rename from one path to another inside watched folders.
 // When the file is the one the index knows (same size and time), only its
 // path changes; otherwise the old path is dropped and the new one indexed.
-func (p *Pipeline) Move(ctx context.Context, dirID int64, from, to string) error {
-	folder, ok := p.Folder(dirID)
-	if !ok {
-		return p.Delete(ctx, from)
-	}
+func (p *Pipeline) Move(ctx context.Context, folder Folder, from, to string) error {
 	st, err := os.Lstat(to)
 	if errors.Is(err, fs.ErrNotExist) {
 		return p.Delete(ctx, from)
@@ -369,7 +369,7 @@ func (p *Pipeline) Move(ctx context.Context, dirID int64, from, to string) error
 			return err
 		}
 	}
-	return p.Index(ctx, dirID, to)
+	return p.Index(ctx, folder, to)
 }
 
 func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, to string, modified time.Time) error {
@@ -387,11 +387,7 @@ func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, t
 
 // MoveTree renames every indexed file below from to the same place below to
 // (a folder renamed inside a watched tree), without re-extracting anything.
-func (p *Pipeline) MoveTree(ctx context.Context, dirID int64, from, to string) (int, error) {
-	folder, ok := p.Folder(dirID)
-	if !ok {
-		return 0, nil
-	}
+func (p *Pipeline) MoveTree(ctx context.Context, folder Folder, from, to string) (int, error) {
 	paths, err := p.Store.PathsUnder(ctx, from)
 	if err != nil {
 		return 0, err
