@@ -16,19 +16,17 @@ import (
 	"trove/backend/filters"
 	"trove/backend/indexer"
 	"trove/backend/provider"
-	"trove/backend/search"
 	"trove/backend/settings"
-	"trove/backend/store"
 )
 
 // Deps are the parts a Service is built from.
 type Deps struct {
-	Store    *store.Store
+	Store    Index
 	Settings *settings.Manager
 	Filters  *filters.Manager
 	Bus      *events.Bus
-	Indexer  *indexer.Indexer
-	Search   *search.Engine
+	Indexer  Indexing
+	Search   Searcher
 	Opener   Opener
 	// Health follows the embedding provider; nil reports it as fine.
 	Health  *embedding.Health
@@ -52,12 +50,12 @@ type Deps struct {
 
 // Service implements every operation of the API and the desktop window.
 type Service struct {
-	store    *store.Store
+	store    Index
 	settings *settings.Manager
 	filters  *filters.Manager
 	bus      *events.Bus
-	indexer  *indexer.Indexer
-	search   *search.Engine
+	indexer  Indexing
+	search   Searcher
 	opener   Opener
 	health   *embedding.Health
 	log      *slog.Logger
