@@ -37,13 +37,28 @@ type Folder struct {
 	Pattern   string
 }
 
+// Records is the part of the store the pipeline keeps files in: one
+// record per path, written whole or not at all.
+type Records interface {
+	Lookup(ctx context.Context, path string) (store.Record, bool, error)
+	ByHash(ctx context.Context, hash string, size int64) ([]store.Record, error)
+	PathsUnder(ctx context.Context, dir string) ([]string, error)
+	PutDocument(ctx context.Context, doc store.Document) (int64, error)
+	PutFailed(ctx context.Context, f core.File) (int64, error)
+	Touch(ctx context.Context, id int64, f core.File) error
+	MoveFiles(ctx context.Context, moves []store.Move) error
+	DeleteFileByPath(ctx context.Context, path string) (int64, error)
+}
+
+var _ Records = (*store.Store)(nil)
+
 // ExtractFunc reads a file; extract.Extract in production.
 type ExtractFunc func(ctx context.Context, path string, opt extract.Options) (extract.Document, error)
 
 // Deps are the pipeline's collaborators. The funcs return the current value
 // each time, so settings changes apply to the next file.
 type Deps struct {
-	Store    *store.Store
+	Store    Records
 	Settings func() core.Settings
 	Matcher  func() *filters.Matcher
 	Extract  ExtractFunc
