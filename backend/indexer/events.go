@@ -55,7 +55,7 @@ func (ix *Indexer) wanted(f folder, path string) bool {
 	if !f.Recursive && containsSlash(rel) {
 		return false
 	}
-	return !ix.own.covers(path) && ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path)
+	return !ix.own.covers(path) && ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path, rel)
 }
 
 func containsSlash(s string) bool {

@@ -176,7 +176,7 @@ func (p *Pipeline) wanted(f Folder, path string) bool {
 		return false
 	}
 	rel := scan.Rel(f.Root, path)
-	return p.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path) && (f.Recursive || !strings.Contains(rel, "/"))
+	return p.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path, rel) && (f.Recursive || !strings.Contains(rel, "/"))
 }
 
 // readError decides what a failed read means for the index.

@@ -14,10 +14,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"trove/backend/core"
 	"trove/backend/embedding"
+	"trove/backend/pathglob"
 	"trove/backend/query"
 	"trove/backend/store"
 )
@@ -502,7 +501,7 @@ func (e *Engine) fileFilter(req Request, q query.Query) (store.FileFilter, error
 	out.ModifiedAfter = ns(later(f.ModifiedAfter, q.After))
 	out.ModifiedBefore = ns(earlier(f.ModifiedBefore, q.Before))
 	out.CreatedAfter, out.CreatedBefore = ns(f.CreatedAfter), ns(f.CreatedBefore)
-	if f.PathGlob != "" && !doublestar.ValidatePattern(f.PathGlob) {
+	if f.PathGlob != "" && !pathglob.Valid(f.PathGlob) {
 		return out, core.InvalidField("INVALID_FILTER", "filters.path", "%q is not a valid glob pattern", f.PathGlob)
 	}
 	return out, nil
@@ -525,21 +524,9 @@ func normalizeExts(exts []string) []string {
 	return out
 }
 
-// globMatch applies the path filter: a glob with a slash matches the whole
-// path, one without matches the file name.
-func globMatch(glob, path string) bool {
-	if glob == "" {
-		return true
-	}
-	target := path
-	if !strings.Contains(glob, "/") {
-		target = path[strings.LastIndexByte(path, '/')+1:]
-	} else if !strings.HasPrefix(glob, "/") && !strings.HasPrefix(glob, "**") {
-		glob = "**/" + glob
-	}
-	ok, _ := doublestar.Match(glob, target)
-	return ok
-}
+// globMatch applies the path filter (pathglob's reading, with no watched
+// folder to anchor a relative glob).
+func globMatch(glob, path string) bool { return pathglob.Match(glob, path, "") }
 
 // bestKeyword returns the ids of the n candidates with the best keyword
 // scores.
