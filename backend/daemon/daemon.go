@@ -127,7 +127,7 @@ func (d *Daemon) wire() error {
 	var mod *models
 	d.health = embedding.NewHealth(embedding.HealthOptions{
 		Log: cfg.Log, RetryEvery: cfg.ProviderRetry,
-		OnChange:  func(st core.EmbeddingHealth) { bus.Publish(core.EventEmbedding, st) },
+		OnChange:  func(st core.EmbeddingHealth) { bus.Publish(st) },
 		OnRecover: func() { ix.RescanAll(true) }, // files without vectors are not current: they are redone
 		Pending: func(ctx context.Context) (int, error) {
 			return d.store.CountWithoutVectors(ctx, mod.Embedder().Model())

@@ -135,7 +135,7 @@ func (ix *Indexer) absorb(ctx context.Context, child folder, parent *folder) err
 	if err := ix.Store.ReassignFiles(ctx, child.ID, parent.ID); err != nil {
 		return fmt.Errorf("absorb %s: %w", child.Root, err)
 	}
-	ix.Publish(core.EventFolderRemoved, map[string]any{"id": child.ID, "path": child.Root, "absorbed_by": parent.ID})
+	ix.Publish(core.FolderRemoved{ID: child.ID, Path: child.Root, AbsorbedBy: parent.ID})
 	return nil
 }
 
@@ -192,15 +192,17 @@ func (ix *Indexer) Unwatch(ctx context.Context, id int64) error {
 	f, ok := ix.folders[id]
 	delete(ix.folders, id)
 	ix.mu.Unlock()
+	removed := core.FolderRemoved{ID: id}
 	if ok {
 		ix.watcher.RemoveTree(f.Root)
 		ix.queue.RemoveFolder(id)
+		removed.Path = f.Root
 	}
 	if err := ix.Store.DeleteDirectory(ctx, id); err != nil {
 		return err
 	}
 	ix.saveFolderList(ctx)
-	ix.Publish(core.EventFolderRemoved, map[string]any{"id": id})
+	ix.Publish(removed)
 	return nil
 }
 

@@ -44,7 +44,7 @@ type Deps struct {
 	Filters  *filters.Manager
 	Pipeline *pipeline.Pipeline
 	Settings func() core.Settings
-	Publish  func(typ string, data any)
+	Publish  func(core.EventData)
 	Log      *slog.Logger
 	// MaxWatches caps inotify watches (0: the kernel's limit only).
 	MaxWatches int
@@ -290,7 +290,7 @@ func (ix *Indexer) saveLoop(ctx context.Context) {
 			select {
 			case <-ix.queueDirty:
 				st := ix.queue.Status()
-				ix.Publish(core.EventQueueStatus, st)
+				ix.Publish(st)
 				unsaved = true
 				if st.Total == 0 && busy {
 					ix.checkpoint(ctx)

@@ -102,7 +102,7 @@ func (ix *Indexer) Damaged(err error) {
 	_, known := ix.Store.Damage()
 	ix.Store.MarkDamaged(err.Error())
 	if !known {
-		ix.Publish(core.EventIndexStatus, ix.Health())
+		ix.Publish(ix.Health())
 	}
 }
 
@@ -146,7 +146,7 @@ func (ix *Indexer) Rebuild(ctx context.Context) (int, error) {
 		return 0, core.Conflict("REBUILD_IN_PROGRESS", "the index is already being rebuilt")
 	}
 	defer ix.integrity.rebuilding.Store(false)
-	ix.Publish(core.EventIndexStatus, ix.Health())
+	ix.Publish(ix.Health())
 	dirs := ix.foldersToKeep(ctx)
 	aside, err := ix.Store.Rebuild(ctx, dirs)
 	if err != nil {
@@ -168,7 +168,7 @@ func (ix *Indexer) Rebuild(ctx context.Context) (int, error) {
 	ix.Log.Warn("the index was rebuilt; every file is indexed again", "folders", len(dirs), "old_index", aside)
 	ix.saveFolderList(ctx)
 	ix.integrity.rebuilding.Store(false)
-	ix.Publish(core.EventIndexStatus, ix.Health())
+	ix.Publish(ix.Health())
 	ix.RescanAll(false)
 	return len(dirs), nil
 }

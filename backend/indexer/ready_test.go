@@ -16,7 +16,7 @@ import (
 // its own context: a caller that gives up gets an answer, not a hang.
 func TestRequestsBeforeStartUpHonourTheirContext(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ix, err := New(Deps{Settings: settings.Defaults, Publish: func(string, any) {}, Log: log})
+	ix, err := New(Deps{Settings: settings.Defaults, Publish: func(core.EventData) {}, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

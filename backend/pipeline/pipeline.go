@@ -64,7 +64,7 @@ type Deps struct {
 	Extract  ExtractFunc
 	Enricher func() enrich.Enricher
 	Embedder func() embedding.Embedder
-	Publish  func(typ string, data any)
+	Publish  func(core.EventData)
 	Log      *slog.Logger
 }
 
@@ -324,7 +324,7 @@ func (p *Pipeline) write(ctx context.Context, f Folder, meta core.File, chunks [
 	if err != nil {
 		return err
 	}
-	p.Publish(core.EventFileIndexed, map[string]any{"id": id, "path": meta.Path, "dir_id": f.ID, "title": meta.Title, "warning": meta.Error})
+	p.Publish(core.FileIndexed{ID: id, Path: meta.Path, DirID: f.ID, Title: meta.Title, Warning: meta.Error})
 	return nil
 }
 
@@ -355,7 +355,7 @@ func (p *Pipeline) Delete(ctx context.Context, path string) error {
 		return err
 	}
 	if id != 0 {
-		p.Publish(core.EventFileRemoved, map[string]any{"id": id, "path": path})
+		p.Publish(core.FileRemoved{ID: id, Path: path})
 	}
 	return nil
 }
@@ -396,7 +396,7 @@ func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, t
 	if err != nil {
 		return err
 	}
-	p.Publish(core.EventFileMoved, map[string]any{"id": rec.ID, "from": rec.Path, "to": to, "dir_id": f.ID})
+	p.Publish(core.FileMoved{ID: rec.ID, From: rec.Path, To: to, DirID: f.ID, Files: 1})
 	return nil
 }
 
@@ -422,7 +422,7 @@ func (p *Pipeline) MoveTree(ctx context.Context, folder Folder, from, to string)
 		return 0, err
 	}
 	if len(moves) > 0 {
-		p.Publish(core.EventFileMoved, map[string]any{"from": from, "to": to, "dir_id": folder.ID, "files": len(moves)})
+		p.Publish(core.FileMoved{From: from, To: to, DirID: folder.ID, Files: len(moves)})
 	}
 	return len(moves), nil
 }
@@ -443,7 +443,7 @@ func (p *Pipeline) RecordFailure(ctx context.Context, dirID int64, path string, 
 	if err != nil {
 		return err
 	}
-	p.Publish(core.EventFileFailed, map[string]any{"id": id, "path": path, "dir_id": dirID, "error": meta.Error})
+	p.Publish(core.FileFailed{ID: id, Path: path, DirID: dirID, Error: meta.Error})
 	return nil
 }
 

@@ -99,7 +99,7 @@ func newRig(t *testing.T, root string, opts ...rigOption) *rig {
 		Store: st, Matcher: func() *filters.Matcher { return matcher },
 		Enricher: func() enrich.Enricher { return enricher },
 		Embedder: func() embedding.Embedder { return embedder },
-		Publish:  func(string, any) {},
+		Publish:  func(core.EventData) {},
 		Log:      slog.New(slog.NewTextHandler(r.log, nil)),
 	}
 	for _, o := range opts {
@@ -175,11 +175,11 @@ func TestPanicInAStageFailsThatFileOnly(t *testing.T) {
 		}},
 		{"index", func(d *Deps, _ *core.Settings) {
 			publish := d.Publish
-			d.Publish = func(typ string, data any) {
-				if m, ok := data.(map[string]any); ok && typ == core.EventFileIndexed && strings.HasSuffix(m["path"].(string), "bad.txt") {
+			d.Publish = func(data core.EventData) {
+				if ev, ok := data.(core.FileIndexed); ok && strings.HasSuffix(ev.Path, "bad.txt") {
 					panic("event fan-out bug")
 				}
-				publish(typ, data)
+				publish(data)
 			}
 		}},
 	}

@@ -139,7 +139,7 @@ func (f *fakeRecords) DeleteFileByPath(_ context.Context, path string) (int64, e
 
 type published struct {
 	typ  string
-	data map[string]any
+	data core.EventData
 }
 
 type unitRig struct {
@@ -169,10 +169,10 @@ func newUnitRig(t *testing.T) *unitRig {
 		},
 		Enricher: func() enrich.Enricher { return enricher },
 		Embedder: func() embedding.Embedder { return embedder },
-		Publish: func(typ string, data any) {
+		Publish: func(data core.EventData) {
 			u.mu.Lock()
 			defer u.mu.Unlock()
-			u.events = append(u.events, published{typ, data.(map[string]any)})
+			u.events = append(u.events, published{data.EventKind(), data})
 		},
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
@@ -217,7 +217,7 @@ func TestUnitIndexWritesOneDocumentAndSkipsItWhenUnchanged(t *testing.T) {
 	if !ok || len(doc.Chunks) == 0 || doc.Chunks[0].Vec == nil || doc.PathTerms != "notes" || doc.File.DirID != 1 {
 		t.Fatalf("document %+v", doc)
 	}
-	if e := u.last(); e.typ != core.EventFileIndexed || e.data["path"] != p || e.data["dir_id"] != int64(1) {
+	if e := u.last(); e.data != (core.FileIndexed{ID: 1, Path: p, DirID: 1, Title: "Roof", Warning: ""}) {
 		t.Errorf("event %+v", e)
 	}
 	if err := u.p.Index(t.Context(), u.folder, p); err != nil || u.extracts != 1 {
@@ -241,7 +241,7 @@ func TestUnitIndexDropsWhatTheFolderNoLongerWants(t *testing.T) {
 	if _, still := u.recs.byPath[p]; still || u.extracts != 0 {
 		t.Errorf("an excluded file stays (%v) or was read (%d)", still, u.extracts)
 	}
-	if e := u.last(); e.typ != core.EventFileRemoved || e.data["id"] != int64(5) {
+	if e := u.last(); e.data != (core.FileRemoved{ID: 5, Path: p}) {
 		t.Errorf("event %+v", e)
 	}
 	flat := u.folder
@@ -275,7 +275,7 @@ func TestUnitMoveRenamesTheRecord(t *testing.T) {
 	if u.extracts != 1 || len(u.recs.moves) != 1 || u.recs.moves[0].Path != to || u.recs.moves[0].PathTerms != "sub" {
 		t.Fatalf("extractions %d, moves %+v", u.extracts, u.recs.moves)
 	}
-	if e := u.last(); e.typ != core.EventFileMoved || e.data["from"] != from || e.data["to"] != to {
+	if e := u.last(); e.data != (core.FileMoved{ID: 1, From: from, To: to, DirID: 1, Files: 1}) {
 		t.Errorf("event %+v", e)
 	}
 	// A move whose target is gone removes the source.
@@ -314,7 +314,7 @@ func TestUnitMoveTreeMovesEveryRecordBelow(t *testing.T) {
 			t.Errorf("%s not in the index: %v", rel, u.recs.byPath)
 		}
 	}
-	if e := u.last(); e.typ != core.EventFileMoved || e.data["files"] != 2 {
+	if e := u.last(); e.data != (core.FileMoved{From: filepath.Join(root, "old"), To: filepath.Join(root, "new"), DirID: 1, Files: 2}) {
 		t.Errorf("event %+v", e)
 	}
 	if n, _ := u.p.MoveTree(t.Context(), u.folder, filepath.Join(root, "none"), filepath.Join(root, "else")); n != 0 || len(u.kinds()) != 1 {
@@ -352,7 +352,7 @@ func TestUnitFailuresAreRecordedWithTheirCause(t *testing.T) {
 	if f := u.recs.failed[p]; f.Error != "open: permission denied" || f.Size != 1 {
 		t.Errorf("failed record %+v", f)
 	}
-	if e := u.last(); e.typ != core.EventFileFailed || e.data["error"] != "open: permission denied" {
+	if e := u.last(); e.data != (core.FileFailed{ID: 1, Path: p, DirID: 1, Error: "open: permission denied"}) {
 		t.Errorf("event %+v", e)
 	}
 	// A failure of a file that is gone removes it instead.

@@ -14,7 +14,6 @@ import (
 	"trove/backend/embedding"
 	"trove/backend/events"
 	"trove/backend/filters"
-	"trove/backend/indexer"
 	"trove/backend/provider"
 	"trove/backend/settings"
 )
@@ -90,7 +89,7 @@ func New(d Deps) *Service {
 		ownDirs: ownDirsOf(d.DataDir, d.ConfigDir), filterMu: make(chan struct{}, 1), settingsMu: make(chan struct{}, 1),
 		searchTimeout: cmp.Or(d.SearchTimeout, DefaultSearchTimeout), searchHook: d.SearchHook,
 	}
-	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(core.EventSettings, cur) })
+	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(cur) })
 	return s
 }
 
@@ -125,7 +124,7 @@ func (s *Service) Snapshot(ctx context.Context) []core.Event {
 		s.log.Warn("snapshot of folders failed", "err", err)
 	}
 	for _, d := range dirs {
-		out = append(out, core.Event{Type: core.EventFolderStatus, Time: now, Data: indexer.FolderEvent(d)})
+		out = append(out, core.Event{Type: core.EventFolderStatus, Time: now, Data: core.FolderStatusOf(d)})
 	}
 	return append(out, core.Event{Type: core.EventEmbedding, Time: now, Data: s.Embedding()})
 }

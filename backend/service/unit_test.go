@@ -407,7 +407,7 @@ func TestUnitFilterEditsPruneTheIndex(t *testing.T) {
 		t.Fatalf("add *.bak: %+v %v %v deleted %v", ch, changed, err, u.index.deleted)
 	}
 	got := takeEvents(t, sub, 1)
-	if d, ok := got[0].Data.(map[string]any); !ok || d["removed_count"] != 1 {
+	if d, ok := got[0].Data.(core.FiltersChanged); !ok || d.RemovedCount != 1 || d.Version == 0 {
 		t.Errorf("filters.changed %+v", got[0].Data)
 	}
 	if u.ix.rescans != 1 {

@@ -302,3 +302,27 @@ func TestShapesOfRecords(t *testing.T) {
 		t.Error("no time is null")
 	}
 }
+
+// The store says which thing is missing; the codes and words are views'.
+func TestMissingThingsGetTheirCodesHere(t *testing.T) {
+	for _, c := range []struct {
+		err        error
+		code, text string
+	}{
+		{&core.Missing{Thing: core.ThingFolder, ID: 4}, "JOB_NOT_FOUND", "Watch job 4 not found"},
+		{fmt.Errorf("unwatch: %w", &core.Missing{Thing: core.ThingFolder, ID: 4}), "JOB_NOT_FOUND", "Watch job 4 not found"},
+		{&core.Missing{Thing: core.ThingFile, ID: 7}, "FILE_NOT_FOUND", "file 7 not found"},
+		{&core.Missing{Thing: core.ThingFile, Path: "/a/b.txt"}, "FILE_NOT_FOUND", "file /a/b.txt not found"},
+		{&core.Missing{Thing: "planet", ID: 3}, "NOT_FOUND", "planet 3 not found"},
+	} {
+		info := ErrorOf(c.err)
+		if info.Status != 404 || info.Code != c.code || info.Message != c.text {
+			t.Errorf("%v: %+v, want 404 %s %q", c.err, info, c.code, c.text)
+		}
+	}
+	// An error that already has its code keeps it.
+	own := core.NotFound("ITEM_NOT_FOUND", "no queue item with id x")
+	if got := Shown(own); got != own {
+		t.Errorf("Shown replaced %v with %v", own, got)
+	}
+}
