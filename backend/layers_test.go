@@ -94,6 +94,7 @@ var engineRank = map[string]int{
 	"backend/chunk":                    0,
 	"backend/vecquant":                 0,
 	"backend/pathglob":                 0,
+	"backend/markdown":                 0,
 	"backend/provider":                 0,
 	"backend/fileread":                 0,
 	"backend/dirlock":                  0,

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"trove/backend/markdown"
 	"trove/backend/tokens"
 )
 
@@ -130,7 +131,7 @@ func checkCard(t *testing.T, c Card) {
 // after the previous one.
 func inDocumentOrder(t *testing.T, summary, text string) {
 	t.Helper()
-	flat := strings.Join(strings.Fields(stripInline(text)), " ")
+	flat := strings.Join(strings.Fields(markdown.Inline(text)), " ")
 	pos := 0
 	splitSentences(summary, func(s string) {
 		s = strings.TrimSuffix(s, ".")
