@@ -76,6 +76,7 @@ func statusOf(err error) int {
 // Internal errors are logged with detail (a panic with its stack) and
 // reported without it.
 func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
+	err = views.Shown(err)
 	status := statusOf(err)
 	code := core.CodeOf(err, views.CodeOfStatus(status))
 	msg := err.Error()

@@ -84,6 +84,7 @@ func must[T any](v T, err error) T {
 type panicky struct{}
 
 func (panicky) MarshalJSON() ([]byte, error) { panic("encoder bug") }
+func (panicky) EventKind() string            { return core.EventFileIndexed }
 
 // A panic while an event stream is written happens on fasthttp's stream
 // goroutine, after the handler returned: it must end that stream only,
@@ -96,7 +97,7 @@ func TestStreamWriterPanicEndsOnlyThatStream(t *testing.T) {
 	s.streams <- struct{}{} // the handler took the slot
 	st := &stream{srv: s, beat: time.Hour, sub: bus.Subscribe(8, nil)}
 	body := fasthttp.NewStreamReader(s.streamBody(st)) // the writer starts on fasthttp's goroutine
-	bus.Publish(core.EventFileIndexed, panicky{})
+	bus.Publish(panicky{})
 	out, _ := io.ReadAll(body) // ends when the writer returns
 	if !strings.HasPrefix(string(out), "retry: 3000") {
 		t.Fatalf("stream wrote %q", out)

@@ -32,11 +32,14 @@ func (h EmbeddingHealth) MarshalJSON() ([]byte, error) {
 		t := h.Since.UTC().Format("2006-01-02T15:04:05Z")
 		since = &t
 	}
-	return json.Marshal(struct {
-		State          string  `json:"state"`
-		Model          string  `json:"model"`
-		Message        string  `json:"message"`
-		Since          *string `json:"since"`
-		FailedRequests int     `json:"failed_requests"`
-	}{h.State, h.Model, h.Message, since, h.Failed})
+	return json.Marshal(embeddingJSON{h.State, h.Model, h.Message, since, h.Failed})
+}
+
+// embeddingJSON is the JSON shape of EmbeddingHealth.
+type embeddingJSON struct {
+	State          string  `json:"state"`
+	Model          string  `json:"model"`
+	Message        string  `json:"message"`
+	Since          *string `json:"since"`
+	FailedRequests int     `json:"failed_requests"`
 }

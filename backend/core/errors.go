@@ -1,5 +1,6 @@
 // Package core is Trove's shared vocabulary: the domain types every layer
-// passes around and the sentinel errors that the API maps to HTTP statuses.
+// passes around, the error kinds (invalid, not found, conflict, forbidden,
+// unavailable) that views map to HTTP statuses, and the typed events.
 // It imports nothing of ours, so every other package may import it.
 package core
 
@@ -84,3 +85,28 @@ func FieldOf(err error) string {
 	}
 	return ""
 }
+
+// Things that can be missing (see Missing).
+const (
+	ThingFile   = "file"
+	ThingFolder = "folder"
+)
+
+// Missing is the domain error of a thing the caller named that does not
+// exist: an unknown file or watched folder, by id or by path. It is of kind
+// ErrNotFound and carries no wording for people: views give it its code
+// and message.
+type Missing struct {
+	Thing string // ThingFile or ThingFolder
+	ID    int64  // 0 when named by path
+	Path  string
+}
+
+func (m *Missing) Error() string {
+	if m.Path != "" {
+		return m.Thing + " " + m.Path + " not found"
+	}
+	return fmt.Sprintf("%s %d not found", m.Thing, m.ID)
+}
+
+func (m *Missing) Unwrap() error { return ErrNotFound }

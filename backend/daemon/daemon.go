@@ -131,7 +131,7 @@ func (d *Daemon) wire() error {
 	var mod *models
 	d.health = embedding.NewHealth(embedding.HealthOptions{
 		Log: cfg.Log, RetryEvery: cfg.ProviderRetry,
-		OnChange:  func(st core.EmbeddingHealth) { bus.Publish(core.EventEmbedding, st) },
+		OnChange:  func(st core.EmbeddingHealth) { bus.Publish(st) },
 		OnRecover: func() { ix.RescanAll(true) }, // files without vectors are not current: they are redone
 		Pending: func(ctx context.Context) (int, error) {
 			return d.store.CountWithoutVectors(ctx, mod.Embedder().Model())
@@ -146,7 +146,6 @@ func (d *Daemon) wire() error {
 	engine := &search.Engine{Store: d.store, Vectors: vecs, Embedder: mod.Embedder, Log: cfg.Log}
 	pipe := pipeline.New(pipeline.Deps{
 		Store: d.store, Settings: set.Get, Matcher: flt.Matcher,
-		Folder:   func(id int64) (pipeline.Folder, bool) { return ix.Folder(id) },
 		Extract:  cfg.Extract,
 		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: bus.Publish, Log: cfg.Log,
 	})

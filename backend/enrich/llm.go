@@ -21,6 +21,7 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/provider"
+	"trove/backend/tokens"
 )
 
 // Provider defaults, used when the settings leave model or URL empty.
@@ -411,7 +412,7 @@ func topUpKeywords(kw, builtin []string) []string {
 	out := make([]string, 0, maxKeywords)
 	for _, k := range kw {
 		for _, w := range strings.Fields(k) {
-			seen[stem(w)] = true
+			seen[tokens.Stem(w)] = true
 		}
 		out = append(out, k)
 	}
@@ -420,11 +421,11 @@ func topUpKeywords(kw, builtin []string) []string {
 			break
 		}
 		ws := strings.Fields(k)
-		if slices.ContainsFunc(ws, func(w string) bool { return seen[stem(w)] }) {
+		if slices.ContainsFunc(ws, func(w string) bool { return seen[tokens.Stem(w)] }) {
 			continue
 		}
 		for _, w := range ws {
-			seen[stem(w)] = true
+			seen[tokens.Stem(w)] = true
 		}
 		out = append(out, k)
 	}
@@ -435,7 +436,7 @@ func topUpKeywords(kw, builtin []string) []string {
 func stemKey(k string) string {
 	f := strings.Fields(strings.ToLower(k))
 	for i, w := range f {
-		f[i] = stem(w)
+		f[i] = tokens.Stem(w)
 	}
 	return strings.Join(f, " ")
 }

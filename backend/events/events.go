@@ -62,7 +62,8 @@ func (b *Bus) Subscribe(limit int, filter func(core.Event) bool) *Subscription {
 // Publish stamps e with an id and time and queues it for every subscriber
 // whose filter accepts it. A filter that panics ends its own subscription,
 // never the publisher.
-func (b *Bus) Publish(typ string, data any) {
+func (b *Bus) Publish(data core.EventData) {
+	typ := data.EventKind()
 	e := core.Event{ID: b.nextID.Add(1), Type: typ, Time: b.now().UTC(), Data: data}
 	b.mu.Lock()
 	defer b.mu.Unlock()

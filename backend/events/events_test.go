@@ -18,8 +18,8 @@ func TestDeliversInOrderWithIDs(t *testing.T) {
 	b := New(nil)
 	s := b.Subscribe(4, nil)
 	defer s.Cancel()
-	b.Publish(core.EventFileIndexed, 1)
-	b.Publish(core.EventFileRemoved, 2)
+	b.Publish(core.FileIndexed{ID: 1})
+	b.Publish(core.FileRemoved{ID: 2})
 	got, live := take(s)
 	if !live || len(got) != 2 {
 		t.Fatalf("got %+v, live %v", got, live)
@@ -34,8 +34,8 @@ func TestFilter(t *testing.T) {
 	b := New(nil)
 	s := b.Subscribe(4, func(e core.Event) bool { return e.Type == core.EventQueueStatus })
 	defer s.Cancel()
-	b.Publish(core.EventFileIndexed, nil)
-	b.Publish(core.EventQueueStatus, nil)
+	b.Publish(core.FileIndexed{})
+	b.Publish(core.QueueStatus{})
 	if got, _ := take(s); len(got) != 1 || got[0].Type != core.EventQueueStatus {
 		t.Fatalf("filter let through %+v", got)
 	}
@@ -46,7 +46,7 @@ func TestSlowSubscriberIsDroppedNotBlocking(t *testing.T) {
 	s := b.Subscribe(2, nil)
 	defer s.Cancel()
 	for i := range 5 {
-		b.Publish(core.EventFileIndexed, i) // must not block
+		b.Publish(core.FileIndexed{ID: int64(i)}) // must not block
 	}
 	got, live := take(s)
 	if live || len(got) != 2 || !s.FellBehind() || b.Subscribers() != 0 {
@@ -62,7 +62,7 @@ func TestCancelIsIdempotentAndEnds(t *testing.T) {
 	if _, live := take(s); live || s.FellBehind() {
 		t.Fatal("subscription live after cancel, or said to have fallen behind")
 	}
-	b.Publish(core.EventFileIndexed, nil) // no panic on an ended subscriber
+	b.Publish(core.FileIndexed{}) // no panic on an ended subscriber
 }
 
 // A subscriber whose filter panics loses its subscription; the publisher
@@ -79,9 +79,9 @@ func TestPanickingFilterEndsOnlyItsSubscription(t *testing.T) {
 	})
 	good := b.Subscribe(8, nil)
 	defer good.Cancel()
-	b.Publish(core.EventFileIndexed, 1)
-	b.Publish(core.EventFileFailed, 2) // panics inside bad's filter
-	b.Publish(core.EventFileRemoved, 3)
+	b.Publish(core.FileIndexed{ID: 1})
+	b.Publish(core.FileFailed{ID: 2}) // panics inside bad's filter
+	b.Publish(core.FileRemoved{ID: 3})
 	if got, live := take(good); !live || len(got) != 3 {
 		t.Fatalf("good subscriber got %d events, live %v", len(got), live)
 	}
@@ -103,7 +103,7 @@ func TestIdleSubscribersHoldNoBuffer(t *testing.T) {
 		t.Fatalf("a new subscription holds room for %d events", cap(s.pending))
 	}
 	for i := range 500 {
-		b.Publish(core.EventFileIndexed, i)
+		b.Publish(core.FileIndexed{ID: int64(i)})
 	}
 	if got, _ := take(s); len(got) != 500 || cap(s.pending) != 0 {
 		t.Fatalf("took %d; %d slots kept after the burst", len(got), cap(s.pending))

@@ -61,7 +61,7 @@ func (ix *Indexer) wanted(f folder, path string) bool {
 	if !f.Recursive && containsSlash(rel) {
 		return false
 	}
-	return !ix.own.covers(path) && ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path)
+	return !ix.own.covers(path) && ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path, rel)
 }
 
 func containsSlash(s string) bool {
@@ -102,7 +102,11 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 			if waitFrom(ctx) != nil || waitTo(ctx) != nil {
 				return
 			}
-			if _, err := ix.Pipeline.MoveTree(ctx, f.ID, ev.From, ev.Path); err != nil {
+			pf, watched := ix.Folder(f.ID)
+			if !watched {
+				return
+			}
+			if _, err := ix.Pipeline.MoveTree(ctx, pf, ev.From, ev.Path); err != nil {
 				ix.Log.Warn("cannot move folder in the index", "from", ev.From, "to", ev.Path, "err", err)
 			}
 		}

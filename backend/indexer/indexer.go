@@ -45,7 +45,7 @@ type Deps struct {
 	Filters  *filters.Manager
 	Pipeline *pipeline.Pipeline
 	Settings func() core.Settings
-	Publish  func(typ string, data any)
+	Publish  func(core.EventData)
 	Log      *slog.Logger
 	// MaxWatches caps inotify watches (0: the kernel's limit only).
 	MaxWatches int
@@ -164,6 +164,18 @@ func (ix *Indexer) Run(ctx context.Context) error {
 // Ready is closed once the folders are loaded and events are accepted.
 func (ix *Indexer) Ready() <-chan struct{} { return ix.ready }
 
+// waitReady blocks a request until Run has loaded the folders, or until the
+// request's context ends (the caller hung up, or start-up is stuck on a
+// slow disk): a request never outwaits its caller.
+func (ix *Indexer) waitReady(ctx context.Context) error {
+	select {
+	case <-ix.ready:
+		return nil
+	case <-ctx.Done():
+		return core.Unavailable("STARTING", "Trove is still loading the watched folders (%v); try again in a moment", context.Cause(ctx))
+	}
+}
+
 func (ix *Indexer) load(ctx context.Context) error {
 	dirs, err := ix.Store.Directories(ctx)
 	if err != nil {
@@ -208,13 +220,18 @@ func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
 		}
 		return err
 	}
-	switch it.Action {
-	case queue.ActionDelete:
+	f, watched := ix.Folder(it.DirID)
+	switch {
+	case it.Action == queue.ActionDelete:
 		return ix.deleteTree(ctx, it.DirID, it.Path)
-	case queue.ActionMove:
-		return ix.Pipeline.Move(ctx, it.DirID, it.Path, it.Dest)
+	case !watched && it.Action == queue.ActionMove:
+		return ix.Pipeline.Delete(ctx, it.Path) // the folder went while this waited
+	case !watched:
+		return nil
+	case it.Action == queue.ActionMove:
+		return ix.Pipeline.Move(ctx, f, it.Path, it.Dest)
 	default:
-		return ix.Pipeline.Index(ctx, it.DirID, it.Path)
+		return ix.Pipeline.Index(ctx, f, it.Path)
 	}
 }
 
@@ -242,9 +259,10 @@ func (ix *Indexer) deleteTree(ctx context.Context, dirID int64, path string) err
 	if err != nil {
 		return err
 	}
+	pf, watched := ix.Folder(dirID)
 	for _, p := range paths {
-		if _, err := os.Lstat(p); err == nil {
-			err = ix.Pipeline.Index(ctx, dirID, p)
+		if _, err := os.Lstat(p); err == nil && watched {
+			err = ix.Pipeline.Index(ctx, pf, p)
 		} else {
 			err = ix.Pipeline.Delete(ctx, p)
 		}
@@ -298,7 +316,7 @@ func (ix *Indexer) saveLoop(ctx context.Context) {
 			select {
 			case <-ix.queueDirty:
 				st := ix.queue.Status()
-				ix.Publish(core.EventQueueStatus, st)
+				ix.Publish(st)
 				unsaved = true
 				if st.Total == 0 && busy {
 					ix.checkpoint(ctx)

@@ -102,7 +102,7 @@ func (ix *Indexer) Damaged(err error) {
 	_, known := ix.Store.Damage()
 	ix.Store.MarkDamaged(err.Error())
 	if !known {
-		ix.Publish(core.EventIndexStatus, ix.Health())
+		ix.Publish(ix.Health())
 	}
 }
 
@@ -139,12 +139,14 @@ func (ix *Indexer) Health() core.IndexHealth {
 // config dir, else from memory) and indexes every file again from the
 // disk, in the background. It returns the number of folders kept.
 func (ix *Indexer) Rebuild(ctx context.Context) (int, error) {
-	<-ix.ready
+	if err := ix.waitReady(ctx); err != nil {
+		return 0, err
+	}
 	if !ix.integrity.rebuilding.CompareAndSwap(false, true) {
 		return 0, core.Conflict("REBUILD_IN_PROGRESS", "the index is already being rebuilt")
 	}
 	defer ix.integrity.rebuilding.Store(false)
-	ix.Publish(core.EventIndexStatus, ix.Health())
+	ix.Publish(ix.Health())
 	dirs := ix.foldersToKeep(ctx)
 	aside, err := ix.Store.Rebuild(ctx, dirs)
 	if err != nil {
@@ -166,7 +168,7 @@ func (ix *Indexer) Rebuild(ctx context.Context) (int, error) {
 	ix.Log.Warn("the index was rebuilt; every file is indexed again", "folders", len(dirs), "old_index", aside)
 	ix.saveFolderList(ctx)
 	ix.integrity.rebuilding.Store(false)
-	ix.Publish(core.EventIndexStatus, ix.Health())
+	ix.Publish(ix.Health())
 	ix.RescanAll(false)
 	return len(dirs), nil
 }

@@ -30,7 +30,7 @@ func TestPanickingScanBecomesTheFoldersError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := New(Deps{Store: st, Filters: flt, Settings: settings.Defaults, Publish: func(string, any) {}, Log: log})
+	ix, err := New(Deps{Store: st, Filters: flt, Settings: settings.Defaults, Publish: func(core.EventData) {}, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

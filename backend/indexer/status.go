@@ -119,7 +119,7 @@ func (ix *Indexer) persistStatus(id int64) {
 	}
 	d, err := ix.Store.Directory(context.Background(), id)
 	if err == nil {
-		ix.Publish(core.EventFolderStatus, FolderEvent(ix.Status(d)))
+		ix.Publish(core.FolderStatusOf(ix.Status(d)))
 	}
 }
 
@@ -132,18 +132,8 @@ func (ix *Indexer) publishProgress(id int64) {
 		return
 	}
 	d = ix.Status(d)
-	ix.Publish(core.EventScanProgress, map[string]any{
-		"id": id, "path": d.Path, "status": d.Status, "file_count": d.FileCount,
-		"indexed_count": d.IndexedCount, "failed_count": d.FailedCount, "pending": pending,
-	})
-}
-
-// FolderEvent is the data of a folder.status event.
-func FolderEvent(d core.WatchedDirectory) map[string]any {
-	return map[string]any{
-		"id": d.ID, "path": d.Path, "status": d.Status, "message": d.StatusMessage,
-		"file_count": d.FileCount, "indexed_count": d.IndexedCount, "failed_count": d.FailedCount,
-	}
+	ix.Publish(core.ScanProgress{ID: id, Path: d.Path, Status: d.Status, FileCount: d.FileCount,
+		IndexedCount: d.IndexedCount, FailedCount: d.FailedCount, Pending: pending})
 }
 
 // Status overlays the live status onto a stored folder record. While the

@@ -23,7 +23,6 @@ import (
 	"trove/backend/extract"
 	"trove/backend/fileread"
 	"trove/backend/filters"
-	"trove/backend/queue"
 	"trove/backend/scan"
 	"trove/backend/store"
 	"trove/backend/tokens"
@@ -38,20 +37,34 @@ type Folder struct {
 	Pattern   string
 }
 
+// Records is the part of the store the pipeline keeps files in: one
+// record per path, written whole or not at all.
+type Records interface {
+	Lookup(ctx context.Context, path string) (store.Record, bool, error)
+	ByHash(ctx context.Context, hash string, size int64) ([]store.Record, error)
+	PathsUnder(ctx context.Context, dir string) ([]string, error)
+	PutDocument(ctx context.Context, doc store.Document) (int64, error)
+	PutFailed(ctx context.Context, f core.File) (int64, error)
+	Touch(ctx context.Context, id int64, f core.File) error
+	MoveFiles(ctx context.Context, moves []store.Move) (int, error)
+	DeleteFileByPath(ctx context.Context, path string) (int64, error)
+}
+
+var _ Records = (*store.Store)(nil)
+
 // ExtractFunc reads a file; extract.Extract in production.
 type ExtractFunc func(ctx context.Context, path string, opt extract.Options) (extract.Document, error)
 
 // Deps are the pipeline's collaborators. The funcs return the current value
 // each time, so settings changes apply to the next file.
 type Deps struct {
-	Store    *store.Store
+	Store    Records
 	Settings func() core.Settings
 	Matcher  func() *filters.Matcher
-	Folder   func(id int64) (Folder, bool)
 	Extract  ExtractFunc
 	Enricher func() enrich.Enricher
 	Embedder func() embedding.Embedder
-	Publish  func(typ string, data any)
+	Publish  func(core.EventData)
 	Log      *slog.Logger
 }
 
@@ -82,13 +95,9 @@ func (p *Pipeline) SetConcurrency(n int) { p.cpu.resize(n) }
 // failed at once, never opened.
 var ErrNotRegular = fileread.ErrNotRegular
 
-// Index brings the index in line with the file at path: indexes it, skips it
-// when unchanged, or removes it when it is gone or excluded.
-func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
-	folder, ok := p.Folder(dirID)
-	if !ok {
-		return nil // the folder was removed while this waited
-	}
+// Index brings the index in line with the file at path in folder: indexes
+// it, skips it when unchanged, or removes it when it is gone or excluded.
+func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error {
 	st, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -98,7 +107,7 @@ func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
 	case st.Mode()&fs.ModeSymlink != 0 || !p.wanted(folder, path):
 		return p.Delete(ctx, path)
 	case !st.Mode().IsRegular():
-		return queue.Permanent(fmt.Errorf("%w (%s)", ErrNotRegular, fileread.Kind(st.Mode())))
+		return permanent(fmt.Errorf("%w (%s)", ErrNotRegular, fileread.Kind(st.Mode())))
 	}
 	if testHookAfterCheck != nil {
 		testHookAfterCheck(path)
@@ -122,7 +131,7 @@ func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
 	// together: a read that hangs fails the file when it passes.
 	fctx, cancel := fileread.WithTimeout(ctx, fileTimeout(cfg))
 	defer cancel()
-	j := &job{ctx: ctx, fctx: fctx, folder: folder, checked: st, meta: fileMeta(path, st, dirID), cfg: cfg,
+	j := &job{ctx: ctx, fctx: fctx, folder: folder, checked: st, meta: fileMeta(path, st, folder.ID), cfg: cfg,
 		enricher: enricher, embedder: embedder, release: release}
 	if st.Size() <= maxFileSize(cfg) {
 		err := p.stage("hash", path, func() (err error) {
@@ -167,7 +176,7 @@ func (p *Pipeline) wanted(f Folder, path string) bool {
 		return false
 	}
 	rel := scan.Rel(f.Root, path)
-	return p.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path) && (f.Recursive || !strings.Contains(rel, "/"))
+	return p.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path, rel) && (f.Recursive || !strings.Contains(rel, "/"))
 }
 
 // readError decides what a failed read means for the index.
@@ -183,7 +192,7 @@ func (p *Pipeline) readError(ctx context.Context, path string, err error) error 
 	case errors.Is(err, fileread.ErrNotRegular), errors.As(err, &te):
 		// Swapped for a pipe or device: never read it. A read that hung past
 		// the time limit: trying again soon would hang again.
-		return queue.Permanent(err)
+		return permanent(err)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
@@ -198,10 +207,20 @@ func (p *Pipeline) stage(name, path string, fn func() error) error {
 		var pe *core.PanicError
 		errors.As(perr, &pe)
 		p.Log.Error("panic while indexing a file", "stage", name, "path", path, "panic", pe.Value, "stack", string(pe.Stack))
-		return queue.Permanent(fmt.Errorf("%s: %w", name, perr))
+		return permanent(fmt.Errorf("%s: %w", name, perr))
 	}
 	return err
 }
+
+// permanentError marks a failure that trying again cannot fix; the queue
+// records it at once instead of retrying (it asks for Permanent).
+type permanentError struct{ err error }
+
+func (p permanentError) Error() string   { return p.err.Error() }
+func (p permanentError) Unwrap() error   { return p.err }
+func (p permanentError) Permanent() bool { return true }
+
+func permanent(err error) error { return permanentError{err} }
 
 func isPanic(err error) bool {
 	var pe *core.PanicError
@@ -305,7 +324,7 @@ func (p *Pipeline) write(ctx context.Context, f Folder, meta core.File, chunks [
 	if err != nil {
 		return err
 	}
-	p.Publish(core.EventFileIndexed, map[string]any{"id": id, "path": meta.Path, "dir_id": f.ID, "title": meta.Title, "warning": meta.Error})
+	p.Publish(core.FileIndexed{ID: id, Path: meta.Path, DirID: f.ID, Title: meta.Title, Warning: meta.Error})
 	return nil
 }
 
@@ -336,7 +355,7 @@ func (p *Pipeline) Delete(ctx context.Context, path string) error {
 		return err
 	}
 	if id != 0 {
-		p.Publish(core.EventFileRemoved, map[string]any{"id": id, "path": path})
+		p.Publish(core.FileRemoved{ID: id, Path: path})
 	}
 	return nil
 }
@@ -344,11 +363,7 @@ func (p *Pipeline) Delete(ctx context.Context, path string) error {
 // Move handles a rename from one path to another inside watched folders.
 // When the file is the one the index knows (same size and time), only its
 // path changes; otherwise the old path is dropped and the new one indexed.
-func (p *Pipeline) Move(ctx context.Context, dirID int64, from, to string) error {
-	folder, ok := p.Folder(dirID)
-	if !ok {
-		return p.Delete(ctx, from)
-	}
+func (p *Pipeline) Move(ctx context.Context, folder Folder, from, to string) error {
 	st, err := os.Lstat(to)
 	if errors.Is(err, fs.ErrNotExist) {
 		return p.Delete(ctx, from)
@@ -372,7 +387,7 @@ func (p *Pipeline) Move(ctx context.Context, dirID int64, from, to string) error
 			return err
 		}
 	}
-	return p.Index(ctx, dirID, to)
+	return p.Index(ctx, folder, to)
 }
 
 // moveRecord renames rec to to and reports whether it did: another worker
@@ -387,17 +402,13 @@ func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, t
 	if err != nil || n == 0 {
 		return false, err
 	}
-	p.Publish(core.EventFileMoved, map[string]any{"id": rec.ID, "from": rec.Path, "to": to, "dir_id": f.ID})
+	p.Publish(core.FileMoved{ID: rec.ID, From: rec.Path, To: to, DirID: f.ID, Files: 1})
 	return true, nil
 }
 
 // MoveTree renames every indexed file below from to the same place below to
 // (a folder renamed inside a watched tree), without re-extracting anything.
-func (p *Pipeline) MoveTree(ctx context.Context, dirID int64, from, to string) (int, error) {
-	folder, ok := p.Folder(dirID)
-	if !ok {
-		return 0, nil
-	}
+func (p *Pipeline) MoveTree(ctx context.Context, folder Folder, from, to string) (int, error) {
 	paths, err := p.Store.PathsUnder(ctx, from)
 	if err != nil {
 		return 0, err
@@ -418,7 +429,7 @@ func (p *Pipeline) MoveTree(ctx context.Context, dirID int64, from, to string) (
 		return 0, err
 	}
 	if moved > 0 {
-		p.Publish(core.EventFileMoved, map[string]any{"from": from, "to": to, "dir_id": folder.ID, "files": moved})
+		p.Publish(core.FileMoved{From: from, To: to, DirID: folder.ID, Files: moved})
 	}
 	return moved, nil
 }
@@ -439,7 +450,7 @@ func (p *Pipeline) RecordFailure(ctx context.Context, dirID int64, path string, 
 	if err != nil {
 		return err
 	}
-	p.Publish(core.EventFileFailed, map[string]any{"id": id, "path": path, "dir_id": dirID, "error": meta.Error})
+	p.Publish(core.FileFailed{ID: id, Path: path, DirID: dirID, Error: meta.Error})
 	return nil
 }
 

@@ -27,10 +27,11 @@ import (
 
 // rig is a pipeline on a real index, for one watched folder.
 type rig struct {
-	p     *Pipeline
-	store *store.Store
-	dirID int64
-	log   *syncLog
+	p      *Pipeline
+	store  *store.Store
+	dirID  int64
+	folder Folder
+	log    *syncLog
 }
 
 type syncLog struct {
@@ -89,19 +90,16 @@ func newRig(t *testing.T, root string, opts ...rigOption) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{store: st, dirID: dir.ID, log: &syncLog{}}
+	r := &rig{store: st, dirID: dir.ID, folder: Folder{ID: dir.ID, Root: root, Recursive: true}, log: &syncLog{}}
 	cfg := settings.Defaults()
 	matcher := filters.NewMatcher("blacklist", nil, nil)
 	var enricher enrich.Enricher = enrich.NewBuiltin(DocStats{Store: st})
 	var embedder embedding.Embedder = tinyEmbedder{}
 	d := Deps{
 		Store: st, Matcher: func() *filters.Matcher { return matcher },
-		Folder: func(id int64) (Folder, bool) {
-			return Folder{ID: dir.ID, Root: root, Recursive: true}, id == dir.ID
-		},
 		Enricher: func() enrich.Enricher { return enricher },
 		Embedder: func() embedding.Embedder { return embedder },
-		Publish:  func(string, any) {},
+		Publish:  func(core.EventData) {},
 		Log:      slog.New(slog.NewTextHandler(r.log, nil)),
 	}
 	for _, o := range opts {
@@ -117,7 +115,7 @@ func newRig(t *testing.T, root string, opts ...rigOption) *rig {
 func (r *rig) index(t *testing.T, ctx context.Context, path string) error {
 	t.Helper()
 	done := make(chan error, 1)
-	go func() { done <- r.p.Index(ctx, r.dirID, path) }()
+	go func() { done <- r.p.Index(ctx, r.folder, path) }()
 	select {
 	case err := <-done:
 		return err
@@ -177,11 +175,11 @@ func TestPanicInAStageFailsThatFileOnly(t *testing.T) {
 		}},
 		{"index", func(d *Deps, _ *core.Settings) {
 			publish := d.Publish
-			d.Publish = func(typ string, data any) {
-				if m, ok := data.(map[string]any); ok && typ == core.EventFileIndexed && strings.HasSuffix(m["path"].(string), "bad.txt") {
+			d.Publish = func(data core.EventData) {
+				if ev, ok := data.(core.FileIndexed); ok && strings.HasSuffix(ev.Path, "bad.txt") {
 					panic("event fan-out bug")
 				}
-				publish(typ, data)
+				publish(data)
 			}
 		}},
 	}
@@ -241,7 +239,7 @@ func TestCancelFreesAWorkerStuckInARead(t *testing.T) {
 	r := newRig(t, h.Dir, func(_ *Deps, cfg *core.Settings) { cfg.Extraction.TimeoutSeconds = 3600 })
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- r.p.Index(ctx, r.dirID, filepath.Join(h.Dir, "report.pdf")) }()
+	go func() { done <- r.p.Index(ctx, r.folder, filepath.Join(h.Dir, "report.pdf")) }()
 	select {
 	case <-file.Reads():
 	case <-time.After(10 * time.Second):

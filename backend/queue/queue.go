@@ -653,21 +653,28 @@ func maxTime(a, b time.Time) time.Time {
 	return b
 }
 
+// permanent is what a handler's error says when retrying cannot help (a
+// pipe, a read that hung past its limit): the queue records the failure at
+// once. Handlers mark their errors without importing the queue.
+type permanent interface{ Permanent() bool }
+
 // permanentError marks an error not worth retrying.
 type permanentError struct{ err error }
 
-func (p permanentError) Error() string { return p.err.Error() }
-func (p permanentError) Unwrap() error { return p.err }
+func (p permanentError) Error() string   { return p.err.Error() }
+func (p permanentError) Unwrap() error   { return p.err }
+func (p permanentError) Permanent() bool { return true }
 
 // Permanent wraps err so the queue records the failure without retrying.
 func Permanent(err error) error { return permanentError{err} }
 
 func isPermanent(err error) bool {
-	var p permanentError
-	return errors.As(err, &p)
+	var p permanent
+	return errors.As(err, &p) && p.Permanent()
 }
 
-// IsPermanent reports whether err was marked by Permanent.
+// IsPermanent reports whether err, or an error in its chain, says that
+// retrying cannot help (see Permanent).
 func IsPermanent(err error) bool { return isPermanent(err) }
 
 // isPanic reports a panic recovered at this boundary (not one a handler

@@ -69,7 +69,7 @@ func (s *Service) QueueStatus() core.QueueStatus { return s.indexer.Queue().Stat
 func (s *Service) PauseQueue() core.QueueStatus {
 	s.indexer.Queue().Pause()
 	st := s.QueueStatus()
-	s.bus.Publish(core.EventQueueStatus, st)
+	s.bus.Publish(st)
 	return st
 }
 
@@ -77,7 +77,7 @@ func (s *Service) PauseQueue() core.QueueStatus {
 func (s *Service) ResumeQueue() core.QueueStatus {
 	s.indexer.Queue().Resume()
 	st := s.QueueStatus()
-	s.bus.Publish(core.EventQueueStatus, st)
+	s.bus.Publish(st)
 	return st
 }
 

@@ -14,21 +14,18 @@ import (
 	"trove/backend/embedding"
 	"trove/backend/events"
 	"trove/backend/filters"
-	"trove/backend/indexer"
 	"trove/backend/provider"
-	"trove/backend/search"
 	"trove/backend/settings"
-	"trove/backend/store"
 )
 
 // Deps are the parts a Service is built from.
 type Deps struct {
-	Store    *store.Store
+	Store    Index
 	Settings *settings.Manager
 	Filters  *filters.Manager
 	Bus      *events.Bus
-	Indexer  *indexer.Indexer
-	Search   *search.Engine
+	Indexer  Indexing
+	Search   Searcher
 	Opener   Opener
 	// Health follows the embedding provider; nil reports it as fine.
 	Health  *embedding.Health
@@ -55,12 +52,12 @@ type Deps struct {
 
 // Service implements every operation of the API and the desktop window.
 type Service struct {
-	store    *store.Store
+	store    Index
 	settings *settings.Manager
 	filters  *filters.Manager
 	bus      *events.Bus
-	indexer  *indexer.Indexer
-	search   *search.Engine
+	indexer  Indexing
+	search   Searcher
 	opener   Opener
 	health   *embedding.Health
 	log      *slog.Logger
@@ -96,7 +93,7 @@ func New(d Deps) *Service {
 		ownDirs: ownDirsOf(d.DataDir, d.ConfigDir), filterMu: make(chan struct{}, 1), settingsMu: make(chan struct{}, 1),
 		searchTimeout: cmp.Or(d.SearchTimeout, DefaultSearchTimeout), searchHook: d.SearchHook,
 	}
-	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(core.EventSettings, cur) })
+	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(cur) })
 	return s
 }
 
@@ -131,7 +128,7 @@ func (s *Service) Snapshot(ctx context.Context) []core.Event {
 		s.log.Warn("snapshot of folders failed", "err", err)
 	}
 	for _, d := range dirs {
-		out = append(out, core.Event{Type: core.EventFolderStatus, Time: now, Data: indexer.FolderEvent(d)})
+		out = append(out, core.Event{Type: core.EventFolderStatus, Time: now, Data: core.FolderStatusOf(d)})
 	}
 	return append(out, core.Event{Type: core.EventEmbedding, Time: now, Data: s.Embedding()})
 }

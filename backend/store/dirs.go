@@ -51,7 +51,7 @@ func (s *Store) AddDirectory(ctx context.Context, path string, recursive bool, p
 func (s *Store) Directory(ctx context.Context, id int64) (core.WatchedDirectory, error) {
 	d, err := scanDir(s.wdb().QueryRowContext(ctx, `SELECT `+dirColumns+` FROM watched_directories d WHERE d.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return d, core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", id)
+		return d, &core.Missing{Thing: core.ThingFolder, ID: id}
 	}
 	return d, err
 }
@@ -111,7 +111,7 @@ func (s *Store) DeleteDirectory(ctx context.Context, id int64) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", id)
+			return &core.Missing{Thing: core.ThingFolder, ID: id}
 		}
 		return nil
 	})

@@ -59,7 +59,7 @@ func scanFile(row interface{ Scan(...any) error }) (core.File, error) {
 func (s *Store) File(ctx context.Context, id int64) (core.File, error) {
 	f, err := scanFile(s.rdb().QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return f, core.NotFound("FILE_NOT_FOUND", "file %d not found", id)
+		return f, &core.Missing{Thing: core.ThingFile, ID: id}
 	}
 	return f, err
 }
@@ -68,7 +68,7 @@ func (s *Store) File(ctx context.Context, id int64) (core.File, error) {
 func (s *Store) FileByPath(ctx context.Context, path string) (core.File, error) {
 	f, err := scanFile(s.rdb().QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE path = ?`, path))
 	if errors.Is(err, sql.ErrNoRows) {
-		return f, core.NotFound("FILE_NOT_FOUND", "file %s not found", path)
+		return f, &core.Missing{Thing: core.ThingFile, Path: path}
 	}
 	return f, err
 }

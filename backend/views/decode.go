@@ -44,9 +44,14 @@ func numberProblem(err error) (field, problem string, ok bool) {
 	if !errors.As(err, &typeErr) || !strings.HasPrefix(typeErr.Value, "number") || typeErr.Field == "" {
 		return "", "", false
 	}
+	// A number sent for a string or a list is a wrong type, not a number
+	// out of range: describeJSONError says so.
 	want := "a finite number"
-	if k := typeErr.Type.Kind(); k >= reflect.Int && k <= reflect.Uint64 {
+	switch k := typeErr.Type.Kind(); {
+	case k >= reflect.Int && k <= reflect.Uint64:
 		want = "a whole number within range"
+	case k != reflect.Float32 && k != reflect.Float64:
+		return "", "", false
 	}
 	return typeErr.Field, fmt.Sprintf("must be %s, got %s", want, strings.TrimPrefix(typeErr.Value, "number ")), true
 }
@@ -69,9 +74,9 @@ func describeJSONError(err error) string {
 	switch {
 	case errors.As(err, &typeErr):
 		if typeErr.Field != "" {
-			return fmt.Sprintf("field %q must be %s, got %s", typeErr.Field, jsonTypeName(typeErr.Type.String()), typeErr.Value)
+			return fmt.Sprintf("field %q must be %s, got %s", typeErr.Field, jsonTypeName(typeErr.Type), typeErr.Value)
 		}
-		return fmt.Sprintf("expected %s, got %s", jsonTypeName(typeErr.Type.String()), typeErr.Value)
+		return fmt.Sprintf("expected %s, got %s", jsonTypeName(typeErr.Type), typeErr.Value)
 	case errors.As(err, &syntaxErr):
 		return fmt.Sprintf("%s (at byte %d)", syntaxErr.Error(), syntaxErr.Offset)
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -80,17 +85,21 @@ func describeJSONError(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-func jsonTypeName(goType string) string {
-	switch {
-	case strings.Contains(goType, "[]"):
+// jsonTypeName names a Go type as JSON calls its values.
+func jsonTypeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch k := t.Kind(); {
+	case k == reflect.Slice || k == reflect.Array:
 		return "a list"
-	case strings.Contains(goType, "map[") || strings.Contains(goType, "struct"):
+	case k == reflect.Map || k == reflect.Struct:
 		return "an object"
-	case strings.Contains(goType, "string"):
+	case k == reflect.String:
 		return "a string"
-	case strings.Contains(goType, "bool"):
+	case k == reflect.Bool:
 		return "true or false"
-	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+	case k >= reflect.Int && k <= reflect.Float64:
 		return "a number"
 	}
 	return "another type"

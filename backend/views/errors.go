@@ -84,9 +84,30 @@ type ErrorInfo struct {
 	Field   string `json:"field,omitempty"`
 }
 
+// Shown gives a domain error the code and wording clients see; any other
+// error is returned as it is. Codes and words belong here, not in the
+// store or the engine, which speak of files and folders.
+func Shown(err error) error {
+	var m *core.Missing
+	var e *core.Error
+	if !errors.As(err, &m) || errors.As(err, &e) {
+		return err
+	}
+	switch {
+	case m.Thing == core.ThingFolder:
+		return core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", m.ID)
+	case m.Thing == core.ThingFile && m.Path != "":
+		return core.NotFound("FILE_NOT_FOUND", "file %s not found", m.Path)
+	case m.Thing == core.ThingFile:
+		return core.NotFound("FILE_NOT_FOUND", "file %d not found", m.ID)
+	}
+	return err
+}
+
 // ErrorOf describes err for a client. Anything that is not one of the core
 // errors is internal: its detail belongs in the log, not on screen.
 func ErrorOf(err error) ErrorInfo {
+	err = Shown(err)
 	status := HTTPStatus(err)
 	if status == 0 {
 		return ErrorInfo{Status: http.StatusInternalServerError, Code: CodeOfStatus(http.StatusInternalServerError), Message: InternalMessage}

@@ -1,3 +1,5 @@
+import type { EventKind, EventPayloads } from './events';
+
 // Shapes of the Trove API (docs/api.md). Both transports return these.
 
 /** Whether the embedding provider answers (a notice, never a folder's status). */
@@ -274,19 +276,11 @@ export interface FilterApplied {
   removed_count: number;
 }
 
-export type EventType =
-  | 'file.indexed'
-  | 'file.failed'
-  | 'file.removed'
-  | 'file.moved'
-  | 'folder.status'
-  | 'folder.removed'
-  | 'scan.progress'
-  | 'queue.status'
-  | 'settings.changed'
-  | 'filters.changed'
-  | 'embedding.status'
-  | 'resync';
+/** Event kinds: the backend's (generated in events.ts), and the stream's own resync. */
+export type EventType = EventKind | 'resync';
+
+/** An event of one kind, with that kind's payload. */
+export type EventOf<K extends EventKind> = TroveEvent<EventPayloads[K]> & { type: K };
 
 export interface TroveEvent<T = any> {
   id: number;
