@@ -73,7 +73,7 @@ func layer(p string) string {
 		return "store"
 	case p == "backend/core", p == "backend/atomicfile":
 		return "base"
-	case strings.HasPrefix(p, "bench/"), p == "app/smoke", p == "backend/embedding/internal/gen":
+	case strings.HasPrefix(p, "bench/"), strings.HasPrefix(p, "build/"), p == "app/smoke", p == "backend/embedding/internal/gen":
 		return "tool"
 	}
 	return "engine"
@@ -102,6 +102,8 @@ var engineRank = map[string]int{
 	"backend/hangfs":                   0,
 	"backend/events":                   0,
 	"backend/scheduler":                0,
+	"backend/autostart":                0,
+	"backend/hotkey":                   0,
 	"backend/embedding/internal/model": 0,
 
 	"backend/extract":   1,
@@ -130,7 +132,7 @@ var allowed = map[string][]string{
 	"store":   {"base"},
 	"base":    {"base"},
 	"root":    {"api", "views", "service", "engine", "store", "base", "root"},
-	"tool":    {"root", "service", "engine", "store", "base"},
+	"tool":    {"root", "service", "engine", "store", "base", "tool"},
 }
 
 // violations lists the imports of pkgs that go against the tiers and, inside
