@@ -53,16 +53,16 @@ func (a *App) Stats() (views.Stats, error) {
 }
 
 // Search is POST /api/search/.
-func (a *App) Search(body json.RawMessage) (views.SearchResponse, error) {
-	sr, err := views.DecodeSearch(body)
+func (a *App) Search(body json.RawMessage) (views.PageResponse, error) {
+	pr, err := views.DecodeSearchPage(body)
 	if err != nil {
-		return views.SearchResponse{}, err
+		return views.PageResponse{}, err
 	}
-	results, err := a.svc.Search(a.ctx(), sr)
+	page, err := a.svc.SearchPage(a.ctx(), pr)
 	if err != nil {
-		return views.SearchResponse{}, err
+		return views.PageResponse{}, err
 	}
-	return views.SearchResponseOf(sr.Query, results), nil
+	return views.PageResponseOf(pr.Query, pr, page), nil
 }
 
 // File is GET /api/files/{id}.
