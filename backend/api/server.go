@@ -94,8 +94,8 @@ func (s *Server) routes(ui fs.FS) {
 	files.Get("/:file_id", s.getFile)
 	files.Post("/:file_id/open", s.openFile(false))
 	files.Post("/:file_id/reveal", s.openFile(true))
-	files.Get("/:file_id/preview", s.previewFile)
-	files.Get("/:file_id/image", s.fileImage)
+	files.Get("/:file_id/preview", family(shapeStatus), s.previewFile) // new: errors with codes
+	files.Get("/:file_id/image", family(shapeStatus), s.fileImage)
 
 	a.Get("/status/", family(shapeStatus), s.getStatus)
 
