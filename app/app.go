@@ -6,6 +6,7 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"log/slog"
 
@@ -63,6 +64,24 @@ func (a *App) Search(body json.RawMessage) (views.PageResponse, error) {
 		return views.PageResponse{}, err
 	}
 	return views.PageResponseOf(pr.Query, pr, page), nil
+}
+
+// Preview is GET /api/files/{id}/preview.
+func (a *App) Preview(id int64, query string) (views.PreviewView, error) {
+	p, err := a.svc.Preview(a.ctx(), id, query)
+	if err != nil {
+		return views.PreviewView{}, err
+	}
+	return views.PreviewOf(p), nil
+}
+
+// ImageData is GET /api/files/{id}/image as a data: URL for the window.
+func (a *App) ImageData(id int64) (string, error) {
+	data, mime, err := a.svc.Image(a.ctx(), id)
+	if err != nil {
+		return "", err
+	}
+	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data), nil
 }
 
 // File is GET /api/files/{id}.
