@@ -319,7 +319,8 @@ func order(list []entry, key SortKey, asc, browse bool) {
 		if !asc {
 			c = -c
 		}
-		return cmp.Or(c, cmp.Compare(a.key.ID, b.key.ID))
+		// Ties (same size, same minute) in path order, so pages are stable.
+		return cmp.Or(c, cmp.Compare(a.key.Path, b.key.Path), cmp.Compare(a.key.ID, b.key.ID))
 	})
 }
 
