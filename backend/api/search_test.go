@@ -297,3 +297,41 @@ func TestBrowseWithFiltersOnly(t *testing.T) {
 		t.Fatalf("ext:md alone: %v", got)
 	}
 }
+
+// "explain": true says, per result, which words matched in which field,
+// the keyword and semantic parts, and how the name matched.
+func TestSearchExplain(t *testing.T) {
+	s, _ := corpus(t)
+	top := first(t, post(t, s, map[string]any{"query": "roof laeks", "explain": true}))
+	x, ok := top["explain"].(map[string]any)
+	if !ok {
+		t.Fatalf("no explain: %v", top)
+	}
+	kw := x["keyword"].(map[string]any)
+	sem := x["semantic"].(map[string]any)
+	if fmt.Sprintf("%.4f", kw["score"]) != fmt.Sprintf("%.4f", top["keyword_score"]) ||
+		fmt.Sprintf("%.4f", sem["score"]) != fmt.Sprintf("%.4f", top["semantic_score"]) {
+		t.Fatalf("explain parts %v / %v do not add up to the scores %v", kw, sem, top)
+	}
+	words := map[string]map[string]any{}
+	for _, w := range x["words"].([]any) {
+		m := w.(map[string]any)
+		words[m["word"].(string)] = m
+	}
+	if f, _ := words["roof"]["fields"].(map[string]any); words["roof"]["source"] != "query" || f["text"] == nil {
+		t.Errorf("roof: %v", words["roof"])
+	}
+	if words["leaks"]["source"] != "correction" || words["leaks"]["of"] != "laeks" {
+		t.Errorf("the correction of laeks: %v", x["words"])
+	}
+	if names, _ := x["name"].([]any); len(names) == 0 {
+		t.Errorf("roof-leak.md matches by name: %v", x["name"])
+	}
+	if _, ok := x["feedback"].([]any); !ok {
+		t.Errorf("feedback must be a list: %v", x["feedback"])
+	}
+	plain := first(t, post(t, s, map[string]any{"query": "roof leak"}))
+	if _, ok := plain["explain"]; ok {
+		t.Fatalf("explain without asking: %v", plain)
+	}
+}

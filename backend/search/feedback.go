@@ -20,7 +20,9 @@ import (
 // the query's weight. It helps queries phrased differently from the
 // documents that answer them. A query of a few words usually means one
 // file, whose neighbours feedback would pull in: it needs at least
-// FeedbackMinWords typed words.
+// FeedbackMinWords typed words. Passages of a few dozen words (titles,
+// abstracts of a line) estimate noise rather than a distribution of
+// words: together they must hold FeedbackMinText words.
 
 // feedback adds feedback terms to the searcher's query and returns the
 // feedback passages (for moving the query vector).
@@ -61,6 +63,9 @@ func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, erro
 			passages = append(passages, Match{FileID: r.C.ID, Ord: r.C.Passage})
 		}
 	}
+	if words := passageWords(docs); words < t.FeedbackMinText {
+		return nil, nil // too little text to learn from
+	}
 	have := map[string]bool{}
 	for _, q := range s.terms {
 		have[q.stem] = true
@@ -96,6 +101,20 @@ func (s *searcher) typedWords() int {
 	return n
 }
 
+// passageWords counts the words of the feedback passages.
+func passageWords(docs []feedbackDoc) int {
+	n := 0
+	for _, d := range docs {
+		n += len(letterWords(d.text))
+	}
+	return n
+}
+
+// letterWords splits text into runs of letters, the words feedback reads.
+func letterWords(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
 // feedbackDoc is one feedback passage and its file's score.
 type feedbackDoc struct {
 	text  string
@@ -119,7 +138,7 @@ func feedbackCandidates(docs []feedbackDoc, have map[string]bool, minDF int) map
 	}
 	out := map[string]*feedbackWord{}
 	for _, d := range docs {
-		words := strings.FieldsFunc(d.text, func(r rune) bool { return !unicode.IsLetter(r) })
+		words := letterWords(d.text)
 		if len(words) == 0 || best == 0 {
 			continue
 		}

@@ -160,7 +160,7 @@ func (s *searcher) lookup(ctx context.Context, terms []qterm) error {
 			stems = append(stems, t.stem)
 		}
 	}
-	_, text, err := s.e.Store.DocFreqs(ctx, stems)
+	_, text, err := s.e.Store.RankDocFreqs(ctx, stems)
 	if err != nil {
 		return err
 	}

@@ -41,6 +41,10 @@ type Tuning struct {
 	// FeedbackTerms 0 turns it off.
 	FeedbackDocs, FeedbackTerms, FeedbackMinDF int
 	FeedbackWeight                             float64
+	// FeedbackMinText is the fewest words the feedback passages must hold
+	// together: feedback estimates a distribution of words, and a few
+	// dozen words estimate noise.
+	FeedbackMinText int
 	// FeedbackMinWords is the fewest typed words a query needs for
 	// feedback: a name or a few remembered words mean one file, and
 	// feedback would pull its neighbours in.
@@ -77,6 +81,7 @@ var DefaultTuning = Tuning{
 	FeedbackTerms:    10,
 	FeedbackMinDF:    2,
 	FeedbackWeight:   0.2,
+	FeedbackMinText:  300,
 	FeedbackMinWords: 5,
 	VectorFeedback:   1,
 	QueryTerms:       32,

@@ -202,8 +202,18 @@ func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]i
 	return s.docFreqs(ctx, "fts_content_vocab", &s.dfCache, terms)
 }
 
-// FileDocFreqs is DocFreqs over file names, folder names, titles, keywords
-// and summaries (a term counts once per file whatever its columns).
+// RankDocFreqs is DocFreqs for ranking: a count is read again once the
+// index has grown by a 64th since. The enricher asks about words while a
+// folder is first indexed, when the index is a fraction of its final size;
+// counts that stayed from then would make the same query rank differently
+// on the same index depending on when the process started.
+func (s *Store) RankDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
+	return s.docFreqs(ctx, "fts_content_vocab", &s.rankDFCache, terms)
+}
+
+// FileDocFreqs is RankDocFreqs over file names, folder names, titles,
+// keywords and summaries (a term counts once per file whatever its
+// columns).
 func (s *Store) FileDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
 	return s.docFreqs(ctx, "fts_files_vocab", &s.fileDFCache, terms)
 }
@@ -267,6 +277,19 @@ func (s *Store) vocabCounts(ctx context.Context, vocab string, terms []string) (
 type dfCache struct {
 	mu    sync.Mutex
 	terms map[string][2]int // term -> {frequency, index size when read}
+	// exact keeps a count only while the index has grown by at most a
+	// 64th; otherwise by a quarter and a thousand files, which is what
+	// the enricher needs while a folder is first indexed.
+	exact bool
+}
+
+// fresh reports whether a count read at index size then still serves at
+// size docs.
+func (c *dfCache) fresh(then, docs int) bool {
+	if c.exact {
+		return docs <= then+then/64
+	}
+	return docs <= then+then/4+1000
 }
 
 // maxCachedTerms bounds the cache; it is emptied when full.
@@ -283,7 +306,7 @@ func (c *dfCache) get(terms []string, docs int, df map[string]int) []string {
 			continue
 		}
 		seen[t] = true
-		if e, ok := c.terms[t]; ok && docs <= e[1]+e[1]/4+1000 {
+		if e, ok := c.terms[t]; ok && c.fresh(e[1], docs) {
 			df[t] = e[0]
 			continue
 		}

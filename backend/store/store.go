@@ -41,8 +41,9 @@ type Store struct {
 	observers   []Observer
 	passages    atomic.Int64 // kept in step with the chunks table by every commit
 	docs        atomic.Int64 // rows of fts_content, likewise
-	dfCache     dfCache      // of the text
-	fileDFCache dfCache      // of names, folders, titles, keywords, summaries
+	dfCache     dfCache      // of the text, for the enricher
+	rankDFCache dfCache      // of the text, for ranking (exact)
+	fileDFCache dfCache      // of names, folders, titles, keywords, summaries (exact)
 	group       groupCommit
 }
 
@@ -57,7 +58,7 @@ func Open(dataDir string) (*Store, error) {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
-	s := &Store{w: w, path: path}
+	s := &Store{w: w, path: path, rankDFCache: dfCache{exact: true}, fileDFCache: dfCache{exact: true}}
 	if err := s.migrate(context.Background()); err != nil {
 		w.Close()
 		return nil, err

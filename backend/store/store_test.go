@@ -360,3 +360,26 @@ func segments(t *testing.T, s *Store, table string) int {
 	}
 	return n
 }
+
+// Counts cached for the enricher while a folder is first indexed do not
+// reach ranking: its counts follow the index as it grows.
+func TestRankDocFreqsFollowTheIndex(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	s.PutDocument(ctx, doc(d.ID, "/d/a", "roof leak"))
+	for _, get := range []func(context.Context, []string) (int, map[string]int, error){s.DocFreqs, s.RankDocFreqs} {
+		if _, df, err := get(ctx, []string{"roof"}); err != nil || df["roof"] != 1 {
+			t.Fatalf("df %v err %v", df, err)
+		}
+	}
+	for i := range 9 {
+		s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/roof%d", i), "roof tiles"))
+	}
+	if _, df, _ := s.DocFreqs(ctx, []string{"roof"}); df["roof"] != 1 {
+		t.Fatalf("the enricher's count is cached: %v", df)
+	}
+	docs, df, err := s.RankDocFreqs(ctx, []string{"roof"})
+	if err != nil || docs != 10 || df["roof"] != 10 {
+		t.Fatalf("ranking counts %d of %d files, want 10 of 10 (err %v)", df["roof"], docs, err)
+	}
+}

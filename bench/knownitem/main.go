@@ -138,6 +138,41 @@ func report(items []item, systems map[string][][]string, order []string) {
 		}
 		fmt.Printf("%-10s %5d%s\n", kind, count, line)
 	}
+	halves(items, systems, order)
+}
+
+// halves prints MRR@10 on the odd and the even queries of each kind, as
+// bench/tune splits them: variants are chosen on the odd ones, so the even
+// ones are the honest figure.
+func halves(items []item, systems map[string][][]string, order []string) {
+	fmt.Printf("\nMRR@10 split half (odd queries choose / even queries report)\n%-10s", "kind")
+	for _, s := range order {
+		if _, ok := systems[s]; ok {
+			fmt.Printf("  %-15s", s)
+		}
+	}
+	fmt.Println()
+	for _, kind := range append(kinds, "all") {
+		fmt.Printf("%-10s", kind)
+		for _, s := range order {
+			runs, ok := systems[s]
+			if !ok {
+				continue
+			}
+			var rr []float64
+			for i, it := range items {
+				if kind == "all" || it.Kind == kind {
+					x := 0.0
+					if r := rank(runs[i], it); r > 0 {
+						x = 1 / float64(r)
+					}
+					rr = append(rr, x)
+				}
+			}
+			fmt.Printf("  %.3f / %.3f   ", ir.Mean(ir.Half(rr, true)), ir.Mean(ir.Half(rr, false)))
+		}
+		fmt.Println()
+	}
 }
 
 // baseline ranks with FTS5 BM25 over the same text.

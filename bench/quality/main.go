@@ -2,7 +2,8 @@
 // collection in a folder, through the real pipeline and the real API, and
 // in the same run an FTS5 BM25 baseline over the same documents:
 //
-//	go run ./bench/quality [-datasets ../shared/datasets] [-only cranfield,med] [-keep DIR]
+//	go run ./bench/quality [-datasets ../shared/datasets] [-only cranfield,med] [-keep DIR] [-json FILE]
+//	go run ./bench/quality -report FILE   (the tables again from a -json file)
 //
 // Every document becomes a Markdown file (its title as the heading); a
 // trove server per collection indexes the folder and answers every query
@@ -40,7 +41,16 @@ func main() {
 	bin := flag.String("bin", "", "trove binary (built from this checkout when empty)")
 	keep := flag.String("keep", "", "keep corpora and indexes in this folder (for bench/tune)")
 	jsonOut := flag.String("json", "", "write per-query measures to this file")
+	again := flag.String("report", "", "print the tables of a -json file and exit")
 	flag.Parse()
+	if *again != "" {
+		b, err := os.ReadFile(*again)
+		check(err)
+		var runs []run
+		check(json.Unmarshal(b, &runs))
+		report(runs)
+		return
+	}
 
 	dirs, err := ir.Collections(*datasets)
 	check(err)
@@ -169,6 +179,37 @@ func report(runs []run) {
 	}
 	if len(runs) > 0 {
 		fmt.Printf("mean hybrid ratio over %d collections: %.3f\n", len(runs), sum/float64(len(runs)))
+	}
+	halves(runs)
+}
+
+// halves prints each half's nDCG@10 and Recall@100 for the baseline and
+// Trove, and the mean ratio per half: the odd half is where variants were
+// chosen, the even half the held-out figure.
+func halves(runs []run) {
+	fmt.Printf("\nPer half: nDCG@10 and Recall@100, FTS5 BM25 against Trove hybrid (and keyword)\n")
+	fmt.Printf("%-10s %-5s %4s %9s %9s %9s %7s %9s %9s\n", "collection", "half", "n", "FTS5 nDCG", "hybrid", "keyword", "ratio", "FTS5 R100", "hybrid")
+	sums := map[bool]float64{}
+	for _, r := range runs {
+		for _, odd := range []bool{true, false} {
+			m := func(sys string, x func(*ir.Scores) []float64) float64 {
+				return ir.Mean(ir.Half(x(r.Systems[sys]), odd))
+			}
+			ndcg := func(s *ir.Scores) []float64 { return s.NDCG }
+			recall := func(s *ir.Scores) []float64 { return s.Recall }
+			ratio := m("hybrid", ndcg) / m("fts5", ndcg)
+			sums[odd] += ratio
+			half := "even"
+			if odd {
+				half = "odd"
+			}
+			fmt.Printf("%-10s %-5s %4d %9.4f %9.4f %9.4f %7.3f %9.4f %9.4f\n", r.Name, half, len(ir.Half(r.Systems["fts5"].NDCG, odd)),
+				m("fts5", ndcg), m("hybrid", ndcg), m("keyword", ndcg), ratio, m("fts5", recall), m("hybrid", recall))
+		}
+	}
+	if len(runs) > 0 {
+		n := float64(len(runs))
+		fmt.Printf("mean hybrid nDCG@10 ratio: odd %.3f, even %.3f\n", sums[true]/n, sums[false]/n)
 	}
 }
 
