@@ -31,7 +31,7 @@ func (r WatchRequest) Target(field string) (string, service.WatchOptions, error)
 	if r.FilePattern != nil {
 		o.FilePattern = *r.FilePattern
 	}
-	return *p, o, nil
+	return expandHome(*p), o, nil
 }
 
 // Watched is what POST /api/watch/directory reports in its data.
