@@ -124,7 +124,7 @@ func (ix *Indexer) publishProgress(id int64) {
 	}
 	ix.Publish(core.EventScanProgress, map[string]any{
 		"id": id, "path": d.Path, "status": d.Status, "file_count": d.FileCount,
-		"indexed_count": d.IndexedCount, "failed_count": d.FailedCount, "pending": pending,
+		"indexed_count": d.IndexedCount, "failed_count": d.FailedCount, "problem_count": d.ProblemCount, "pending": pending,
 	})
 }
 
@@ -133,6 +133,7 @@ func FolderEvent(d core.WatchedDirectory) map[string]any {
 	return map[string]any{
 		"id": d.ID, "path": d.Path, "status": d.Status, "message": d.StatusMessage,
 		"file_count": d.FileCount, "indexed_count": d.IndexedCount, "failed_count": d.FailedCount,
+		"problem_count": d.ProblemCount,
 	}
 }
 

@@ -60,6 +60,7 @@ type Folder struct {
 	FileCount     int64   `json:"file_count"`
 	IndexedCount  int64   `json:"indexed_count"`
 	FailedCount   int64   `json:"failed_count"`
+	ProblemCount  int64   `json:"problem_count"`
 	Status        string  `json:"status"`
 	AddedAt       string  `json:"added_at"`
 	StatusMessage string  `json:"status_message"`
@@ -77,7 +78,7 @@ func FoldersOf(dirs []core.WatchedDirectory) FolderList {
 	out := FolderList{TotalDirectories: len(dirs), Directories: make([]Folder, len(dirs))}
 	for i, d := range dirs {
 		out.Directories[i] = Folder{ID: d.ID, Path: d.Path, FileCount: d.FileCount, IndexedCount: d.IndexedCount,
-			FailedCount: d.FailedCount, Status: d.Status, AddedAt: UTCTime(d.CreatedAt), StatusMessage: d.StatusMessage,
+			FailedCount: d.FailedCount, ProblemCount: d.ProblemCount, Status: d.Status, AddedAt: UTCTime(d.CreatedAt), StatusMessage: d.StatusMessage,
 			LastScan: OptionalUTC(d.LastScan)}
 	}
 	return out

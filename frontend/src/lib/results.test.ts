@@ -2,6 +2,7 @@ import { describe, it, expect, vi, beforeEach } from 'vitest';
 import { get } from 'svelte/store';
 import { buildRequest, createSearchController, emptyParams, paramsFromURL, paramsToURL, type SearchParams } from './search';
 import { clearRecent, recentSearches, rememberSearch, MAX_RECENT } from './recent';
+import { problemLabel } from './problems';
 import type { SearchRequest, SearchResponse, SearchResult } from './api';
 
 const day = new Date(2026, 4, 20);
@@ -134,5 +135,13 @@ describe('paging', () => {
     release({ query: 'a', total: 60, results: [hit(999)] });
     await Promise.resolve();
     expect(get(c).results.some((r) => r.file.id === 999)).toBe(false);
+  });
+});
+
+describe('folder problems', () => {
+  it('labels a file whose text was cut as such, not as name only', () => {
+    expect(problemLabel({ status: 'indexed', error: 'text truncated at 10 MB' })).toBe('Text cut');
+    expect(problemLabel({ status: 'indexed', error: 'larger than 100 MB: indexed by name only' })).toBe('Name only');
+    expect(problemLabel({ status: 'failed', error: 'not a regular file' })).toBe('Failed');
   });
 });

@@ -153,6 +153,8 @@ export interface Folder {
   file_count: number;
   indexed_count: number;
   failed_count: number;
+  /** Failed, or indexed with a note (name only, text cut): the Problems list. */
+  problem_count?: number;
   status: FolderStatus;
   added_at?: string;
   status_message: string;
