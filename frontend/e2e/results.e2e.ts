@@ -327,6 +327,51 @@ describe('results', () => {
     expect(await page.evaluate(() => localStorage.getItem('trove.recent'))).toBe(null);
   });
 
+  it('settings: a section link scrolls the content only; a refused value shows above the unsaved bar; no internal names', async () => {
+    await page.goto('/settings');
+    await page.getByRole('link', { name: 'Filters' }).first().click();
+    await expect.poll(() => page.evaluate(() => document.getElementById('main')!.scrollTop), { timeout: T }).toBeGreaterThan(0);
+    const moved = await page.evaluate(() => ({
+      shell: document.querySelector('.shell')!.scrollTop,
+      doc: document.scrollingElement!.scrollTop,
+      sidebarTop: document.querySelector('.sidebar')!.getBoundingClientRect().top,
+    }));
+    expect(moved).toEqual({ shell: 0, doc: 0, sidebarTop: 0 });
+    expect(await page.locator('main').textContent()).not.toMatch(/blacklist_exclude|legacy/);
+
+    await page.locator('#set-queue-max_retries').fill('-5');
+    await page.getByTestId('settings-save').click();
+    const err = page.locator('[data-testid="field-error"][data-field="queue.max_retries"]');
+    await err.waitFor({ timeout: T });
+    const bar = await page.locator('.savebar').boundingBox();
+    const box = await err.boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(bar!.y);
+    await page.getByRole('button', { name: 'Discard' }).click();
+  });
+
+  it('activity: one queue count, and recent files lead to their search', async () => {
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(server.url + path, { method, headers: body ? { 'Content-Type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    await call('POST', '/api/queue/pause');
+    const more = join(server.dir, 'More');
+    for (let i = 0; i < 6; i++) {
+      mkdirSync(more, { recursive: true });
+      writeFileSync(join(more, `note-${i}.txt`), `Mooring note ${i}: the boat stays at berth ${i}.`);
+    }
+    expect((await call('POST', '/api/watch/directory', { path: more })).status).toBeLessThan(300);
+    await page.goto('/activity');
+    await expect.poll(() => page.getByTestId('queue-total').textContent(), { timeout: T }).toBe('6');
+    await expect.poll(() => page.getByTestId('queue-list-count').textContent(), { timeout: T }).toBe('6 items');
+    await call('POST', '/api/queue/resume');
+    await expect.poll(() => page.getByTestId('queue-total').textContent(), { timeout: T }).toBe('0');
+    const link = page.getByTestId('recent-link').first();
+    await link.waitFor({ timeout: T });
+    const name = (await link.textContent())!.trim();
+    await link.click();
+    await expect.poll(() => box().inputValue(), { timeout: T }).toBe(`"${name}"`);
+    await expect.poll(async () => (await shownPaths())[0] ?? '', { timeout: T }).toBe(join(more, name));
+  });
+
   for (const scheme of ['light', 'dark'] as const) {
     it(`has WCAG AA contrast on every screen in the ${scheme} theme`, async () => {
       const c = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, colorScheme: scheme });

@@ -47,6 +47,8 @@ describe('Trove in a browser', () => {
     await page.getByTestId('empty-no-folders').waitFor({ timeout: T });
     await page.getByRole('button', { name: 'Add a folder' }).click();
     await page.waitForURL('**/folders');
+    // It lands ready to add one: the path field has the focus.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: T }).toBe('folder-path');
 
     const input = page.getByLabel('Folder path');
     await input.fill('Documents');
