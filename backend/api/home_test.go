@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"trove/backend/testserver"
 )
