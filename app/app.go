@@ -84,6 +84,21 @@ func (a *App) ImageData(id int64) (string, error) {
 	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data), nil
 }
 
+// Apps is GET /api/files/{id}/apps.
+func (a *App) Apps(id int64) (views.AppList, error) {
+	apps, err := a.svc.Apps(a.ctx(), id)
+	if err != nil {
+		return views.AppList{}, err
+	}
+	return views.AppsOf(apps), nil
+}
+
+// OpenWith is POST /api/files/{id}/open-with.
+func (a *App) OpenWith(id int64, app string) error {
+	_, err := a.svc.OpenWith(a.ctx(), id, app)
+	return err
+}
+
 // File is GET /api/files/{id}.
 func (a *App) File(id int64) (views.File, error) {
 	f, err := a.svc.File(a.ctx(), id)

@@ -40,3 +40,33 @@ func (s *Server) fileImage(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentDisposition, "inline")
 	return c.Send(data)
 }
+
+// GET /api/files/:file_id/apps: the applications that open the file's type.
+func (s *Server) fileApps(c *fiber.Ctx) error {
+	id, err := fileID(c)
+	if err != nil {
+		return err
+	}
+	apps, err := s.svc.Apps(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(views.AppsOf(apps))
+}
+
+// POST /api/files/:file_id/open-with {"app": "<id from /apps>"}.
+func (s *Server) openWith(c *fiber.Ctx) error {
+	id, err := fileID(c)
+	if err != nil {
+		return err
+	}
+	app, err := views.DecodeOpenWith(c.Body())
+	if err != nil {
+		return err
+	}
+	path, err := s.svc.OpenWith(c.UserContext(), id, app)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"path": path})
+}

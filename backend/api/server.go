@@ -96,6 +96,8 @@ func (s *Server) routes(ui fs.FS) {
 	files.Post("/:file_id/reveal", s.openFile(true))
 	files.Get("/:file_id/preview", family(shapeStatus), s.previewFile) // new: errors with codes
 	files.Get("/:file_id/image", family(shapeStatus), s.fileImage)
+	files.Get("/:file_id/apps", family(shapeStatus), s.fileApps)
+	files.Post("/:file_id/open-with", family(shapeStatus), s.openWith)
 
 	a.Get("/status/", family(shapeStatus), s.getStatus)
 

@@ -230,3 +230,37 @@ func PreviewOf(p service.FilePreview) PreviewView {
 	}
 	return out
 }
+
+// AppView is an application that opens a file's type.
+type AppView struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// AppList is GET /api/files/{id}/apps.
+type AppList struct {
+	Apps []AppView `json:"apps"`
+}
+
+// AppsOf shows the applications for a file.
+func AppsOf(apps []service.DesktopApp) AppList {
+	out := AppList{Apps: make([]AppView, len(apps))}
+	for i, a := range apps {
+		out.Apps[i] = AppView{ID: a.ID, Name: a.Name}
+	}
+	return out
+}
+
+// DecodeOpenWith reads {"app": "<id>"}.
+func DecodeOpenWith(body []byte) (string, error) {
+	var req struct {
+		App string `json:"app"`
+	}
+	if err := Decode(body, &req); err != nil {
+		return "", err
+	}
+	if req.App == "" {
+		return "", core.InvalidField("MISSING_FIELD", "app", "required: an id from GET /api/files/{id}/apps")
+	}
+	return req.App, nil
+}
