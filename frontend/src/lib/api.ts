@@ -332,6 +332,16 @@ export const preview = (id: number, query: string, opt: HttpOptions = {}): Promi
     ? bind('Preview', id, query)
     : http('GET', `/api/files/${enc(String(id))}/preview?query=${enc(query)}`, undefined, opt);
 
+/** The desktop's applications for an indexed file's type. */
+export const fileApps = (id: number): Promise<{ apps: { id: string; name: string }[] }> =>
+  isDesktop() ? bind('Apps', id) : http('GET', `/api/files/${enc(String(id))}/apps`);
+
+/** Opens an indexed file with one of the applications fileApps lists. */
+export const openWith = (id: number, app: string): Promise<null> =>
+  isDesktop()
+    ? bind('OpenWith', id, app).then(nothing)
+    : http('POST', `/api/files/${enc(String(id))}/open-with`, { app }).then(nothing);
+
 /** An indexed image as a URL the page can show (a data: or blob: URL). */
 export async function imageURL(id: number): Promise<string> {
   if (isDesktop()) return bind('ImageData', id);
