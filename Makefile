@@ -3,12 +3,16 @@
 
 SHELL   := /bin/bash
 GO      ?= $(shell command -v go || echo /usr/local/go/bin/go)
-VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+ifndef VERSION
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+endif
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := build/bin/trove
 export PATH := $(dir $(GO)):$(PATH)
+# apt waits for another apt (an unattended upgrade, a second make) instead of failing.
+APT_INSTALL := apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq
 
-.PHONY: run serve build test go-test fuzz deps check clean
+.PHONY: run serve build test go-test fuzz chaos deps check clean
 
 ## run: start Trove (the desktop app)
 run: desktop-run
@@ -32,18 +36,23 @@ check: deps
 	$(GO) vet ./...
 
 ## test: the whole suite
-test: check go-test fuzz frontend-test e2e-test desktop-test
+test: check go-test fuzz frontend-test e2e-test desktop-test package-test cross
 
 ## go-test: Go tests, with the race detector
-go-test: deps
+go-test: deps go-test-deps
 	$(GO) test -count=1 -race -timeout 20m ./...
 
 ## fuzz: every fuzz target for FUZZTIME (default 3s) each
 fuzz: deps
 	FUZZTIME=$${FUZZTIME:-3s} ./scripts/fuzz.sh
 
+## chaos: TestChaos on CHAOS_SEEDS fresh random seeds (default 20) with CHAOS_OPS operations each
+chaos: deps
+	TROVE_CHAOS_NEW=$${CHAOS_SEEDS:-20} TROVE_CHAOS_OPS=$${CHAOS_OPS:-300} $(GO) test -count=1 -race -timeout 60m -run 'TestChaos$$' ./backend/daemon/
+
 clean:
 	rm -rf build/bin
 
 include mk/frontend.mk
 include mk/desktop.mk
+include mk/package.mk

@@ -12,9 +12,11 @@ require (
 	github.com/godbus/dbus/v5 v5.2.4
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/google/uuid v1.6.0
+	github.com/hanwen/go-fuse/v2 v2.12.1
 	github.com/jezek/xgb v1.1.1
 	github.com/ncruces/go-sqlite3 v0.35.6
 	github.com/tmc/langchaingo v0.1.14
+	github.com/valyala/fasthttp v1.51.0
 	github.com/wailsapp/wails/v2 v2.9.2
 	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.24.0
@@ -48,7 +50,6 @@ require (
 	github.com/samber/lo v1.38.1 // indirect
 	github.com/tkrajina/go-reflector v0.5.6 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
-	github.com/valyala/fasthttp v1.51.0 // indirect
 	github.com/valyala/fasttemplate v1.2.2 // indirect
 	github.com/valyala/tcplisten v1.0.0 // indirect
 	github.com/wailsapp/go-webview2 v1.0.16 // indirect

@@ -78,8 +78,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage: trove [command] [flags]
 
-With no command, the desktop build starts the app (window, tray and API) and
-the headless build runs serve.
+With no command, the desktop build (trove-desktop) starts the app: window,
+tray and API; with --hidden it starts in the tray without its window, as
+it does at login. The headless build (trove) runs serve.
 
 commands:
   serve     run the indexing service and the API (headless)
@@ -87,8 +88,14 @@ commands:
   quick     open the running desktop app's quick search (bind it to a hotkey)
   version   print the version
 
-Run "trove serve --help" for the flags. Environment: TROVE_ADDR, TROVE_DATA_DIR,
-TROVE_CONFIG_DIR, TROVE_TOKEN (optional API bearer token), TROVE_LOG_LEVEL.
+environment:
+  TROVE_ADDR         listen address, as --addr
+  TROVE_DATA_DIR     where the index lives, as --data-dir
+  TROVE_CONFIG_DIR   where settings.json and filters.json live, as --config-dir
+  TROVE_TOKEN        a bearer token the API then requires of every request
+  TROVE_LOG_LEVEL    debug, info, warn or error
+
+Run "trove serve --help" and "trove search --help" for their flags.
 `)
 }
 
@@ -148,6 +155,14 @@ func runDaemon(cfg daemon.Config, stderr io.Writer, shell func(context.Context, 
 	d, err := daemon.New(cfg)
 	if err != nil {
 		cfg.Log.Error("cannot start", "err", err)
+		var held *daemon.AlreadyRunningError
+		if errors.As(err, &held) {
+			fmt.Fprintln(stderr, "trove:", held.Error())
+		}
+		var newer *daemon.NewerIndexError
+		if errors.As(err, &newer) {
+			fmt.Fprintln(stderr, "trove:", newer.Error())
+		}
 		if errors.Is(err, syscall.EADDRINUSE) {
 			fmt.Fprintf(stderr, "trove: %s is in use: is Trove already running? (set --addr or TROVE_ADDR to use another port)\n", cfg.Addr)
 		}

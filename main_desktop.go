@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"trove/app"
 	"trove/backend/daemon"
@@ -14,11 +15,20 @@ import (
 
 // defaultCommand of the desktop build is the app: window, tray and API in
 // one process. Without a display it says so and runs headless.
+// hiddenFlag starts the app in the tray without the window: the flag the
+// login entry passes (backend/autostart.HiddenFlag).
+const hiddenFlag = "--hidden"
+
 func defaultCommand(args []string, stderr io.Writer) int {
-	return withConfig("", args, stderr, func(cfg daemon.Config) int { return desktop(cfg, stderr) })
+	hidden := false
+	args = slices.DeleteFunc(args, func(a string) bool {
+		hidden = hidden || a == hiddenFlag
+		return a == hiddenFlag
+	})
+	return withConfig("", args, stderr, func(cfg daemon.Config) int { return desktop(cfg, hidden, stderr) })
 }
 
-func desktop(cfg daemon.Config, stderr io.Writer) int {
+func desktop(cfg daemon.Config, hidden bool, stderr io.Writer) int {
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		cfg.Log.Warn("no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; the web UI is at http://" + cfg.Addr + "/")
 		return runDaemon(cfg, stderr, nil)
@@ -30,7 +40,7 @@ func desktop(cfg daemon.Config, stderr io.Writer) int {
 	}
 	defer inst.Release()
 	return runDaemon(cfg, stderr, func(ctx context.Context, d *daemon.Daemon) error {
-		return app.Run(ctx, d, app.Options{UI: uiFS(), Log: cfg.Log, Instance: inst})
+		return app.Run(ctx, d, app.Options{UI: uiFS(), Log: cfg.Log, Instance: inst, Hidden: hidden})
 	})
 }
 

@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,5 +63,32 @@ func TestSearchCommand(t *testing.T) {
 	}
 	if code := run([]string{"search"}, &out, &errOut); code != 2 {
 		t.Fatalf("no words: %d", code)
+	}
+}
+
+// An index from a newer Trove stops trove serve with a plain message on
+// stderr (what a terminal or the journal shows), and is left as it was.
+func TestServeRefusesANewerIndex(t *testing.T) {
+	data := t.TempDir()
+	index := filepath.Join(data, "index.db")
+	fixture, err := os.ReadFile("backend/store/testdata/index-f229f0b.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// SQLite keeps PRAGMA user_version, the schema number, big-endian at
+	// byte 60 of the file's header.
+	binary.BigEndian.PutUint32(fixture[60:64], 999)
+	if err := os.WriteFile(index, fixture, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := run([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", data, "--config-dir", t.TempDir()}, &out, &errOut)
+	want := "this index was made by a newer Trove (schema 999)"
+	if code != 1 || !strings.Contains(errOut.String(), "trove: "+index+": "+want) {
+		t.Fatalf("code %d, stderr %q; want 1 and %q", code, errOut.String(), want)
+	}
+	after, _ := os.ReadFile(index)
+	if !bytes.Equal(after, fixture) {
+		t.Error("the refused index was changed")
 	}
 }

@@ -38,8 +38,9 @@ func New(svc *service.Service, log *slog.Logger, win windowControl) *App {
 }
 
 // ctx is the context of a binding call: the service's calls are short, and
-// the window gives none of its own.
-func (a *App) ctx() context.Context { return context.Background() }
+// the window gives none of its own. The window is the person using Trove,
+// so its calls are trusted (see service.Trusted).
+func (a *App) ctx() context.Context { return service.Trusted(context.Background()) }
 
 // Status is GET /api/status/.
 func (a *App) Status() (views.Status, error) {
@@ -126,7 +127,8 @@ func (a *App) Folders() (views.FolderList, error) {
 	if err != nil {
 		return views.FolderList{}, err
 	}
-	return views.FoldersOf(dirs), nil
+	page, _ := views.PageOf(0, 0, views.DefaultFolders, views.MaxFolders)
+	return views.FoldersOf(dirs, page), nil
 }
 
 // Watch is POST /api/watch/directory (its data).
@@ -147,10 +149,11 @@ func (a *App) Unwatch(id int64) error { return a.svc.Unwatch(a.ctx(), id) }
 
 // Problems is GET /api/watched-directories/{id}/problems (its data).
 func (a *App) Problems(id int64, limit int) (views.ProblemList, error) {
-	if limit < 1 || limit > views.MaxProblems {
-		return views.ProblemList{}, core.InvalidField("INVALID_PARAMETER", "limit", "must be a whole number from 1 to %d, got %d", views.MaxProblems, limit)
+	page, err := views.PageOf(0, limit, views.DefaultProblems, views.MaxProblems)
+	if err != nil {
+		return views.ProblemList{}, err
 	}
-	files, total, err := a.svc.Problems(a.ctx(), id, limit)
+	files, total, err := a.svc.Problems(a.ctx(), id, page.Limit)
 	if err != nil {
 		return views.ProblemList{}, err
 	}
@@ -168,11 +171,12 @@ func (a *App) ResumeQueue() (core.QueueStatus, error) { return a.svc.ResumeQueue
 
 // QueueItems is GET /api/queue/items.
 func (a *App) QueueItems(offset, limit int) (views.QueueItems, error) {
-	if offset < 0 || limit < 0 {
-		return views.QueueItems{}, core.Invalid("INVALID_PARAMETER", "offset and limit must not be negative")
+	page, err := views.PageOf(offset, limit, views.DefaultQueueItems, views.MaxQueueItems)
+	if err != nil {
+		return views.QueueItems{}, err
 	}
-	items, total := a.svc.QueueItems(offset, limit)
-	return views.QueueItemsOf(items, total, offset), nil
+	items, total := a.svc.QueueItems(page.Offset, page.Limit)
+	return views.QueueItemsOf(items, total, page), nil
 }
 
 // RemoveQueueItem is DELETE /api/queue/items/{id}.
@@ -190,7 +194,7 @@ func (a *App) UpdateSettings(body json.RawMessage) (core.Settings, error) {
 	if err != nil {
 		return core.Settings{}, err
 	}
-	return a.svc.UpdateSettings(patch)
+	return a.svc.UpdateSettings(a.ctx(), patch)
 }
 
 // Filters is GET /api/filters/config.
@@ -256,9 +260,23 @@ func (a *App) ApplyFilters() (views.Applied, error) {
 	return views.FiltersApplied(n), nil
 }
 
+// RebuildIndex replaces a damaged index and indexes every file again.
+func (a *App) RebuildIndex() (int, error) { return a.svc.RebuildIndex(a.ctx()) }
+
 // Snapshot is the current state as events (queue.status, one folder.status
 // per folder): what /api/updates sends a new client first.
 func (a *App) Snapshot() ([]core.Event, error) { return a.svc.Snapshot(a.ctx()), nil }
+
+// LoginItem is the desktop's "start at login" entry for this app (the
+// window only: the API has no route for it).
+func (a *App) LoginItem() (core.LoginItem, error) { return a.svc.LoginItem() }
+
+// SetLoginItem writes or removes the "start at login" entry.
+func (a *App) SetLoginItem(on bool) (core.LoginItem, error) { return a.svc.SetLoginItem(on) }
+
+// HotkeySetups are the commands that bind a key to quick search on GNOME
+// and KDE Plasma, for the Settings screen to show and copy.
+func (a *App) HotkeySetups() ([]core.HotkeySetup, error) { return a.svc.HotkeySetups(), nil }
 
 // PickFolder opens the native folder dialog: a path, or "" when cancelled.
 func (a *App) PickFolder() (string, error) {

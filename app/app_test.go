@@ -260,3 +260,27 @@ func must[T any](v T, err error) T {
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Start at login and the hotkey commands, as the Settings screen uses them.
+func TestLoginItemAndHotkeyBindings(t *testing.T) {
+	_, a, _ := start(t)
+	conf := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", conf)
+	item, err := a.LoginItem()
+	if err != nil || !item.Supported || item.Enabled {
+		t.Fatalf("before: %+v, %v", item, err)
+	}
+	if item, err = a.SetLoginItem(true); err != nil || !item.Enabled || !strings.HasSuffix(item.Command, " --hidden") {
+		t.Fatalf("enable: %+v, %v", item, err)
+	}
+	if !strings.HasPrefix(item.Path, conf+"/autostart/") {
+		t.Errorf("entry at %s, not in $XDG_CONFIG_HOME/autostart", item.Path)
+	}
+	if item, err = a.SetLoginItem(false); err != nil || item.Enabled {
+		t.Fatalf("disable: %+v, %v", item, err)
+	}
+	setups, err := a.HotkeySetups()
+	if err != nil || len(setups) != 2 || setups[0].Desktop != "GNOME" || !strings.Contains(setups[0].Commands, " quick") {
+		t.Fatalf("hotkey setups: %+v, %v", setups, err)
+	}
+}

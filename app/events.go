@@ -16,12 +16,12 @@ const eventName = "trove:event"
 // window gets the current state again, as an SSE client would on reconnect.
 func forward(ctx context.Context, svc *service.Service, win *window, tr *tray) {
 	for ctx.Err() == nil {
-		events, cancel := svc.Subscribe(1024, nil)
-		drain(ctx, events, func(e core.Event) {
+		sub := svc.Subscribe(1024, nil)
+		drain(ctx, sub, func(e core.Event) {
 			win.Emit(eventName, e)
 			tr.onEvent(e)
 		})
-		cancel()
+		sub.Cancel()
 		for _, e := range svc.Snapshot(ctx) {
 			win.Emit(eventName, e)
 		}
@@ -29,17 +29,22 @@ func forward(ctx context.Context, svc *service.Service, win *window, tr *tray) {
 	}
 }
 
-// drain calls f for each event until the channel closes or ctx ends.
-func drain(ctx context.Context, events <-chan core.Event, f func(core.Event)) {
+// drain calls f for each event until the subscription ends or ctx ends.
+func drain(ctx context.Context, sub *service.Subscription, f func(core.Event)) {
+	var batch []core.Event
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case e, ok := <-events:
-			if !ok {
+		case <-sub.Ready():
+			var live bool
+			batch, live = sub.Take(batch[:0])
+			for _, e := range batch {
+				f(e)
+			}
+			if !live {
 				return
 			}
-			f(e)
 		}
 	}
 }

@@ -27,6 +27,7 @@ type Options struct {
 	UI       fs.FS // the built frontend
 	Log      *slog.Logger
 	Instance *Instance // from ClaimInstance: a second launch shows the window
+	Hidden   bool      // start in the tray without the window (at login)
 }
 
 // Run runs the desktop app until Quit (from the tray) or until ctx ends: the
@@ -55,6 +56,7 @@ func Run(ctx context.Context, d Backend, o Options) error {
 		Height:           mainHeight,
 		MinWidth:         520,
 		MinHeight:        380,
+		StartHidden:      o.Hidden,
 		OnBeforeClose:    win.beforeClose,
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 252, A: 255},
 		AssetServer:      &assetserver.Options{Assets: o.UI},

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"fyne.io/systray"
-	"github.com/godbus/dbus/v5"
 
 	"trove/backend/core"
 	"trove/backend/service"
@@ -146,19 +145,6 @@ func (t *tray) onEvent(e core.Event) {
 	case core.EventQueueStatus, core.EventFileIndexed, core.EventFileRemoved, core.EventFolderRemoved, core.EventFileFailed:
 		t.changed()
 	}
-}
-
-// trayHost reports whether the session bus has a tray host (the
-// org.kde.StatusNotifierWatcher that panels provide) showing our item.
-func trayHost() bool {
-	conn, err := dbus.ConnectSessionBus()
-	if err != nil {
-		return false
-	}
-	defer conn.Close()
-	var has bool
-	err = conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, "org.kde.StatusNotifierWatcher").Store(&has)
-	return err == nil && has
 }
 
 // statusLine is the tray's first line: "12,408 files indexed · 3 queued".

@@ -1,11 +1,13 @@
 // Package backend holds no code; its test keeps the layering of DESIGN.md
 // true: app and api call only the service (through views, the JSON shapes
 // they share), the service never reaches up, engine packages never reach
-// the service or the shells, store and core stay at the bottom.
+// the service or the shells and import each other only downwards (see
+// engineRank), store and core stay at the bottom.
 package backend
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -71,8 +73,50 @@ func layer(p string) string {
 		return "store"
 	case p == "backend/core", p == "backend/atomicfile":
 		return "base"
+	case strings.HasPrefix(p, "bench/"), p == "app/smoke", p == "backend/embedding/internal/gen":
+		return "tool"
 	}
 	return "engine"
+}
+
+// engineRank orders the engine tier. An engine package may import only
+// engine packages of a lower rank: text rules and leaf helpers at the
+// bottom; the parts that read, analyse, find and queue files above them;
+// the pipeline (one file through extraction, enrichment, embedding and
+// the store) above the parts; the indexer (folders, scans, events, the
+// queue's worker) above the pipeline; search beside it, on the text rules
+// and the store. Packages of one rank do not import each other, so the
+// ranks cannot hide a cycle of intent. A new engine package needs a rank
+// here before the test passes.
+var engineRank = map[string]int{
+	"backend/tokens":                   0,
+	"backend/query":                    0,
+	"backend/chunk":                    0,
+	"backend/vecquant":                 0,
+	"backend/pathglob":                 0,
+	"backend/markdown":                 0,
+	"backend/provider":                 0,
+	"backend/fileread":                 0,
+	"backend/dirlock":                  0,
+	"backend/launch":                   0,
+	"backend/hangfs":                   0,
+	"backend/events":                   0,
+	"backend/scheduler":                0,
+	"backend/embedding/internal/model": 0,
+
+	"backend/extract":   1,
+	"backend/embedding": 1,
+	"backend/enrich":    1,
+	"backend/watch":     1,
+	"backend/scan":      1,
+	"backend/queue":     1,
+	"backend/filters":   1,
+	"backend/settings":  1,
+
+	"backend/pipeline": 2,
+
+	"backend/indexer": 3,
+	"backend/search":  3,
 }
 
 // allowed lists, per tier, the tiers its packages may import directly.
@@ -86,6 +130,42 @@ var allowed = map[string][]string{
 	"store":   {"base"},
 	"base":    {"base"},
 	"root":    {"api", "views", "service", "engine", "store", "base", "root"},
+	"tool":    {"root", "service", "engine", "store", "base"},
+}
+
+// violations lists the imports of pkgs that go against the tiers and, inside
+// the engine tier, against engineRank.
+func violations(pkgs []pkg) []string {
+	var out []string
+	for _, p := range pkgs {
+		from := strings.TrimPrefix(p.ImportPath, module+"/")
+		if from == "backend" {
+			continue
+		}
+		if layer(from) == "engine" {
+			if _, ok := engineRank[from]; !ok {
+				out = append(out, fmt.Sprintf("%s is an engine package without a rank in engineRank", from))
+			}
+		}
+		for _, to := range ours(p.Imports) {
+			if !contains(allowed[layer(from)], layer(to)) {
+				out = append(out, fmt.Sprintf("%s (%s) imports %s (%s): not allowed", from, layer(from), to, layer(to)))
+				continue
+			}
+			if layer(from) == "engine" && layer(to) == "engine" && engineRank[to] >= engineRank[from] {
+				out = append(out, fmt.Sprintf("%s (engine rank %d) imports %s (engine rank %d): engine imports point to a lower rank",
+					from, engineRank[from], to, engineRank[to]))
+			}
+		}
+		if l := layer(from); l == "engine" || l == "store" || l == "base" {
+			for _, dep := range ours(p.Deps) {
+				if l := layer(dep); l == "service" || l == "views" || l == "api" || l == "shell" || l == "root" {
+					out = append(out, fmt.Sprintf("%s depends on %s through its imports", from, dep))
+				}
+			}
+		}
+	}
+	return out
 }
 
 func TestImportDirection(t *testing.T) {
@@ -94,24 +174,47 @@ func TestImportDirection(t *testing.T) {
 		if tags != "" {
 			env = append(env, "GOFLAGS=-tags="+tags)
 		}
-		for _, p := range listPackages(t, env, "./...") {
-			from := strings.TrimPrefix(p.ImportPath, module+"/")
-			if from == "backend" {
-				continue
-			}
-			for _, to := range ours(p.Imports) {
-				if !contains(allowed[layer(from)], layer(to)) {
-					t.Errorf("%s (%s) imports %s (%s): not allowed", from, layer(from), to, layer(to))
-				}
-			}
-			if layer(from) == "engine" || layer(from) == "store" || layer(from) == "base" {
-				for _, dep := range ours(p.Deps) {
-					if l := layer(dep); l == "service" || l == "views" || l == "api" || l == "shell" || l == "root" {
-						t.Errorf("%s depends on %s through its imports", from, dep)
-					}
-				}
-			}
+		for _, v := range violations(listPackages(t, env, "./...")) {
+			t.Errorf("tags %q: %s", tags, v)
 		}
+	}
+}
+
+// The check itself must catch each kind of wrong import; a check that
+// passes everything would keep TestImportDirection green forever.
+func TestImportDirectionCatchesViolations(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		p    pkg
+		want string
+	}{
+		{"a part importing the pipeline", pkg{ImportPath: "trove/backend/scan", Imports: []string{"trove/backend/pipeline"}},
+			"backend/scan (engine rank 1) imports backend/pipeline (engine rank 2)"},
+		{"the pipeline importing the indexer", pkg{ImportPath: "trove/backend/pipeline", Imports: []string{"trove/backend/indexer"}},
+			"backend/pipeline (engine rank 2) imports backend/indexer (engine rank 3)"},
+		{"text rules importing search", pkg{ImportPath: "trove/backend/tokens", Imports: []string{"trove/backend/search"}},
+			"backend/tokens (engine rank 0) imports backend/search"},
+		{"two parts of one rank", pkg{ImportPath: "trove/backend/watch", Imports: []string{"trove/backend/queue"}},
+			"backend/watch (engine rank 1) imports backend/queue (engine rank 1)"},
+		{"search importing the indexer", pkg{ImportPath: "trove/backend/search", Imports: []string{"trove/backend/indexer"}},
+			"backend/search (engine rank 3) imports backend/indexer"},
+		{"an engine package without a rank", pkg{ImportPath: "trove/backend/newpart"},
+			"backend/newpart is an engine package without a rank"},
+		{"the store importing the engine", pkg{ImportPath: "trove/backend/store", Imports: []string{"trove/backend/tokens"}},
+			"backend/store (store) imports backend/tokens (engine): not allowed"},
+		{"the engine reaching the service", pkg{ImportPath: "trove/backend/search", Imports: []string{"trove/backend/service"}},
+			"backend/search (engine) imports backend/service (service): not allowed"},
+		{"views reaching the engine", pkg{ImportPath: "trove/backend/views", Imports: []string{"trove/backend/search"}},
+			"backend/views (views) imports backend/search (engine): not allowed"},
+	} {
+		got := violations([]pkg{c.p})
+		if len(got) == 0 || !strings.Contains(strings.Join(got, "\n"), c.want) {
+			t.Errorf("%s: violations = %q, want one containing %q", c.name, got, c.want)
+		}
+	}
+	ok := pkg{ImportPath: "trove/backend/indexer", Imports: []string{"trove/backend/pipeline", "trove/backend/scan", "trove/backend/store", "trove/backend/core"}}
+	if got := violations([]pkg{ok}); len(got) != 0 {
+		t.Errorf("an import along the direction is reported: %q", got)
 	}
 }
 

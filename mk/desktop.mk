@@ -8,6 +8,11 @@ DESKTOP_BIN  := build/bin/trove-desktop
 DESKTOP_TAGS := desktop,production,webkit2_41
 DESKTOP_PKGS := libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc
 SMOKE_PKGS   := xvfb xauth dbus
+# Debian's hardening: PIE, full RELRO and the linker's other defaults. The
+# package's trove-desktop is built with the same flags, so that it reuses
+# this build's compiled cgo packages.
+DESKTOP_GOFLAGS      := -trimpath -buildmode=pie
+DESKTOP_CGO_LDFLAGS  := -Wl,-z,relro -Wl,-z,now
 
 # $(call apt_pkgs,PACKAGES): install the Debian PACKAGES that are missing.
 define apt_pkgs
@@ -15,7 +20,7 @@ define apt_pkgs
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	    $(APT_INSTALL) $$missing >/dev/null || exit 1; \
 	  else \
 	    echo "The desktop app needs these packages. Install them with:"; echo "  sudo apt-get install -y$$missing"; exit 1; \
 	  fi; \
@@ -28,7 +33,7 @@ desktop-deps:
 
 ## desktop: build the desktop binary (window + tray + API) into build/bin/trove-desktop
 desktop: deps frontend desktop-deps
-	CGO_ENABLED=1 $(GO) build -tags $(DESKTOP_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(DESKTOP_BIN) .
+	CGO_ENABLED=1 CGO_LDFLAGS="$(DESKTOP_CGO_LDFLAGS)" $(GO) build -tags $(DESKTOP_TAGS) $(DESKTOP_GOFLAGS) -ldflags "$(LDFLAGS)" -o $(DESKTOP_BIN) .
 
 ## desktop-run: build and start the desktop app (headless server when there is no display)
 desktop-run: desktop

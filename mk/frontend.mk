@@ -12,7 +12,7 @@ define apt_need
 	@if ! command -v $(1) >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "$(1) is missing: apt-get install -y $(2)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null || exit 1; \
+	    $(APT_INSTALL) $(2) >/dev/null || exit 1; \
 	  else \
 	    echo "$(1) is missing. Install it with:"; echo "  sudo apt-get install -y $(2)"; exit 1; \
 	  fi; \
@@ -43,7 +43,7 @@ frontend-chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "Chromium is missing: apt-get install -y chromium"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || exit 1; \
+	    $(APT_INSTALL) chromium >/dev/null || exit 1; \
 	  else \
 	    echo "Chromium is missing. Install it with:"; echo "  sudo apt-get install -y chromium"; exit 1; \
 	  fi; \

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -10,8 +11,10 @@ import (
 	"trove/backend/views"
 )
 
-// The spec uses three error shapes, one per family of endpoints. Each route
-// group records its family in the request locals; the error handler reads it.
+// The spec uses three error shapes, one per family of endpoints. The family
+// follows from the request's method and path alone, so every error takes
+// its endpoint's shape, including those raised before any route is chosen
+// (the guard's 401, 403 and 415, fasthttp's 413 and 431, a panic).
 type shape int
 
 const (
@@ -19,18 +22,48 @@ const (
 	shapeStatus shape = iota
 	// shapeSuccess: {"success": false, "message", "code"}
 	shapeSuccess
-	// shapeBare: {"error": "message"}
+	// shapeBare: {"error": "message"}, plus Trove's "code"
 	shapeBare
 )
 
-const shapeKey = "trove.errshape"
+// families lists the endpoints whose errors are not in the status shape,
+// most specific first; a prefix matches itself and whatever lies below it.
+var families = []struct {
+	method, prefix string // method "" for any
+	shape          shape
+}{
+	{fiber.MethodDelete, "/api/queue/items/", shapeSuccess}, // like deleting a job
+	{"", "/api/files", shapeBare},
+	{"", "/api/filters", shapeSuccess},
+	{"", "/api/watch/directory", shapeStatus},
+	{"", "/api/watch/jobs", shapeSuccess},
+	{"", "/api/watch", shapeSuccess},
+}
 
-// family returns middleware that makes errors of a route group take s.
-func family(s shape) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		c.Locals(shapeKey, s)
-		return c.Next()
+// fileActions are the endpoints below /api/files/{id} that are Trove's own
+// (preview, image, applications, open with): they answer errors in the
+// status shape with a code, like every endpoint the spec does not name.
+var fileActions = []string{"/preview", "/image", "/apps", "/open-with"}
+
+// shapeOf is the error shape of a request.
+func shapeOf(method, path string) shape {
+	p := strings.ToLower(path)
+	if strings.HasPrefix(p, "/api/files/") {
+		for _, a := range fileActions {
+			if strings.HasSuffix(p, a) {
+				return shapeStatus
+			}
+		}
 	}
+	for _, f := range families {
+		if f.method != "" && f.method != method {
+			continue
+		}
+		if p == f.prefix || strings.HasPrefix(p, strings.TrimSuffix(f.prefix, "/")+"/") {
+			return f.shape
+		}
+	}
+	return shapeStatus
 }
 
 // extraKey holds fields an endpoint adds to its error body (such as job_id).
@@ -51,26 +84,33 @@ func statusOf(err error) int {
 	return fiber.StatusInternalServerError
 }
 
-// errorHandler writes every error in its route family's shape. Internal
-// errors are logged with detail and reported without it.
+// errorHandler writes every error in its endpoint's shape with a code.
+// Internal errors are logged with detail (a panic with its stack) and
+// reported without it.
 func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
+	err = views.Shown(err)
 	status := statusOf(err)
 	code := core.CodeOf(err, views.CodeOfStatus(status))
 	msg := err.Error()
 	switch status {
 	case fiber.StatusRequestEntityTooLarge:
 		msg = fmt.Sprintf("request body is larger than %d KiB", BodyLimit/1024)
+	case fiber.StatusRequestHeaderFieldsTooLarge:
+		msg = fmt.Sprintf("request line and headers are larger than %d KiB", HeaderLimit/1024)
 	case fiber.StatusInternalServerError:
-		s.log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+		if p := (*core.PanicError)(nil); errors.As(err, &p) {
+			s.logPanic("request handler", p, "method", c.Method(), "path", c.Path())
+		} else {
+			s.log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+		}
 		msg = views.InternalMessage
 	}
-	sh, _ := c.Locals(shapeKey).(shape)
 	var body fiber.Map
-	switch sh {
+	switch shapeOf(c.Method(), c.Path()) {
 	case shapeSuccess:
 		body = fiber.Map{"success": false, "message": msg, "code": code}
 	case shapeBare:
-		body = fiber.Map{"error": msg}
+		body = fiber.Map{"error": msg, "code": code}
 	default:
 		e := fiber.Map{"code": code, "message": msg}
 		if f := core.FieldOf(err); f != "" {
@@ -82,6 +122,9 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 		for k, v := range extra {
 			body[k] = v
 		}
+	}
+	if status == fiber.StatusServiceUnavailable || status == fiber.StatusTooManyRequests {
+		c.Set(fiber.HeaderRetryAfter, "1")
 	}
 	return c.Status(status).JSON(body)
 }

@@ -17,7 +17,7 @@ func (s *Server) putSettings(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cur, err := s.svc.UpdateSettings(patch)
+	cur, err := s.svc.UpdateSettings(c.UserContext(), patch)
 	if err != nil {
 		return err
 	}

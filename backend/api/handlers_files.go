@@ -75,3 +75,14 @@ func (s *Server) getStatus(c *fiber.Ctx) error {
 	}
 	return c.JSON(views.StatusOf(st))
 }
+
+// POST /api/index/rebuild: 202, the rebuild goes on in the background.
+func (s *Server) rebuildIndex(c *fiber.Ctx) error {
+	n, err := s.svc.RebuildIndex(c.UserContext())
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"status": "success",
+		"message": "The index was replaced; every file of the watched folders is being indexed again",
+		"data":    fiber.Map{"folders": n}})
+}

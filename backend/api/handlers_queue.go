@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -16,18 +17,14 @@ func (s *Server) pauseQueue(c *fiber.Ctx) error { return c.JSON(s.svc.PauseQueue
 
 func (s *Server) resumeQueue(c *fiber.Ctx) error { return c.JSON(s.svc.ResumeQueue()) }
 
-// GET /api/queue/items[?offset=&limit=]: all items by default.
+// GET /api/queue/items[?offset=&limit=]: a page of the items.
 func (s *Server) queueItems(c *fiber.Ctx) error {
-	offset, err := intQuery(c, "offset", 0, 0, 1<<31)
+	page, err := pageQuery(c, views.DefaultQueueItems, views.MaxQueueItems)
 	if err != nil {
 		return err
 	}
-	limit, err := intQuery(c, "limit", 0, 0, 1<<31)
-	if err != nil {
-		return err
-	}
-	items, total := s.svc.QueueItems(offset, limit)
-	return c.JSON(views.QueueItemsOf(items, total, offset))
+	items, total := s.svc.QueueItems(page.Offset, page.Limit)
+	return c.JSON(views.QueueItemsOf(items, total, page))
 }
 
 // DELETE /api/queue/items/:item_id: success family, like DELETE of a job.
@@ -38,6 +35,20 @@ func (s *Server) deleteQueueItem(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(fiber.Map{"success": true, "message": fmt.Sprintf("Removed queue item %s", id), "id": id})
+}
+
+// pageQuery reads the optional offset and limit of a list (see
+// views.PageOf).
+func pageQuery(c *fiber.Ctx, def, most int) (views.Page, error) {
+	offset, err := intQuery(c, "offset", 0, 0, math.MaxInt32)
+	if err != nil {
+		return views.Page{}, err
+	}
+	limit, err := intQuery(c, "limit", 0, 0, math.MaxInt32)
+	if err != nil {
+		return views.Page{}, err
+	}
+	return views.PageOf(offset, limit, def, most)
 }
 
 // intQuery reads an optional integer query parameter within [lo, hi].

@@ -1,11 +1,8 @@
 package api
 
 import (
-	"strconv"
-
 	"github.com/gofiber/fiber/v2"
 
-	"trove/backend/core"
 	"trove/backend/views"
 )
 
@@ -31,8 +28,8 @@ func (s *Server) searchStream(c *fiber.Ctx) error {
 	}
 	minScore := 0.0
 	if raw := c.Query("min_score"); raw != "" {
-		if minScore, err = strconv.ParseFloat(raw, 64); err != nil {
-			return core.InvalidField("INVALID_PARAMETER", "min_score", "must be a number, got %q", raw)
+		if minScore, err = views.ParseNumber("min_score", raw); err != nil {
+			return err
 		}
 	}
 	sr, err := views.BuildQuery(q, limit, minScore, c.Query("mode"), views.MinStreamQuery)

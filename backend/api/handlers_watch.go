@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -46,13 +47,17 @@ func (s *Server) watchLegacy(c *fiber.Ctx) error {
 	})
 }
 
-// GET /api/watched-directories
+// GET /api/watched-directories[?offset=&limit=]
 func (s *Server) watchedDirectories(c *fiber.Ctx) error {
+	page, err := pageQuery(c, views.DefaultFolders, views.MaxFolders)
+	if err != nil {
+		return err
+	}
 	dirs, err := s.svc.Folders(c.UserContext())
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"status": "success", "data": views.FoldersOf(dirs)})
+	return c.JSON(fiber.Map{"status": "success", "data": views.FoldersOf(dirs, page)})
 }
 
 // GET /api/watched-directories/:id/problems[?limit=]: files that failed or
@@ -62,24 +67,32 @@ func (s *Server) folderProblems(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	limit, err := intQuery(c, "limit", views.DefaultProblems, 1, views.MaxProblems)
+	limit, err := intQuery(c, "limit", 0, 0, math.MaxInt32)
 	if err != nil {
 		return err
 	}
-	files, total, err := s.svc.Problems(c.UserContext(), id, limit)
+	page, err := views.PageOf(0, limit, views.DefaultProblems, views.MaxProblems)
+	if err != nil {
+		return err
+	}
+	files, total, err := s.svc.Problems(c.UserContext(), id, page.Limit)
 	if err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"status": "success", "data": views.ProblemList{Problems: views.ProblemsOf(files), Total: total}})
 }
 
-// GET /api/watch/jobs
+// GET /api/watch/jobs[?offset=&limit=]
 func (s *Server) watchJobs(c *fiber.Ctx) error {
+	page, err := pageQuery(c, views.DefaultFolders, views.MaxFolders)
+	if err != nil {
+		return err
+	}
 	dirs, err := s.svc.Folders(c.UserContext())
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"jobs": views.JobsOf(dirs)})
+	return c.JSON(views.JobsOf(dirs, page))
 }
 
 func jobID(c *fiber.Ctx, param string) (int64, error) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"trove/backend/testserver"
+	"trove/backend/views"
 )
 
 // corpus writes a small, varied folder and indexes it.
@@ -267,7 +268,7 @@ func TestHostileQueriesNeverFail(t *testing.T) {
 	if r := post(t, s, map[string]any{"query": "after:someday roof"}); r.Status != 400 || r.Field("error.code") != "INVALID_QUERY" {
 		t.Fatalf("bad date: %d %s", r.Status, r.Body)
 	}
-	if r := post(t, s, map[string]any{"query": strings.Repeat("x", 1001)}); r.Status != 400 {
+	if r := post(t, s, map[string]any{"query": strings.Repeat("x", views.MaxQueryLength+1)}); r.Status != 400 {
 		t.Fatalf("too long: %d", r.Status)
 	}
 	if st := s.Get("/api/files/stats"); st.Field("total_files") != float64(6) {

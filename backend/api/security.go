@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	"trove/backend/service"
 )
 
 // The local API must not be reachable from web pages the person happens to
@@ -19,7 +21,8 @@ import (
 //  3. A request with a body must say it is JSON, which browsers cannot send
 //     cross-origin without a preflight the CORS rule refuses.
 //  4. With TROVE_TOKEN set, /api requires it as a bearer token (or ?token=
-//     for EventSource, which cannot set headers).
+//     for EventSource, which cannot set headers), under every spelling of
+//     /api (see isAPIPath).
 
 func (s *Server) guard(c *fiber.Ctx) error {
 	if !s.allowedHost(c.Get(fiber.HeaderHost)) {
@@ -41,11 +44,17 @@ func (s *Server) guard(c *fiber.Ctx) error {
 	if len(c.Body()) > 0 && !isJSON(c.Get(fiber.HeaderContentType)) {
 		return fiber.NewError(fiber.StatusUnsupportedMediaType, "request bodies must be JSON: set Content-Type: application/json")
 	}
-	if s.token != "" && strings.HasPrefix(c.Path(), "/api/") && !s.validToken(c) {
+	api := isAPIPath(c.Path())
+	if s.token != "" && api && !s.validToken(c) {
 		return fiber.NewError(fiber.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer <TROVE_TOKEN>")
 	}
+	if s.token != "" && s.validToken(c) {
+		// Only a caller that showed the token is the person's: the service
+		// checks this mark itself, whatever path led to it.
+		c.SetUserContext(service.Trusted(c.UserContext()))
+	}
 	c.Set("X-Content-Type-Options", "nosniff")
-	if strings.HasPrefix(c.Path(), "/api/") {
+	if api {
 		c.Set(fiber.HeaderCacheControl, "no-store")
 	}
 	return c.Next()

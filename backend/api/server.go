@@ -8,19 +8,26 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net"
+	"slices"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/recover"
+	"github.com/valyala/fasthttp"
 
+	"trove/backend/core"
 	"trove/backend/service"
 )
 
 // BodyLimit caps request bodies.
 const BodyLimit = 1 << 20
+
+// HeaderLimit caps the request line and headers together (fasthttp's read
+// buffer); a longer request is answered 431 HEADERS_TOO_LARGE.
+const HeaderLimit = 8 << 10
 
 // Options configure a Server.
 type Options struct {
@@ -40,13 +47,25 @@ type Server struct {
 	token     string
 	ln        net.Listener
 	closing   chan struct{} // closed at shutdown: event streams end
+	streams   chan struct{} // one token per open /api/updates stream
 	port      string
 	boundHost string // a non-loopback host the user bound explicitly, if any
 }
 
+// Timeouts of a connection: to send a request's headers and body, to take a
+// response (an event stream extends its own, see stream.flush), and to
+// stay open idle between requests.
+const (
+	ReadTimeout  = 30 * time.Second
+	WriteTimeout = 90 * time.Second
+	IdleTimeout  = 60 * time.Second
+)
+
 // New builds the server for a listener that is already bound.
 func New(svc *service.Service, ln net.Listener, opt Options) *Server {
-	s := &Server{svc: svc, log: opt.Log, token: opt.Token, ln: ln, closing: make(chan struct{})}
+	conns := maxConns()
+	s := &Server{svc: svc, log: opt.Log, token: opt.Token, ln: newLimitListener(ln, conns, opt.Log), closing: make(chan struct{}),
+		streams: make(chan struct{}, MaxUpdateClients)}
 	host, port, _ := net.SplitHostPort(ln.Addr().String())
 	s.port = port
 	if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() && !ip.IsUnspecified() {
@@ -58,28 +77,87 @@ func New(svc *service.Service, ln net.Listener, opt Options) *Server {
 		DisableStartupMessage: true,
 		ErrorHandler:          s.errorHandler,
 		JSONEncoder:           encodeJSON,
-		ReadTimeout:           30 * time.Second,
-		IdleTimeout:           120 * time.Second,
+		// Routing matches paths exactly as sent (see paths.go); only a
+		// trailing slash is optional.
+		CaseSensitive:  true,
+		StrictRouting:  false,
+		ReadBufferSize: HeaderLimit,
+		ReadTimeout:    ReadTimeout,
+		WriteTimeout:   WriteTimeout,
+		IdleTimeout:    IdleTimeout,
+		Concurrency:    conns, // the listener admits no more
+		// Not ReduceMemoryUsage: with it, fasthttp 1.51 loses pipelined
+		// requests (TestWatchedConnectionsStayUsable).
 	})
-	s.app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: s.logPanic}))
+	s.app.Use(recoverPanic)
 	s.app.Use(s.guard)
 	s.routes(opt.UI)
+	srv := s.app.Server()
+	srv.Handler = s.outermost(srv.Handler)
+	srv.SecureErrorLogMessage = true // errors quote no request bytes back
 	return s
 }
 
-func (s *Server) logPanic(c *fiber.Ctx, e any) {
-	s.log.Error("panic in handler", "method", c.Method(), "path", c.Path(), "panic", e)
+// outermost wraps Fiber's own handler, for what happens before routing:
+// a method Fiber does not know (which it would answer in plain text) is a
+// 501 in the JSON shape, and a panic in Fiber itself or in the error
+// handler becomes a 500 instead of the end of the process.
+func (s *Server) outermost(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	return func(fctx *fasthttp.RequestCtx) {
+		err := core.Safe(func() {
+			if !slices.Contains(fiber.DefaultMethods, string(fctx.Method())) {
+				s.answerError(fctx, fiber.NewError(fiber.StatusNotImplemented, "method "+string(fctx.Method())+" is not supported"))
+				return
+			}
+			next(fctx)
+		})
+		if err != nil {
+			fctx.Response.Reset()
+			if core.Safe(func() { s.answerError(fctx, err) }) != nil {
+				fctx.Response.SetStatusCode(fiber.StatusInternalServerError)
+			}
+		}
+	}
+}
+
+// logPanic logs a panic recovered on one of the server's goroutines, with
+// its stack.
+func (s *Server) logPanic(where string, err error, attrs ...any) {
+	var p *core.PanicError
+	if errors.As(err, &p) {
+		attrs = append(attrs, "panic", fmt.Sprint(p.Value), "stack", string(p.Stack))
+	} else {
+		attrs = append(attrs, "err", err)
+	}
+	s.log.Error("panic in "+where, attrs...)
+}
+
+// answerError answers a request that no route handled with err.
+func (s *Server) answerError(fctx *fasthttp.RequestCtx, err error) {
+	c := s.app.AcquireCtx(fctx)
+	defer s.app.ReleaseCtx(c)
+	s.errorHandler(c, err)
+}
+
+// recoverPanic turns a panic in the guard or a handler into that request's
+// error (a *core.PanicError, which the error handler logs with its stack
+// and answers as a 500 in the endpoint's shape) instead of the end of the
+// process: fasthttp runs handlers on its own goroutines and recovers
+// nothing.
+func recoverPanic(c *fiber.Ctx) (err error) {
+	defer core.Recover(&err)
+	return c.Next()
 }
 
 func (s *Server) routes(ui fs.FS) {
-	a := s.app.Group("/api")
+	a := s.app.Group(apiPrefix)
 
-	set := a.Group("/settings", family(shapeStatus))
+	set := a.Group("/settings")
 	set.Get("/", s.getSettings)
 	set.Put("/", s.putSettings)
 	set.Get("/defaults", s.getSettingsDefaults)
 
-	flt := a.Group("/filters", family(shapeSuccess))
+	flt := a.Group("/filters")
 	flt.Get("/config", s.getFilterConfig)
 	flt.Put("/config", s.putFilterConfig)
 	flt.Post("/pattern", s.addFilterPattern)
@@ -88,36 +166,37 @@ func (s *Server) routes(ui fs.FS) {
 	flt.Get("/defaults", s.getFilterDefaults)
 	flt.Post("/reset", s.resetFilters)
 
-	files := a.Group("/files", family(shapeBare))
+	files := a.Group("/files")
 	files.Get("/stats", s.getFileStats)
 	files.Get("/lookup", s.lookupFile)
 	files.Get("/:file_id", s.getFile)
 	files.Post("/:file_id/open", s.openFile(false))
 	files.Post("/:file_id/reveal", s.openFile(true))
-	files.Get("/:file_id/preview", family(shapeStatus), s.previewFile) // new: errors with codes
-	files.Get("/:file_id/image", family(shapeStatus), s.fileImage)
-	files.Get("/:file_id/apps", family(shapeStatus), s.fileApps)
-	files.Post("/:file_id/open-with", family(shapeStatus), s.openWith)
+	files.Get("/:file_id/preview", s.previewFile)
+	files.Get("/:file_id/image", s.fileImage)
+	files.Get("/:file_id/apps", s.fileApps)
+	files.Post("/:file_id/open-with", s.openWith)
 
-	a.Get("/status/", family(shapeStatus), s.getStatus)
+	a.Get("/status/", s.getStatus)
+	a.Post("/index/rebuild", s.rebuildIndex)
 
-	a.Post("/watch/directory", family(shapeStatus), s.watchDirectory)
-	a.Post("/watch/", family(shapeSuccess), s.watchLegacy)
-	a.Get("/watch/jobs", family(shapeSuccess), s.watchJobs)
-	a.Delete("/watch/jobs/:job_id", family(shapeSuccess), s.deleteJob)
-	a.Get("/watched-directories", family(shapeStatus), s.watchedDirectories)
-	a.Get("/watched-directories/:id/problems", family(shapeStatus), s.folderProblems)
+	a.Post("/watch/directory", s.watchDirectory)
+	a.Post("/watch/", s.watchLegacy)
+	a.Get("/watch/jobs", s.watchJobs)
+	a.Delete("/watch/jobs/:job_id", s.deleteJob)
+	a.Get("/watched-directories", s.watchedDirectories)
+	a.Get("/watched-directories/:id/problems", s.folderProblems)
 
-	q := a.Group("/queue", family(shapeStatus))
+	q := a.Group("/queue")
 	q.Get("/status", s.queueStatus)
 	q.Post("/pause", s.pauseQueue)
 	q.Post("/resume", s.resumeQueue)
 	q.Get("/items", s.queueItems)
-	q.Delete("/items/:item_id", family(shapeSuccess), s.deleteQueueItem)
+	q.Delete("/items/:item_id", s.deleteQueueItem)
 
-	a.Get("/updates", family(shapeStatus), s.updates)
+	a.Get("/updates", s.updates)
 
-	srch := a.Group("/search", family(shapeStatus))
+	srch := a.Group("/search", cancelOnHangup) // a search stops when its client leaves
 	srch.Post("/", s.search)
 	srch.Get("/stream", s.searchStream)
 

@@ -18,10 +18,11 @@ const notBuilt = `<!doctype html><meta charset="utf-8"><title>Trove</title>
 frontend first). The API is at <a href="/api/status/">/api/status/</a>; see docs/api.md.</p>`
 
 // serveUI serves the single-page web UI from ui: a file when it exists,
-// else index.html (the page routes itself), for GET and HEAD outside /api.
+// else index.html (the page routes itself), for GET and HEAD outside /api
+// (under any spelling: an odd spelling of an API path is a JSON 404).
 func (s *Server) serveUI(ui fs.FS) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead || strings.HasPrefix(c.Path(), "/api/") {
+		if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead || isAPIPath(c.Path()) {
 			return c.Next()
 		}
 		name := strings.TrimPrefix(path.Clean("/"+c.Path()), "/")

@@ -4,19 +4,31 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"trove/backend/core"
+	"trove/backend/service"
 )
+
+// MaxUpdateClients bounds the open /api/updates streams: one per browser
+// tab or window is the normal use, so this is far above need and far below
+// what would strain memory or file descriptors.
+const MaxUpdateClients = 64
+
+// updateQueue is how many events a stream may fall behind before it is
+// ended with a "resync" event.
+const updateQueue = 1024
 
 // GET /api/updates: Server-Sent Events. A new client first receives the
 // current state (queue.status and one folder.status per folder), then every
 // change. Comments (": heartbeat") keep idle connections alive and reveal
 // dead ones. A client that falls far behind is disconnected with a
-// "resync" event; EventSource reconnects by itself.
+// "resync" event; EventSource reconnects by itself. With MaxUpdateClients
+// streams open, a new one is refused with 503 TOO_MANY_CLIENTS.
 //
 // Query: types=kind,kind (only those kinds); heartbeat=seconds (1-60, 15).
 func (s *Server) updates(c *fiber.Ctx) error {
@@ -28,46 +40,106 @@ func (s *Server) updates(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	snapshot := s.svc.Snapshot(c.UserContext())
-	events, cancel := s.svc.Subscribe(1024, types)
+	select {
+	case s.streams <- struct{}{}:
+	default:
+		return core.Unavailable("TOO_MANY_CLIENTS", "%d update streams are open, the most Trove serves at once; close one (another tab or window) and retry", MaxUpdateClients)
+	}
+	st := &stream{srv: s, conn: c.Context().Conn(), types: types, beat: time.Duration(beat) * time.Second,
+		snapshot: s.svc.Snapshot(c.UserContext()), sub: s.svc.Subscribe(updateQueue, types)}
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set(fiber.HeaderConnection, "keep-alive")
 	c.Set("X-Accel-Buffering", "no")
-	closing := s.closing
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer cancel()
-		fmt.Fprint(w, "retry: 3000\n\n")
-		for _, e := range snapshot {
-			if wanted(types, e.Type) {
+	c.Context().SetBodyStreamWriter(s.streamBody(st))
+	return nil
+}
+
+// streamBody writes st. fasthttp runs it on a goroutine of its own, after
+// the handler has returned: the stream's slot and subscription are
+// released there, and a panic is recovered there.
+func (s *Server) streamBody(st *stream) func(*bufio.Writer) {
+	return func(w *bufio.Writer) {
+		defer func() { <-s.streams }()
+		defer st.sub.Cancel()
+		if err := core.Safe(func() { st.run(w) }); err != nil {
+			s.logPanic("event stream", err)
+		}
+	}
+}
+
+// StreamsOpen reports how many /api/updates streams are open.
+func (s *Server) StreamsOpen() int { return len(s.streams) }
+
+// stream is one /api/updates client.
+type stream struct {
+	srv      *Server
+	conn     net.Conn
+	types    []string
+	beat     time.Duration
+	snapshot []core.Event
+	sub      *service.Subscription
+}
+
+// streamWriteTimeout is how long a write to a stream may wait for a client
+// that does not read before the stream is ended.
+const streamWriteTimeout = 30 * time.Second
+
+func (st *stream) run(w *bufio.Writer) {
+	gone := make(chan struct{})
+	stop := watchHangup(st.conn, func() { close(gone) })
+	defer stop()
+	fmt.Fprint(w, "retry: 3000\n\n")
+	for _, e := range st.snapshot {
+		if wanted(st.types, e.Type) {
+			writeEvent(w, e)
+		}
+	}
+	st.snapshot = nil
+	if st.flush(w) != nil {
+		return
+	}
+	tick := time.NewTicker(st.beat)
+	defer tick.Stop()
+	var batch []core.Event
+	for {
+		select {
+		case <-st.sub.Ready():
+			var live bool
+			batch, live = st.sub.Take(batch[:0])
+			for _, e := range batch {
 				writeEvent(w, e)
 			}
-		}
-		if w.Flush() != nil {
-			return
-		}
-		tick := time.NewTicker(time.Duration(beat) * time.Second)
-		defer tick.Stop()
-		for {
-			select {
-			case e, ok := <-events:
-				if !ok {
-					fmt.Fprint(w, "event: resync\ndata: {\"reason\":\"client fell behind\"}\n\n")
-					w.Flush()
-					return
+			if !live {
+				reason := "subscription ended"
+				if st.sub.FellBehind() {
+					reason = "client fell behind"
 				}
-				writeEvent(w, e)
-			case <-tick.C:
-				fmt.Fprint(w, ": heartbeat\n\n")
-			case <-closing:
+				fmt.Fprintf(w, "event: resync\ndata: {\"reason\":%q}\n\n", reason)
+				st.flush(w)
 				return
 			}
-			if w.Flush() != nil {
-				return // the client went away
-			}
+			clear(batch) // the events' data is garbage once written
+		case <-tick.C:
+			fmt.Fprint(w, ": heartbeat\n\n")
+		case <-st.srv.closing:
+			return
+		case <-gone:
+			return
 		}
-	})
-	return nil
+		if st.flush(w) != nil {
+			return // the client went away
+		}
+	}
+}
+
+// flush sends what is buffered, giving a client that does not read until
+// the next heartbeat plus streamWriteTimeout.
+func (st *stream) flush(w *bufio.Writer) error {
+	if st.conn != nil {
+		st.conn.SetWriteDeadline(time.Now().Add(st.beat + streamWriteTimeout))
+	}
+	return w.Flush()
 }
 
 func wanted(types []string, t string) bool {

@@ -1,5 +1,6 @@
 // Package core is Trove's shared vocabulary: the domain types every layer
-// passes around and the sentinel errors that the API maps to HTTP statuses.
+// passes around, the error kinds (invalid, not found, conflict, forbidden,
+// unavailable) that views map to HTTP statuses, and the typed events.
 // It imports nothing of ours, so every other package may import it.
 package core
 
@@ -14,6 +15,12 @@ var (
 	ErrInvalid  = errors.New("invalid input")
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("conflict")
+	// ErrForbidden: the caller may not do this (the request itself is fine).
+	ErrForbidden = errors.New("forbidden")
+	// ErrUnavailable: the request is sound but cannot be served now (busy,
+	// out of time, the index's disk is full, the index is damaged); retrying
+	// later, or after the action the message names, can succeed.
+	ErrUnavailable = errors.New("unavailable")
 )
 
 // Error is an error a client can act on: a kind (one of the sentinels), a
@@ -51,6 +58,16 @@ func Conflict(code, format string, args ...any) *Error {
 	return &Error{Kind: ErrConflict, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// Forbidden builds an ErrForbidden error about one input field.
+func Forbidden(code, field, format string, args ...any) *Error {
+	return &Error{Kind: ErrForbidden, Code: code, Field: field, Message: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+// Unavailable builds an ErrUnavailable error.
+func Unavailable(code, format string, args ...any) *Error {
+	return &Error{Kind: ErrUnavailable, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
 // CodeOf returns the code of the first *Error in err's chain, or fallback.
 func CodeOf(err error, fallback string) string {
 	var e *Error
@@ -68,3 +85,28 @@ func FieldOf(err error) string {
 	}
 	return ""
 }
+
+// Things that can be missing (see Missing).
+const (
+	ThingFile   = "file"
+	ThingFolder = "folder"
+)
+
+// Missing is the domain error of a thing the caller named that does not
+// exist: an unknown file or watched folder, by id or by path. It is of kind
+// ErrNotFound and carries no wording for people: views give it its code
+// and message.
+type Missing struct {
+	Thing string // ThingFile or ThingFolder
+	ID    int64  // 0 when named by path
+	Path  string
+}
+
+func (m *Missing) Error() string {
+	if m.Path != "" {
+		return m.Thing + " " + m.Path + " not found"
+	}
+	return fmt.Sprintf("%s %d not found", m.Thing, m.ID)
+}
+
+func (m *Missing) Unwrap() error { return ErrNotFound }

@@ -9,10 +9,14 @@ type QueueStatus struct {
 	PausedManually    bool   `json:"paused_manually"`
 	PausedByScheduler bool   `json:"paused_by_scheduler"`
 	SchedulerReason   string `json:"scheduler_reason"`
-	Total             int    `json:"total"`
-	CoolingDown       int    `json:"cooling_down"`
-	Ready             int    `json:"ready"`
-	Processing        int    `json:"processing"`
+	// PausedByStorage: the index cannot be written (its disk is full, or
+	// failing); processing resumes by itself once it can.
+	PausedByStorage bool   `json:"paused_by_storage"`
+	StorageReason   string `json:"storage_reason"`
+	Total           int    `json:"total"`
+	CoolingDown     int    `json:"cooling_down"`
+	Ready           int    `json:"ready"`
+	Processing      int    `json:"processing"`
 }
 
 // QueueItem is one pending unit of indexing work.

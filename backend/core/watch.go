@@ -26,4 +26,8 @@ type WatchedDirectory struct {
 	LastScan      *time.Time
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+	// Embedding is a notice, not a status: whether the embedding provider
+	// answers (while it does not, new and changed files are indexed
+	// without vectors). Filled in by the service, never stored.
+	Embedding EmbeddingHealth
 }

@@ -1,7 +1,6 @@
 package daemon_test
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -37,30 +36,9 @@ func buildTrove(t *testing.T) string {
 
 var addrRE = regexp.MustCompile(`msg="trove started" addr=(\S+)`)
 
-func startProcess(t *testing.T, bin, data, conf string) *process {
+func startProcess(t *testing.T, bin, data, conf string) *serveProcess {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", data, "--config-dir", conf)
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-	}()
-	select {
-	case a := <-addr:
-		return &process{cmd: cmd, addr: a}
-	case <-time.After(30 * time.Second):
-		t.Fatal("trove did not start")
-	}
-	return nil
+	return startServe(t, bin, data, conf, nil)
 }
 
 // client wraps the process's address in the test server's HTTP helpers.
@@ -96,7 +74,7 @@ func TestKillDuringScanLosesNothing(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	p.cmd.Wait()
+	<-p.exited
 	if atKill >= n {
 		t.Fatalf("indexing finished before the kill (%v files): the test proves nothing", atKill)
 	}

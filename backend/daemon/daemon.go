@@ -12,11 +12,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"trove/backend/api"
 	"trove/backend/core"
+	"trove/backend/dirlock"
+	"trove/backend/embedding"
 	"trove/backend/events"
 	"trove/backend/filters"
 	"trove/backend/indexer"
@@ -44,6 +47,14 @@ type Config struct {
 	// MaxWatches caps the folders watched live (0: the kernel's limit);
 	// folders beyond it are rescanned periodically instead.
 	MaxWatches int
+	// ProviderRetry is how often an embedding provider that stopped
+	// answering is tried again (0: every 30 seconds).
+	ProviderRetry time.Duration
+	// SearchTimeout bounds each search (0: service.DefaultSearchTimeout);
+	// SearchHook is called as each search starts (tests hold searches
+	// with it).
+	SearchTimeout time.Duration
+	SearchHook    func(context.Context, service.SearchRequest)
 }
 
 // Daemon is a started Trove backend.
@@ -54,8 +65,19 @@ type Daemon struct {
 	api     *api.Server
 	indexer *indexer.Indexer
 	sched   *scheduler.Scheduler
+	health  *embedding.Health
 	ln      net.Listener
+	lock    *dirlock.Lock
+	notice  string // what opening the index had to do, if anything
 }
+
+// AlreadyRunningError is New's error when another Trove holds the data
+// directory; its message names that process and its address.
+type AlreadyRunningError = dirlock.HeldError
+
+// NewerIndexError is New's error when the index was made by a newer Trove:
+// it is left as it was, and the message says what to do.
+type NewerIndexError = store.NewerIndexError
 
 // New opens everything and binds the listener, so that a port already in use
 // or an unreadable index is reported before Run.
@@ -66,20 +88,36 @@ func New(cfg Config) (*Daemon, error) {
 	if err := checkLoopback(cfg.Addr, cfg.Log); err != nil {
 		return nil, err
 	}
-	st, err := store.Open(cfg.DataDir)
+	// Before anything touches the index: a second process on it would
+	// fail the first one's writes.
+	lock, err := dirlock.Acquire(cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{cfg: cfg, store: st}
+	st, notice, err := openIndex(cfg.DataDir, cfg.ConfigDir, cfg.Log)
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	d := &Daemon{cfg: cfg, store: st, lock: lock, notice: notice}
 	if err := d.wire(); err != nil {
 		st.Close()
+		lock.Release()
 		return nil, err
+	}
+	if err := lock.SetAddr(d.Addr()); err != nil {
+		cfg.Log.Warn("cannot record the address in the lock file", "err", err)
 	}
 	return d, nil
 }
 
 func (d *Daemon) wire() error {
 	cfg := d.cfg
+	// Made now so that its real path is known to the exclusion of Trove's
+	// own folders from indexing.
+	if err := os.MkdirAll(cfg.ConfigDir, 0o700); err != nil {
+		return fmt.Errorf("create config dir: %w", err)
+	}
 	set, err := settings.Open(cfg.ConfigDir, cfg.Log)
 	if err != nil {
 		return err
@@ -88,23 +126,33 @@ func (d *Daemon) wire() error {
 	if err != nil {
 		return err
 	}
-	bus := events.New()
-	mod := newModels(d.store, set.Get(), cfg.Log)
+	bus := events.New(cfg.Log)
+	var ix *indexer.Indexer
+	var mod *models
+	d.health = embedding.NewHealth(embedding.HealthOptions{
+		Log: cfg.Log, RetryEvery: cfg.ProviderRetry,
+		OnChange:  func(st core.EmbeddingHealth) { bus.Publish(st) },
+		OnRecover: func() { ix.RescanAll(true) }, // files without vectors are not current: they are redone
+		Pending: func(ctx context.Context) (int, error) {
+			return d.store.CountWithoutVectors(ctx, mod.Embedder().Model())
+		},
+	})
+	mod = newModels(d.store, set.Get(), d.health, cfg.Log)
 	vecs := search.NewVectors(mod.Embedder().Model())
 	if err := d.store.LoadVectors(context.Background(), vecs.Model(), vecs.Add); err != nil {
 		return err
 	}
 	d.store.Observe(vecs)
 	engine := &search.Engine{Store: d.store, Vectors: vecs, Embedder: mod.Embedder, Log: cfg.Log}
-	var ix *indexer.Indexer
 	pipe := pipeline.New(pipeline.Deps{
 		Store: d.store, Settings: set.Get, Matcher: flt.Matcher,
-		Folder:   func(id int64) (pipeline.Folder, bool) { return ix.Folder(id) },
 		Extract:  cfg.Extract,
 		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: bus.Publish, Log: cfg.Log,
 	})
 	ix, err = indexer.New(indexer.Deps{Store: d.store, Filters: flt, Pipeline: pipe, Settings: set.Get, Publish: bus.Publish,
-		Log: cfg.Log, MaxWatches: cfg.MaxWatches})
+		Log: cfg.Log, MaxWatches: cfg.MaxWatches, Exclude: []string{cfg.DataDir, cfg.ConfigDir},
+		FolderList: filepath.Join(cfg.ConfigDir, store.FolderListName), Notice: d.notice,
+		Rebuilt: func() { vecs.Reset(mod.Embedder().Model()) }})
 	if err != nil {
 		return err
 	}
@@ -122,6 +170,8 @@ func (d *Daemon) wire() error {
 	})
 	d.svc = service.New(service.Deps{
 		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Search: engine, Opener: launch.Desktop{}, Log: cfg.Log, Version: cfg.Version,
+		Health: d.health, TokenSet: cfg.Token != "", DataDir: cfg.DataDir, ConfigDir: cfg.ConfigDir,
+		SearchTimeout: cfg.SearchTimeout, SearchHook: cfg.SearchHook,
 	})
 	d.ln, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -161,27 +211,15 @@ func (d *Daemon) Run(ctx context.Context) error {
 	g.Go(func() error { return d.api.Run(gctx) })
 	g.Go(func() error { return d.indexer.Run(gctx) })
 	g.Go(func() error { return d.sched.Run(gctx) })
+	g.Go(func() error { return d.health.Run(gctx) })
 	err := g.Wait()
 	if cerr := d.store.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("close index: %w", cerr))
 	}
+	d.lock.Release()
 	d.cfg.Log.Info("trove stopped")
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
-}
-
-// DefaultDirs returns the XDG data and config directories for Trove.
-func DefaultDirs() (dataDir, configDir string) {
-	home, _ := os.UserHomeDir()
-	dataHome := os.Getenv("XDG_DATA_HOME")
-	if dataHome == "" {
-		dataHome = filepath.Join(home, ".local", "share")
-	}
-	configHome := os.Getenv("XDG_CONFIG_HOME")
-	if configHome == "" {
-		configHome = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dataHome, "trove"), filepath.Join(configHome, "trove")
 }

@@ -563,39 +563,6 @@ func dot(a, b []float32) float32 {
 	return s
 }
 
-// Neighbor is a vocabulary word near another.
-type Neighbor struct {
-	Word       string
-	Similarity float32 // cosine of the two GloVe word vectors
-}
-
-// MaxNeighbors is the most neighbours Neighbors returns for a word.
-const MaxNeighbors = 10
-
-// Neighbors returns up to k (at most MaxNeighbors) words nearest to word
-// in the GloVe space, most similar first, from lists precomputed for every
-// table word. The lookup is case-insensitive; a word outside the table has
-// none.
-func (b *Builtin) Neighbors(word string, k int) []Neighbor {
-	t := b.t
-	if k <= 0 || t.Neighbors == 0 || len(word) > maxTokenBytes {
-		return nil
-	}
-	var buf [2 * maxTokenBytes]byte
-	key, h := lowerHash(buf[:0], strings.TrimSpace(word))
-	id, ok := t.index.lookup(key, h)
-	if !ok {
-		return nil
-	}
-	k = min(k, t.Neighbors)
-	out := make([]Neighbor, 0, k)
-	for r := range k {
-		j, sim := t.Neighbor(int(id), r)
-		out = append(out, Neighbor{Word: t.Words[j], Similarity: sim})
-	}
-	return out
-}
-
 // Rank returns the frequency rank of word (case-insensitive) in the corpus
 // the vectors were trained on (1 = most frequent), or 0 when the word is
 // not in the table. Frequent words make poor expansions: they have many

@@ -77,14 +77,6 @@ func BenchmarkVectorSemantic20KB(b *testing.B) {
 	cpuLoop(b, func() { e.Vector(text) })
 }
 
-func BenchmarkNeighbors(b *testing.B) {
-	e, err := NewBuiltin()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cpuLoop(b, func() { e.Neighbors("Wing", 10) })
-}
-
 func BenchmarkLoad(b *testing.B) {
 	for b.Loop() {
 		if _, err := NewBuiltinWith(BuiltinOptions{}); err != nil {

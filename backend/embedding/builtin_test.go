@@ -231,36 +231,6 @@ func TestBuiltinStopwordsWeighLittle(t *testing.T) {
 	}
 }
 
-func TestNeighbors(t *testing.T) {
-	b := builtin(t)
-	ns := b.Neighbors("Wing", 10)
-	if len(ns) != 10 {
-		t.Fatalf("Neighbors(Wing, 10) = %v", ns)
-	}
-	if ns[0].Word != "wings" || ns[0].Similarity < 0.6 || ns[0].Similarity > 1 {
-		t.Errorf("nearest to wing is %+v, want wings", ns[0])
-	}
-	for i := 1; i < len(ns); i++ {
-		if ns[i].Similarity > ns[i-1].Similarity {
-			t.Fatalf("not sorted: %v", ns)
-		}
-	}
-	if got := b.Neighbors("heat", 3); len(got) != 3 || !slices.ContainsFunc(got, func(n Neighbor) bool { return n.Word == "temperature" }) {
-		t.Errorf("Neighbors(heat, 3) = %v, want temperature among them", got)
-	}
-	if got := b.Neighbors("wing", 50); len(got) != MaxNeighbors {
-		t.Errorf("k above the maximum gave %d neighbours", len(got))
-	}
-	for _, w := range []string{"", "qxzvbnmw", "wing wing", strings.Repeat("a", 500)} {
-		if got := b.Neighbors(w, 5); got != nil {
-			t.Errorf("Neighbors(%q) = %v, want none", w, got)
-		}
-	}
-	if got := b.Neighbors("wing", 0); got != nil {
-		t.Errorf("k = 0 gave %v", got)
-	}
-}
-
 // TestGoldenVector pins the vector of one sentence. If it fails, the
 // algorithm or the table changed: bump algorithmVersion (unless only the
 // table changed, whose checksum is in Model) and update the numbers.

@@ -8,8 +8,7 @@
 // becomes the SIF-weighted sum of its word vectors (weight a/(a+p(w)), p
 // estimated from the word's frequency rank by Zipf's law) minus its
 // projection on the common component, followed by a hashed bag of its
-// words; unknown words get vectors from character n-grams. Neighbors gives
-// the nearest table words of a word, for query expansion.
+// words; unknown words get vectors from character n-grams.
 package embedding
 
 import (

@@ -1,11 +1,8 @@
 package embedding
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"net/url"
@@ -16,14 +13,16 @@ import (
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
 	"golang.org/x/sync/errgroup"
+
+	"trove/backend/provider"
 )
 
 // Defaults of the remote providers.
 const (
 	DefaultOllamaModel = "nomic-embed-text"
-	DefaultOllamaURL   = "http://127.0.0.1:11434"
+	DefaultOllamaURL   = provider.OllamaURL
 	DefaultOpenAIModel = "text-embedding-3-small"
-	DefaultOpenAIURL   = "https://api.openai.com/v1"
+	DefaultOpenAIURL   = provider.OpenAIURL
 
 	// BatchSize is the most texts sent in one request (to Ollama: handled
 	// in one Embed step, one request per text).
@@ -88,7 +87,7 @@ func NewOllama(model, baseURL string, client *http.Client) (*Remote, error) {
 	if err := checkURL(baseURL); err != nil {
 		return nil, fmt.Errorf("ollama base URL: %w", err)
 	}
-	llm, err := ollama.New(ollama.WithModel(model), ollama.WithServerURL(baseURL), ollama.WithHTTPClient(recording(client)))
+	llm, err := ollama.New(ollama.WithModel(model), ollama.WithServerURL(baseURL), ollama.WithHTTPClient(provider.Recording(client)))
 	if err != nil {
 		return nil, fmt.Errorf("ollama client: %w", err)
 	}
@@ -121,7 +120,7 @@ func NewOpenAI(model, baseURL, apiKey string, client *http.Client) (*Remote, err
 		openai.WithBaseURL(strings.TrimRight(baseURL, "/")),
 		openai.WithEmbeddingModel(model),
 		openai.WithModel(model),
-		openai.WithHTTPClient(recording(client)),
+		openai.WithHTTPClient(provider.Recording(client)),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("openai client: %w", err)
@@ -238,10 +237,10 @@ func (r *Remote) batch(ctx context.Context, texts []string) ([][]float32, error)
 func (r *Remote) send(ctx context.Context, texts []string) ([][]float32, error) {
 	parts := min(max(r.Parallel, 1), len(texts))
 	if parts <= 1 {
-		rec := &exchange{}
-		vs, err := r.create(context.WithValue(ctx, exchangeKey{}, rec), texts)
+		cctx, rec := provider.Record(ctx)
+		vs, err := r.create(cctx, texts)
 		if err != nil {
-			return nil, r.explain(ctx, rec, err)
+			return nil, provider.Explain(ctx, r.who(), rec, err)
 		}
 		return vs, nil
 	}
@@ -250,10 +249,10 @@ func (r *Remote) send(ctx context.Context, texts []string) ([][]float32, error) 
 	for p := range parts {
 		lo, hi := p*len(texts)/parts, (p+1)*len(texts)/parts
 		g.Go(func() error {
-			rec := &exchange{}
-			vs, err := r.create(context.WithValue(gctx, exchangeKey{}, rec), texts[lo:hi])
+			cctx, rec := provider.Record(gctx)
+			vs, err := r.create(cctx, texts[lo:hi])
 			if err != nil {
-				return r.explain(ctx, rec, err)
+				return provider.Explain(ctx, r.who(), rec, err)
 			}
 			if len(vs) != hi-lo {
 				return fmt.Errorf("%s at %s: %d vectors for %d texts", r.provider, r.where, len(vs), hi-lo)
@@ -288,100 +287,5 @@ func unitize(v []float32) bool {
 	return true
 }
 
-// explain turns a client error into one that says what went wrong.
-func (r *Remote) explain(ctx context.Context, rec *exchange, err error) error {
-	where := fmt.Sprintf("%s at %s", r.provider, r.where)
-	rec.mu.Lock()
-	status, body := rec.status, rec.body
-	rec.mu.Unlock()
-	switch {
-	case ctx.Err() != nil:
-		return fmt.Errorf("%s: no answer in time: %w", where, ctx.Err())
-	case status >= 400:
-		msg := serverMessage(body)
-		if msg == "" {
-			msg = err.Error()
-		}
-		return fmt.Errorf("%s: HTTP %d %s: %s", where, status, http.StatusText(status), msg)
-	case status == 0:
-		return fmt.Errorf("%s is not reachable: %w", where, err)
-	}
-	return fmt.Errorf("%s: malformed answer: %w", where, err)
-}
-
-// serverMessage extracts the error message of an error body: Ollama's
-// {"error": "..."}, OpenAI's {"error": {"message": "..."}}, or the text.
-func serverMessage(body []byte) string {
-	var o struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(body, &o) == nil && len(o.Error) > 0 {
-		var s string
-		if json.Unmarshal(o.Error, &s) == nil && s != "" {
-			return s
-		}
-		var m struct {
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(o.Error, &m) == nil && m.Message != "" {
-			return m.Message
-		}
-	}
-	msg := strings.TrimSpace(string(body))
-	if len(msg) > 300 {
-		msg = msg[:300] + "..."
-	}
-	return msg
-}
-
-// exchange records the status and, for errors, the start of the body of
-// the responses to one batch: langchaingo keeps them to itself.
-type exchange struct {
-	mu     sync.Mutex
-	status int
-	body   []byte
-}
-
-type exchangeKey struct{}
-
-// recorder is a transport that fills the exchange of the request's
-// context.
-type recorder struct{ base http.RoundTripper }
-
-func (t recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	if rec, ok := req.Context().Value(exchangeKey{}).(*exchange); ok {
-		var body []byte
-		if resp.StatusCode >= 400 {
-			body, _ = io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-			resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
-		}
-		rec.mu.Lock()
-		rec.status, rec.body = resp.StatusCode, body
-		rec.mu.Unlock()
-	}
-	return resp, nil
-}
-
-type readCloser struct {
-	io.Reader
-	io.Closer
-}
-
-// recording returns a copy of c (or of a default client) whose transport
-// records exchanges.
-func recording(c *http.Client) *http.Client {
-	var cp http.Client
-	if c != nil {
-		cp = *c
-	}
-	base := cp.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	cp.Transport = recorder{base}
-	return &cp
-}
+// who names the server in errors: "ollama at http://127.0.0.1:11434".
+func (r *Remote) who() string { return fmt.Sprintf("%s at %s", r.provider, r.where) }

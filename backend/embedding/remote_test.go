@@ -129,13 +129,13 @@ func openAIStub(t *testing.T) *stub {
 	})
 }
 
-type provider struct {
+type protocol struct {
 	name string
 	stub func(*testing.T) *stub
 	make func(s *stub) (*Remote, error)
 }
 
-var providers = []provider{
+var providers = []protocol{
 	{"ollama", ollamaStub, func(s *stub) (*Remote, error) { return NewOllama("nomic-embed-text", s.srv.URL, nil) }},
 	{"openai", openAIStub, func(s *stub) (*Remote, error) {
 		return NewOpenAI("text-embedding-3-small", s.srv.URL+"/v1", "sk-test", nil)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"trove/backend/tokens"
 )
 
 // wordInfo is one distinct lower-case surface word.
@@ -220,7 +222,7 @@ func (a *analyzer) word(tok string, upper, heading, collect bool) (int32, int32)
 		st := int32(-1)
 		if a.candidate(w, upper) {
 			if sw == "" {
-				sw = stem(w)
+				sw = tokens.Stem(w)
 			}
 			var found bool
 			if st, found = a.stemIDs[sw]; !found {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"trove/backend/markdown"
 )
 
 // BuiltinName identifies the builtin method. Change it whenever the
@@ -223,7 +225,7 @@ func (a *analyzer) chooseTitle(fileTitle string) string {
 // digit, does not end like a sentence and is not code, a table row, a
 // list item, a label or a licence.
 func looksLikeTitle(l string) bool {
-	l = strings.TrimSpace(stripInline(l))
+	l = strings.TrimSpace(markdown.Inline(l))
 	if l == "" || !hasLetter(l) {
 		return false
 	}

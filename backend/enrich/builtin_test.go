@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"trove/backend/markdown"
+	"trove/backend/tokens"
 )
 
 // memStats is an in-memory Stats: document frequencies of stems over a few
@@ -27,7 +30,7 @@ func newMemStats(docs ...string) *memStats {
 	for _, d := range docs {
 		m := map[string]bool{}
 		for _, w := range strings.FieldsFunc(strings.ToLower(d), func(r rune) bool { return !('a' <= r && r <= 'z') }) {
-			m[stem(w)] = true
+			m[tokens.Stem(w)] = true
 		}
 		s.docs = append(s.docs, m)
 	}
@@ -45,7 +48,7 @@ func (s *memStats) DocFreqs(_ context.Context, words []string) (int, map[string]
 	df := map[string]int{}
 	for _, w := range words {
 		for _, d := range s.docs {
-			if d[stem(w)] {
+			if d[tokens.Stem(w)] {
 				df[w]++
 			}
 		}
@@ -115,7 +118,7 @@ func checkCard(t *testing.T, c Card) {
 			if hasDigitsOnly(w) {
 				t.Errorf("number %q in keywords", w)
 			}
-			st := stem(w)
+			st := tokens.Stem(w)
 			if prev, dup := seen[st]; dup {
 				t.Errorf("keywords %q and %q share the stem %q", prev, k, st)
 			}
@@ -128,7 +131,7 @@ func checkCard(t *testing.T, c Card) {
 // after the previous one.
 func inDocumentOrder(t *testing.T, summary, text string) {
 	t.Helper()
-	flat := strings.Join(strings.Fields(stripInline(text)), " ")
+	flat := strings.Join(strings.Fields(markdown.Inline(text)), " ")
 	pos := 0
 	splitSentences(summary, func(s string) {
 		s = strings.TrimSuffix(s, ".")
@@ -422,29 +425,6 @@ func TestKeywordsSkipURLsAndNumbers(t *testing.T) {
 	}
 	if !hasKeywordWord(c.Keywords, "cedar") {
 		t.Errorf("keywords %q", c.Keywords)
-	}
-}
-
-func TestStem(t *testing.T) {
-	for w, want := range map[string]string{
-		"caresses": "caress", "ponies": "poni", "ties": "ti", "cats": "cat", "feed": "feed", "agreed": "agre",
-		"plastered": "plaster", "motoring": "motor", "sing": "sing", "conflated": "conflat", "troubled": "troubl",
-		"sized": "size", "hopping": "hop", "tanned": "tan", "falling": "fall", "hissing": "hiss", "fizzed": "fizz",
-		"failing": "fail", "filing": "file", "happy": "happi", "sky": "sky", "relational": "relat",
-		"conditional": "condit", "rational": "ration", "digitizer": "digit", "operator": "oper",
-		"feudalism": "feudal", "decisiveness": "decis", "hopefulness": "hope", "callousness": "callous",
-		"formaliti": "formal", "sensitiviti": "sensit", "triplicate": "triplic", "formative": "form",
-		"electrical": "electr", "goodness": "good", "revival": "reviv", "allowance": "allow", "inference": "infer",
-		"airliner": "airlin", "adjustable": "adjust", "defensible": "defens", "irritant": "irrit",
-		"replacement": "replac", "adjustment": "adjust", "dependent": "depend", "adoption": "adopt",
-		"communism": "commun", "activate": "activ", "effective": "effect", "bowdlerize": "bowdler",
-		"probate": "probat", "rate": "rate", "cease": "ceas", "controll": "control", "roll": "roll",
-		"generalizations": "gener", "oscillators": "oscil", "roofs": "roof", "roof": "roof", "shingles": "shingl",
-		"is": "is", "a": "a", "naïve": "naïve", "x86": "x86",
-	} {
-		if got := stem(w); got != want {
-			t.Errorf("stem(%q) = %q, want %q", w, got, want)
-		}
 	}
 }
 

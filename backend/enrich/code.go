@@ -3,6 +3,8 @@ package enrich
 import (
 	"path/filepath"
 	"strings"
+
+	"trove/backend/markdown"
 )
 
 // commentStyle says how a programming language writes comments.
@@ -288,7 +290,7 @@ func codeSummary(info codeInfo, lang language) string {
 	if info.doc != "" {
 		var out []string
 		total := 0
-		splitSentences(stripInline(info.doc), func(s string) {
+		splitSentences(markdown.Inline(info.doc), func(s string) {
 			if len(out) == maxSummarySents || total < 0 {
 				return
 			}

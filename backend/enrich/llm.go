@@ -20,14 +20,16 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	"trove/backend/core"
+	"trove/backend/provider"
+	"trove/backend/tokens"
 )
 
 // Provider defaults, used when the settings leave model or URL empty.
 const (
 	DefaultOllamaModel = "llama3.2"
-	DefaultOllamaURL   = "http://127.0.0.1:11434"
+	DefaultOllamaURL   = provider.OllamaURL
 	DefaultOpenAIModel = "gpt-4o-mini"
-	DefaultOpenAIURL   = "https://api.openai.com/v1"
+	DefaultOpenAIURL   = provider.OpenAIURL
 )
 
 const (
@@ -49,8 +51,8 @@ func New(cfg core.SummarizerSettings, stats Stats, getenv func(string) string, l
 		getenv = os.Getenv
 	}
 	builtin := NewBuiltin(stats)
-	provider := strings.ToLower(strings.TrimSpace(cfg.Provider))
-	switch provider {
+	kind := strings.ToLower(strings.TrimSpace(cfg.Provider))
+	switch kind {
 	case "", core.ProviderBuiltin:
 		return builtin
 	case core.ProviderOllama, core.ProviderOpenAI:
@@ -58,12 +60,43 @@ func New(cfg core.SummarizerSettings, stats Stats, getenv func(string) string, l
 		log.Warn("enrich: unknown summarizer provider, using the builtin method", "provider", cfg.Provider)
 		return builtin
 	}
-	e, err := newLLM(provider, cfg, getenv, builtin, log)
+	e, err := newLLM(kind, cfg, getenv, builtin, log)
 	if err != nil {
-		log.Warn("enrich: cannot use the summarizer model, using the builtin method", "provider", provider, "reason", err)
+		log.Warn("enrich: cannot use the summarizer model, using the builtin method", "provider", kind, "reason", err)
 		return builtin
 	}
 	return e
+}
+
+// Probe checks that the model the settings choose answers, before they
+// are saved: one tiny completion, within timeout. The builtin needs no
+// check. getenv reads the API key named by cfg.APIKeyEnv.
+func Probe(ctx context.Context, cfg core.SummarizerSettings, getenv func(string) string, timeout time.Duration) error {
+	kind := strings.ToLower(strings.TrimSpace(cfg.Provider))
+	if kind != core.ProviderOllama && kind != core.ProviderOpenAI {
+		return nil
+	}
+	e, err := newLLM(kind, cfg, getenv, nil, nil)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cctx, rec := provider.Record(ctx)
+	opts := []llms.CallOption{llms.WithTemperature(0)}
+	if kind == core.ProviderOllama {
+		opts = append(opts, llms.WithMaxTokens(8))
+	}
+	resp, err := e.model.GenerateContent(cctx, []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeHuman, "Reply with the word OK."),
+	}, opts...)
+	if err != nil {
+		return provider.Explain(ctx, e.provider+" at "+e.where, rec, err)
+	}
+	if len(resp.Choices) == 0 || resp.Choices[0] == nil {
+		return fmt.Errorf("%s at %s: an empty answer", e.provider, e.where)
+	}
+	return nil
 }
 
 // LLM writes cards with a language model on an Ollama or OpenAI-compatible
@@ -72,6 +105,7 @@ func New(cfg core.SummarizerSettings, stats Stats, getenv func(string) string, l
 type LLM struct {
 	name     string
 	provider string
+	where    string // base URL, for errors
 	model    llms.Model
 	builtin  *Builtin
 	log      *slog.Logger
@@ -95,9 +129,9 @@ const (
 	breakerPause    = 30 * time.Second
 )
 
-func newLLM(provider string, cfg core.SummarizerSettings, getenv func(string) string, builtin *Builtin, log *slog.Logger) (*LLM, error) {
+func newLLM(kind string, cfg core.SummarizerSettings, getenv func(string) string, builtin *Builtin, log *slog.Logger) (*LLM, error) {
 	model, base := strings.TrimSpace(cfg.Model), strings.TrimSpace(cfg.BaseURL)
-	if provider == core.ProviderOllama {
+	if kind == core.ProviderOllama {
 		model, base = orDefault(model, DefaultOllamaModel), orDefault(base, DefaultOllamaURL)
 	} else {
 		model, base = orDefault(model, DefaultOpenAIModel), orDefault(base, DefaultOpenAIURL)
@@ -110,10 +144,10 @@ func newLLM(provider string, cfg core.SummarizerSettings, getenv func(string) st
 	if cfg.APIKeyEnv != "" {
 		key = strings.TrimSpace(getenv(cfg.APIKeyEnv))
 	}
-	client := &http.Client{Transport: &authTransport{base: http.DefaultTransport, key: key}}
+	client := provider.Recording(&http.Client{Transport: &authTransport{base: http.DefaultTransport, key: key}})
 
 	var m llms.Model
-	switch provider {
+	switch kind {
 	case core.ProviderOllama:
 		m, err = ollama.New(ollama.WithModel(model), ollama.WithServerURL(u.String()), ollama.WithHTTPClient(client))
 	default:
@@ -132,8 +166,9 @@ func newLLM(provider string, cfg core.SummarizerSettings, getenv func(string) st
 		timeout = time.Duration(cfg.TimeoutSeconds * float64(time.Second))
 	}
 	e := &LLM{
-		name:     provider + ":" + model,
-		provider: provider,
+		name:     kind + ":" + model,
+		provider: kind,
+		where:    u.String(),
 		model:    m,
 		builtin:  builtin,
 		log:      log,
@@ -377,7 +412,7 @@ func topUpKeywords(kw, builtin []string) []string {
 	out := make([]string, 0, maxKeywords)
 	for _, k := range kw {
 		for _, w := range strings.Fields(k) {
-			seen[stem(w)] = true
+			seen[tokens.Stem(w)] = true
 		}
 		out = append(out, k)
 	}
@@ -386,11 +421,11 @@ func topUpKeywords(kw, builtin []string) []string {
 			break
 		}
 		ws := strings.Fields(k)
-		if slices.ContainsFunc(ws, func(w string) bool { return seen[stem(w)] }) {
+		if slices.ContainsFunc(ws, func(w string) bool { return seen[tokens.Stem(w)] }) {
 			continue
 		}
 		for _, w := range ws {
-			seen[stem(w)] = true
+			seen[tokens.Stem(w)] = true
 		}
 		out = append(out, k)
 	}
@@ -401,7 +436,7 @@ func topUpKeywords(kw, builtin []string) []string {
 func stemKey(k string) string {
 	f := strings.Fields(strings.ToLower(k))
 	for i, w := range f {
-		f[i] = stem(w)
+		f[i] = tokens.Stem(w)
 	}
 	return strings.Join(f, " ")
 }

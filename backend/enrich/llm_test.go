@@ -167,13 +167,13 @@ func (s *stub) openaiServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-type provider struct {
+type protocol struct {
 	name   string
 	server func(*stub, *testing.T) *httptest.Server
 	base   func(*httptest.Server) string
 }
 
-var providers = []provider{
+var providers = []protocol{
 	{core.ProviderOllama, (*stub).ollamaServer, func(s *httptest.Server) string { return s.URL }},
 	{core.ProviderOpenAI, (*stub).openaiServer, func(s *httptest.Server) string { return s.URL + "/v1" }},
 }
@@ -183,7 +183,7 @@ func meetingInput(t testing.TB) Input {
 		Text: readTestdata(t, "meeting_notes_2024-03-01.md"), Mime: "text/markdown"}
 }
 
-func newTestLLM(t *testing.T, p provider, srv *httptest.Server, stats Stats, log *syncBuffer, mod func(*core.SummarizerSettings)) *LLM {
+func newTestLLM(t *testing.T, p protocol, srv *httptest.Server, stats Stats, log *syncBuffer, mod func(*core.SummarizerSettings)) *LLM {
 	cfg := core.SummarizerSettings{Provider: p.name, BaseURL: p.base(srv), TimeoutSeconds: 5, MaxConcurrency: 1}
 	if mod != nil {
 		mod(&cfg)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"trove/backend/markdown"
 )
 
 // Bounds on the text that is analysed: short texts whole, long ones as a
@@ -201,7 +203,7 @@ func (s *segmenter) line(raw string) {
 	if !s.paraItem && len(s.para) == 0 {
 		if key, val, ok := metaLine(l); ok {
 			_ = key
-			s.units = append(s.units, unit{text: stripInline(val), kind: kOther, para: s.nPara})
+			s.units = append(s.units, unit{text: markdown.Inline(val), kind: kOther, para: s.nPara})
 			s.nPara++
 			return
 		}
@@ -210,7 +212,7 @@ func (s *segmenter) line(raw string) {
 }
 
 func (s *segmenter) heading(h string, first bool) {
-	h = stripInline(h)
+	h = markdown.Inline(h)
 	if h == "" {
 		return
 	}
@@ -239,7 +241,7 @@ func (s *segmenter) flush() {
 	if boiler {
 		return
 	}
-	text = collapseSpaces(stripInline(text))
+	text = collapseSpaces(markdown.Inline(text))
 	if text == "" {
 		return
 	}
@@ -534,73 +536,6 @@ func prefixFold(s, p string) bool {
 		}
 	}
 	return true
-}
-
-// stripInline removes Markdown and HTML inline markup: links keep their
-// text, images and tags disappear, emphasis and code marks go.
-func stripInline(s string) string {
-	if !strings.ContainsAny(s, "[*_`<") {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '!':
-			if i+1 < len(s) && s[i+1] == '[' {
-				if end := linkEnd(s, i+1); end > 0 {
-					i = end - 1
-					continue
-				}
-			}
-		case '[':
-			if end := linkEnd(s, i); end > 0 {
-				if j := strings.IndexByte(s[i:end], ']'); j > 1 {
-					b.WriteString(s[i+1 : i+j])
-				}
-				i = end - 1
-				continue
-			}
-		case '*', '`':
-			continue
-		case '_':
-			prevSp := i == 0 || s[i-1] == ' ' || s[i-1] == '_'
-			nextSp := i+1 >= len(s) || s[i+1] == ' ' || s[i+1] == '_' || s[i+1] == '.' || s[i+1] == ','
-			if prevSp || nextSp {
-				continue
-			}
-		case '<':
-			if i+1 < len(s) && (isLetterByte(s[i+1]) || s[i+1] == '/' || s[i+1] == '!') {
-				if j := strings.IndexByte(s[i:min(len(s), i+300)], '>'); j > 0 && !strings.ContainsRune(s[i+1:i+j], '<') {
-					i += j
-					b.WriteByte(' ')
-					continue
-				}
-			}
-		}
-		b.WriteByte(c)
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// linkEnd returns the end of a Markdown link starting with '[' at i:
-// "[text](url)" or "[text]" alone. 0 if there is none.
-func linkEnd(s string, i int) int {
-	j := strings.IndexByte(s[i:min(len(s), i+500)], ']')
-	if j < 0 {
-		return 0
-	}
-	j += i + 1
-	if j < len(s) && s[j] == '(' {
-		if k := strings.IndexByte(s[j:min(len(s), j+1000)], ')'); k > 0 {
-			return j + k + 1
-		}
-	}
-	if s[i+1:j-1] == "" || s[i+1:j-1] == " " || s[i+1:j-1] == "x" {
-		return j
-	}
-	return 0
 }
 
 func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"trove/backend/markdown"
 )
 
 const maxTitleRunes = 120
@@ -64,7 +66,7 @@ func cleanTitle(t string) string {
 	t = cleanLine(t)
 	t = strings.TrimLeft(t, "#*=>-–—•·: \t")
 	t = strings.TrimRight(t, ":*#=-–— \t")
-	t = stripInline(t)
+	t = markdown.Inline(t)
 	if len(t) >= 2 && (t[0] == '"' && t[len(t)-1] == '"' || t[0] == '\'' && t[len(t)-1] == '\'') {
 		t = strings.TrimSpace(t[1 : len(t)-1])
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"sync"
+
+	"trove/backend/tokens"
 )
 
 //go:embed words_en.txt
@@ -44,14 +46,6 @@ func lookupWord(w []byte) (*lexEntry, bool) {
 	return nil, false
 }
 
-// priorIDF is rankIDF of the word's rank in the list.
-func priorIDF(w string) float64 {
-	if e, ok := lookupWord([]byte(w)); ok {
-		return e.idf
-	}
-	return unknownIDF
-}
-
 func loadPrior() {
 	lexIndex = make(map[string]int32, 20100)
 	lexicon = make([]lexEntry, 0, 20000)
@@ -64,7 +58,7 @@ func loadPrior() {
 			continue
 		}
 		lexIndex[line] = int32(len(lexicon))
-		lexicon = append(lexicon, lexEntry{word: line, stem: stem(line), idf: rankIDF(len(lexicon) + 1)})
+		lexicon = append(lexicon, lexEntry{word: line, stem: tokens.Stem(line), idf: rankIDF(len(lexicon) + 1)})
 	}
 }
 

@@ -1,10 +1,12 @@
 // Package events is Trove's in-process publish/subscribe bus. The indexing
 // engine publishes state changes; /api/updates and the desktop window
 // subscribe. Publishing never blocks: a subscriber that falls too far behind
-// is dropped (its channel closed), and reconnects to resynchronise.
+// is dropped, and reconnects to resynchronise.
 package events
 
 import (
+	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,61 +18,80 @@ import (
 type Bus struct {
 	nextID atomic.Uint64
 	now    func() time.Time
+	log    *slog.Logger
 
 	mu   sync.Mutex
-	subs map[*subscription]struct{}
+	subs map[*Subscription]struct{}
 }
 
-type subscription struct {
-	ch     chan core.Event
+// New returns an empty bus that logs to log (nil: slog.Default()).
+func New(log *slog.Logger) *Bus {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Bus{now: time.Now, log: log, subs: map[*Subscription]struct{}{}}
+}
+
+// Subscription is one subscriber's queue of pending events. The queue takes
+// memory only while events wait in it (a subscriber that keeps up holds
+// next to nothing, however many there are), and at most limit events: one
+// more and the subscriber is dropped.
+type Subscription struct {
+	bus    *Bus
 	filter func(core.Event) bool
+	limit  int
+	ready  chan struct{} // holds a token while events wait or once ended
+
+	mu      sync.Mutex
+	pending []core.Event
+	ended   bool
+	behind  bool
 }
 
-// New returns an empty bus.
-func New() *Bus {
-	return &Bus{now: time.Now, subs: map[*subscription]struct{}{}}
+// Subscribe starts a subscription to the events filter accepts (all when
+// filter is nil) that may fall at most limit events behind. Call Cancel
+// when done.
+func (b *Bus) Subscribe(limit int, filter func(core.Event) bool) *Subscription {
+	s := &Subscription{bus: b, filter: filter, limit: max(limit, 1), ready: make(chan struct{}, 1)}
+	b.mu.Lock()
+	b.subs[s] = struct{}{}
+	b.mu.Unlock()
+	return s
 }
 
-// Publish stamps e with an id and time and delivers it to every subscriber
-// whose filter accepts it.
-func (b *Bus) Publish(typ string, data any) {
+// Publish stamps e with an id and time and queues it for every subscriber
+// whose filter accepts it. A filter that panics ends its own subscription,
+// never the publisher.
+func (b *Bus) Publish(data core.EventData) {
+	typ := data.EventKind()
 	e := core.Event{ID: b.nextID.Add(1), Type: typ, Time: b.now().UTC(), Data: data}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for s := range b.subs {
-		if s.filter != nil && !s.filter(e) {
+		var want bool
+		if err := core.Safe(func() { want = s.filter == nil || s.filter(e) }); err != nil {
+			b.log.Error("event subscriber's filter panicked; subscription ended", "event", typ, "panic", err,
+				"stack", string(panicStack(err)))
+			b.dropLocked(s, false)
 			continue
 		}
-		select {
-		case s.ch <- e:
-		default:
-			// Too far behind: drop it rather than block the publisher.
-			delete(b.subs, s)
-			close(s.ch)
+		if want && !s.push(e) {
+			b.dropLocked(s, true)
 		}
 	}
 }
 
-// Subscribe returns a channel of events (those accepted by filter, or all
-// when filter is nil) with room for buffer pending events, and a cancel
-// function that unsubscribes and closes the channel. The channel is also
-// closed if the subscriber falls more than buffer events behind.
-func (b *Bus) Subscribe(buffer int, filter func(core.Event) bool) (<-chan core.Event, func()) {
-	s := &subscription{ch: make(chan core.Event, buffer), filter: filter}
-	b.mu.Lock()
-	b.subs[s] = struct{}{}
-	b.mu.Unlock()
-	var once sync.Once
-	return s.ch, func() {
-		once.Do(func() {
-			b.mu.Lock()
-			defer b.mu.Unlock()
-			if _, ok := b.subs[s]; ok {
-				delete(b.subs, s)
-				close(s.ch)
-			}
-		})
+func panicStack(err error) []byte {
+	if p, ok := err.(*core.PanicError); ok {
+		return p.Stack
 	}
+	return []byte(fmt.Sprint(err))
+}
+
+// dropLocked removes s from the bus (b.mu held) and ends it.
+func (b *Bus) dropLocked(s *Subscription, behind bool) {
+	delete(b.subs, s)
+	s.end(behind)
 }
 
 // Subscribers reports how many subscriptions are live.
@@ -78,4 +99,69 @@ func (b *Bus) Subscribers() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.subs)
+}
+
+// push queues e; false when the queue is full.
+func (s *Subscription) push(e core.Event) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.pending) >= s.limit {
+		return false
+	}
+	s.pending = append(s.pending, e)
+	s.signal()
+	return true
+}
+
+func (s *Subscription) end(behind bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.ended {
+		s.ended, s.behind = true, behind
+		s.signal()
+	}
+}
+
+func (s *Subscription) signal() {
+	select {
+	case s.ready <- struct{}{}:
+	default: // a token is already waiting
+	}
+}
+
+// Ready receives a value when events wait or the subscription has ended;
+// then call Take.
+func (s *Subscription) Ready() <-chan struct{} { return s.ready }
+
+// Take appends the waiting events to buf and reports whether the
+// subscription is still live. Once it has ended, Take returns the events
+// that were waiting and false.
+func (s *Subscription) Take(buf []core.Event) ([]core.Event, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	buf = append(buf, s.pending...)
+	clear(s.pending)
+	s.pending = s.pending[:0]
+	if cap(s.pending) > 64 {
+		s.pending = nil // after a burst, give the memory back
+	}
+	return buf, !s.ended
+}
+
+// FellBehind reports whether the subscription ended because more than its
+// limit of events waited.
+func (s *Subscription) FellBehind() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.behind
+}
+
+// Cancel ends the subscription; calling it again does nothing.
+func (s *Subscription) Cancel() {
+	b := s.bus
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.subs[s]; ok {
+		b.dropLocked(s, false)
+	}
 }

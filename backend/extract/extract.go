@@ -22,6 +22,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"trove/backend/fileread"
 )
 
 // Options bound the work spent on one file. Zero fields take the defaults
@@ -29,7 +31,13 @@ import (
 type Options struct {
 	MaxFileSize  int64         // larger files are indexed by metadata only
 	MaxTextBytes int           // extracted text is cut at this many bytes
-	Timeout      time.Duration // per file
+	Timeout      time.Duration // per file, reads included
+	// Root is the watched folder: no symbolic link between it and the file
+	// is followed. "" means the file's own folder.
+	Root string
+	// Expect is the file as checked before (an os.Lstat result): another
+	// file found at the path is refused. nil: Extract's own check.
+	Expect fs.FileInfo
 }
 
 // Document is what extraction learned about a file.
@@ -43,9 +51,8 @@ type Document struct {
 }
 
 // ErrNotRegular is returned (wrapped in an *fs.PathError) for FIFOs,
-// sockets, devices and directories: they are never opened, since opening a
-// FIFO would block until a writer comes.
-var ErrNotRegular = errors.New("not a regular file")
+// sockets, devices and directories: they are never read.
+var ErrNotRegular = fileread.ErrNotRegular
 
 // DefaultOptions are the limits used for zero fields of Options.
 func DefaultOptions() Options {
@@ -67,30 +74,40 @@ func (o Options) withDefaults() Options {
 }
 
 // Extract reads the file at path. It returns an error only when the file
-// cannot be read at all (it vanished, permission denied, I/O error, not a
-// regular file); such errors wrap the fs errors or ErrNotRegular. Problems
-// with the content itself (too big, encrypted, corrupt, a parser panic, the
-// time limit, ctx cancellation) give a metadata-only or partial Document
-// whose Warning says why.
+// cannot be read at all (it vanished, permission denied, I/O error, a read
+// that hung past the time limit, not a regular file, a symbolic link);
+// such errors wrap the fs errors, the fileread errors or ErrNotRegular.
+// Problems with the content itself (too big, encrypted, corrupt, a parser
+// panic, the time limit, ctx cancellation) give a metadata-only or partial
+// Document whose Warning says why.
 func Extract(ctx context.Context, path string, opt Options) (Document, error) {
 	opt = opt.withDefaults()
-	st, err := os.Stat(path)
+	st, err := os.Lstat(path)
 	if err != nil {
 		return Document{}, err
 	}
-	if !st.Mode().IsRegular() {
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		return Document{}, &fs.PathError{Op: "extract", Path: path, Err: fileread.ErrLink}
+	case !st.Mode().IsRegular():
 		return Document{}, &fs.PathError{Op: "extract", Path: path, Err: ErrNotRegular}
+	}
+	want := opt.Expect
+	if want == nil {
+		want = st
 	}
 	if testHookAfterStat != nil {
 		testHookAfterStat(path)
 	}
-	f, size, err := openRegular(path)
+	ctx, cancel := fileread.WithTimeout(ctx, opt.Timeout)
+	defer cancel()
+	f, err := fileread.Open(ctx, opt.Root, path, want)
 	if err != nil {
 		return Document{}, err
 	}
 	defer f.Close()
-	trap := &readTrap{r: f}
-	doc := extractFrom(ctx, filepath.Base(path), trap, size, opt)
+	trap := &readTrap{r: f, ctx: ctx}
+	doc := extractFrom(ctx, filepath.Base(path), trap, f.Size(), opt)
 	if trap.err != nil {
 		return Document{}, &fs.PathError{Op: "read", Path: path, Err: trap.err}
 	}
@@ -101,35 +118,21 @@ func Extract(ctx context.Context, path string, opt Options) (Document, error) {
 // checks and the open.
 var testHookAfterStat func(path string)
 
-// openRegular opens without blocking on a FIFO that replaced the file since
-// it was checked, and checks again on the open descriptor.
-func openRegular(path string) (*os.File, int64, error) {
-	f, err := openNoBlock(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, 0, &fs.PathError{Op: "extract", Path: path, Err: ErrNotRegular}
-	}
-	return f, st.Size(), nil
-}
-
-// readTrap remembers the first real I/O error, so that a failing disk is
-// reported as an error rather than as a corrupt document.
+// readTrap remembers the first real I/O error, so that a failing disk, or
+// a read that hung past the time limit, is reported as an error rather
+// than as a corrupt document. A read asked for once the time is up, or
+// after cancellation, is the parser's lateness, not the disk's: the
+// extractor stops and the Document says so.
 type readTrap struct {
 	r   io.ReaderAt
+	ctx context.Context // nil: every error counts
 	err error
 }
 
 func (t *readTrap) ReadAt(p []byte, off int64) (int, error) {
+	late := t.ctx != nil && t.ctx.Err() != nil
 	n, err := t.r.ReadAt(p, off)
-	if err != nil && err != io.EOF && t.err == nil {
+	if err != nil && err != io.EOF && t.err == nil && !late && !errors.Is(err, context.Canceled) {
 		t.err = err
 	}
 	return n, err

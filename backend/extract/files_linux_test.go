@@ -7,9 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"trove/backend/fileread"
+	"trove/backend/hangfs"
 )
 
 // extractOrFail runs Extract in a goroutine so that a blocking open fails
@@ -121,4 +125,81 @@ func asNobody(t *testing.T, fn func() error) error {
 		done <- err
 	}()
 	return <-done
+}
+
+// A file swapped for a link to a file outside the folder after the check
+// must not be read through the link.
+func TestSymlinkSwappedInAfterStat(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "shadow")
+	if err := os.WriteFile(outside, []byte("root:$6$secrethash:19000"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := writeFile(t, "notes.txt", []byte("ordinary notes"))
+	testHookAfterStat = func(path string) {
+		os.Remove(path)
+		os.Symlink(outside, path)
+	}
+	defer func() { testHookAfterStat = nil }()
+	doc, err := Extract(context.Background(), p, Options{})
+	if strings.Contains(doc.Text, "secrethash") {
+		t.Fatalf("read the link's target: %q", doc.Text)
+	}
+	if !errors.Is(err, fileread.ErrLink) {
+		t.Fatalf("want ErrLink, got %v (doc %+v)", err, doc)
+	}
+}
+
+// A folder on the way swapped for a link after the check: the file is
+// opened below the watched folder without following any link.
+func TestParentSwappedForLinkAfterStat(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "notes.txt"), []byte("root:$6$secrethash:19000"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(root, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(sub, "notes.txt")
+	if err := os.WriteFile(p, []byte("ordinary notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testHookAfterStat = func(string) {
+		os.Rename(sub, sub+".old")
+		os.Symlink(outside, sub)
+	}
+	defer func() { testHookAfterStat = nil }()
+	doc, err := Extract(context.Background(), p, Options{Root: root})
+	if strings.Contains(doc.Text, "secrethash") {
+		t.Fatalf("read through the linked folder: %q", doc.Text)
+	}
+	if !errors.Is(err, fileread.ErrLink) {
+		t.Fatalf("want ErrLink, got %v", err)
+	}
+}
+
+// A read that hangs (a dead network or FUSE mount) fails the file at the
+// time limit, with the limit in the reason, instead of holding the caller.
+func TestHungReadFailsAtTheTimeLimit(t *testing.T) {
+	h := hangfs.Mount(t)
+	h.AddHanging("report.pdf", 64<<10)
+	type result struct {
+		doc Document
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		doc, err := Extract(context.Background(), filepath.Join(h.Dir, "report.pdf"), Options{Timeout: 300 * time.Millisecond})
+		done <- result{doc, err}
+	}()
+	select {
+	case r := <-done:
+		var te *fileread.TimeoutError
+		if !errors.As(r.err, &te) || !strings.Contains(r.err.Error(), "read timed out after 300ms") {
+			t.Fatalf("want a read timeout, got %v (doc %+v)", r.err, r.doc)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Extract held by a hung read")
+	}
 }

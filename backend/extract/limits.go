@@ -35,17 +35,21 @@ type source struct {
 
 func (s *source) reader() io.Reader { return io.NewSectionReader(s.r, 0, s.size) }
 
-// whole reads the entire file; callers run only after the MaxFileSize check.
-func (s *source) whole() ([]byte, error) {
+// prefix reads the first n bytes of the file, all of it when smaller; cut
+// says the file goes on. Every family that needs a file in memory reads it
+// through here with its own cap, so none holds a whole file of any size
+// (the rest stream through reader, or read a bounded head).
+func (s *source) prefix(n int64) (data []byte, cut bool, err error) {
 	if int64(len(s.head)) == s.size {
-		return s.head, nil
+		return s.head, false, nil
 	}
-	buf := make([]byte, s.size)
-	n, err := s.r.ReadAt(buf, 0)
+	want := min(n, s.size)
+	buf := make([]byte, want)
+	got, err := s.r.ReadAt(buf, 0)
 	if err != nil && err != io.EOF {
-		return buf[:n], err
+		return buf[:got], false, err
 	}
-	return buf[:n], nil
+	return buf[:got], want < s.size, nil
 }
 
 // sink collects extracted text and stops growing at the text limit, always

@@ -18,16 +18,24 @@ import (
 )
 
 const (
-	mailMaxParts   = 1000    // MIME parts read in one message
-	mboxMessageMax = 8 << 20 // a longer message is read up to this size
+	mailMaxParts   = 1000     // MIME parts read in one message
+	mboxMessageMax = 8 << 20  // a longer message is read up to this size
+	emlMax         = 64 << 20 // a longer .eml is read up to this size
 )
 
 // extractEML reads one message: headers as metadata and title, the body
 // (plain text preferred, else HTML made text) and attachment names.
-func extractEML(s *source, d *Document) error {
-	data, err := s.whole()
+func extractEML(s *source, d *Document) (err error) {
+	data, cut, err := s.prefix(emlMax)
 	if err != nil {
 		return err
+	}
+	if cut {
+		defer func() {
+			if err == nil {
+				err = warnf("email larger than %s: only its start was read", humanSize(emlMax))
+			}
+		}()
 	}
 	m := &mailReader{s: s}
 	h, err := m.message(data, 0)

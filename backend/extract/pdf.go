@@ -20,10 +20,33 @@ import (
 // not decrypted.
 
 const (
-	pdfMaxPages      = 20000
-	pdfDecodedBudget = 128 << 20 // decompressed stream bytes per file
-	pdfFormDepth     = 3
+	pdfMaxPages     = 20000
+	pdfDecodeBudget = 128 << 20 // decoded bytes per document, every filter of every stream together
+	pdfHeldMax      = 32 << 20  // decoded bytes alive at once per document
+	pdfMaxFile      = 128 << 20 // a larger PDF is not read into memory
+	pdfFormDepth    = 3
 )
+
+// pdfMem is a document's one budget for decoding streams: every filter of
+// every stream draws from it. spent bounds the work; held bounds the
+// memory, since a stream's decoded bytes are handed back (give) once its
+// text is read. A compression bomb of many streams therefore costs at most
+// pdfHeldMax of decoded bytes at any moment, however they are spread.
+type pdfMem struct {
+	spent, held, peak int64
+}
+
+// room is how many bytes the next decode may produce.
+func (m *pdfMem) room() int64 { return max(0, min(pdfDecodeBudget-m.spent, pdfHeldMax-m.held)) }
+
+func (m *pdfMem) take(n int) {
+	m.spent += int64(n)
+	m.held += int64(n)
+	m.peak = max(m.peak, m.held)
+}
+
+// give hands back decoded bytes that are no longer needed.
+func (m *pdfMem) give(b []byte) { m.held -= int64(len(b)) }
 
 type pdfFile struct {
 	ctx     context.Context
@@ -31,18 +54,34 @@ type pdfFile struct {
 	offsets map[int]int // object number -> offset just after "obj"
 	cache   map[int]any
 	objStm  bool // object streams have been unpacked into cache
-	budget  int64
+	mem     pdfMem
 	depth   int // nested get calls: a chain of /Length references is bounded
 	fonts   map[pdfRef]*pdfFont
 	tk      tick
 }
 
 func extractPDF(s *source, d *Document) error {
-	data, err := s.whole()
+	p, err := openPDF(s)
 	if err != nil {
 		return err
 	}
-	p := &pdfFile{ctx: s.ctx, data: data, cache: map[int]any{}, fonts: map[pdfRef]*pdfFont{}, budget: pdfDecodedBudget, tk: tick{ctx: s.ctx}}
+	return p.extract(s, d)
+}
+
+// openPDF reads the whole file: the reader looks objects up anywhere in it.
+func openPDF(s *source) (*pdfFile, error) {
+	if s.size > pdfMaxFile {
+		return nil, warnf("PDF larger than %s: contents not read", humanSize(pdfMaxFile))
+	}
+	data, _, err := s.prefix(pdfMaxFile)
+	if err != nil {
+		return nil, err
+	}
+	return &pdfFile{ctx: s.ctx, data: data, cache: map[int]any{}, fonts: map[pdfRef]*pdfFont{}, tk: tick{ctx: s.ctx}}, nil
+}
+
+func (p *pdfFile) extract(s *source, d *Document) error {
+	data := p.data
 	p.index()
 	trailer := p.trailer()
 	if trailer["Encrypt"] != nil {
@@ -211,6 +250,7 @@ func (p *pdfFile) unpackObjStms() {
 
 func (p *pdfFile) unpackObjStm(st *pdfStream) {
 	data := p.decode(st)
+	defer p.mem.give(data) // the objects are copied out of it
 	n, ok1 := pdfInt(st.dict["N"], 100000)
 	first, ok2 := pdfInt(st.dict["First"], len(data))
 	if !ok1 || !ok2 {
@@ -246,9 +286,15 @@ func pdfInt(v any, most int) (int, bool) {
 	return int(f), true
 }
 
-// decode applies the stream's filters; unknown filters give nothing.
-func (p *pdfFile) decode(st *pdfStream) []byte {
-	data := st.raw
+// decode applies the stream's filters; unknown filters give nothing. The
+// result is charged to the document's budget: give it back (p.mem.give)
+// once read.
+func (p *pdfFile) decode(st *pdfStream) []byte { return p.decodeTo(nil, st) }
+
+// decodeTo appends the decoded stream to dst, the last filter writing
+// straight into it. Intermediate results of a filter chain are given back
+// as soon as the next filter has read them.
+func (p *pdfFile) decodeTo(dst []byte, st *pdfStream) []byte {
 	var filters []any
 	switch f := p.resolve(st.dict["Filter"]).(type) {
 	case pdfName:
@@ -256,24 +302,57 @@ func (p *pdfFile) decode(st *pdfStream) []byte {
 	case []any:
 		filters = f
 	}
-	for _, f := range filters {
-		var err error
-		switch p.resolve(f) {
-		case pdfName("FlateDecode"), pdfName("Fl"):
-			data, err = p.inflate(data)
-		case pdfName("ASCIIHexDecode"), pdfName("AHx"):
-			data, err = hex.DecodeString(strings.Map(keepHex, string(data)))
-		case pdfName("ASCII85Decode"), pdfName("A85"):
-			data, err = decodeA85(data)
-		default:
-			return nil
+	data, charged := st.raw, false // the raw bytes are the file's, not charged
+	for i, f := range filters {
+		var into []byte
+		last := i == len(filters)-1
+		if last {
+			into = dst
 		}
-		if err != nil && len(data) == 0 {
-			return nil
+		out, err := p.filter(into, data, f)
+		got := out[len(into):]
+		p.mem.take(len(got))
+		if charged {
+			p.mem.give(data)
 		}
+		if err != nil && len(got) == 0 {
+			p.mem.give(got)
+			return dst
+		}
+		if last {
+			return out
+		}
+		data, charged = got, true
 	}
-	return data
+	n := min(int64(len(data)), p.mem.room())
+	p.mem.take(int(n))
+	return append(dst, data[:n]...)
 }
+
+// filter appends data decoded by one filter to dst, within the budget's room.
+func (p *pdfFile) filter(dst, data []byte, f any) ([]byte, error) {
+	room := p.mem.room()
+	var out []byte
+	var err error
+	switch p.resolve(f) {
+	case pdfName("FlateDecode"), pdfName("Fl"):
+		zr, err := zlib.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return dst, err
+		}
+		defer zr.Close()
+		return readBounded(dst, zr, room, 4*len(data))
+	case pdfName("ASCIIHexDecode"), pdfName("AHx"):
+		out, err = hex.DecodeString(strings.Map(keepHex, string(data)))
+	case pdfName("ASCII85Decode"), pdfName("A85"):
+		out, err = decodeA85(data)
+	default:
+		return dst, errUnknownFilter
+	}
+	return append(dst, out[:min(int64(len(out)), room)]...), err
+}
+
+var errUnknownFilter = warning("unknown filter")
 
 func keepHex(r rune) rune {
 	if r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F' {
@@ -292,18 +371,37 @@ func decodeA85(b []byte) ([]byte, error) {
 	return out[:n], err
 }
 
-// inflate decompresses within the file's budget and keeps what it got from
-// a damaged stream.
-func (p *pdfFile) inflate(b []byte) ([]byte, error) {
-	zr, err := zlib.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, err
+// readBounded appends what r gives to dst, up to limit bytes, growing the
+// buffer by half at a time and never past what limit allows: it holds
+// about what it read (a bytes.Buffer may hold twice that).
+func readBounded(dst []byte, r io.Reader, limit int64, hint int) ([]byte, error) {
+	most := int64(len(dst)) + limit
+	if free := int64(cap(dst) - len(dst)); free == 0 && limit > 0 {
+		dst = grow(dst, min(most, int64(len(dst))+int64(max(hint, 4096))))
 	}
-	defer zr.Close()
-	var out bytes.Buffer
-	_, err = io.Copy(&out, io.LimitReader(zr, max(p.budget, 0)))
-	p.budget -= int64(out.Len())
-	return out.Bytes(), err
+	for {
+		if int64(len(dst)) >= most {
+			return dst, nil
+		}
+		if len(dst) == cap(dst) {
+			dst = grow(dst, min(most, int64(cap(dst))+int64(cap(dst))/2+4096))
+		}
+		end := min(int64(cap(dst)), most)
+		n, err := r.Read(dst[len(dst):end])
+		dst = dst[:len(dst)+n]
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, err
+		}
+	}
+}
+
+func grow(b []byte, capacity int64) []byte {
+	out := make([]byte, len(b), capacity)
+	copy(out, b)
+	return out
 }
 
 // trailer merges the trailer dictionaries, or the dictionaries of
@@ -494,11 +592,15 @@ func (p *pdfFile) pageText(pg pdfPage, out *sink) {
 	case []any:
 		for _, part := range c {
 			if st, ok := p.resolve(part).(*pdfStream); ok {
-				content = append(content, p.decode(st)...)
-				content = append(content, '\n')
+				content = p.decodeTo(content, st)
+				if p.mem.room() > 0 {
+					content = append(content, '\n')
+					p.mem.take(1)
+				}
 			}
 		}
 	}
+	defer p.mem.give(content)
 	ti := &pdfText{p: p, out: out, fonts: map[pdfName]*pdfFont{}}
 	ti.run(content, pg.resources, 0)
 }

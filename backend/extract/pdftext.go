@@ -207,7 +207,9 @@ func (t *pdfText) form(res pdfDict, name pdfName, depth int) {
 		inner = res
 	}
 	saved := t.font
-	t.run(t.p.decode(st), inner, depth+1)
+	data := t.p.decode(st)
+	t.run(data, inner, depth+1)
+	t.p.mem.give(data)
 	t.font = saved
 }
 
@@ -264,7 +266,9 @@ func (p *pdfFile) loadFont(fd pdfDict) *pdfFont {
 		f.ucs2 = strings.Contains(string(enc), "UCS2") || strings.Contains(string(enc), "UTF16")
 	}
 	if st, ok := p.resolve(fd["ToUnicode"]).(*pdfStream); ok {
-		f.cmap, f.codeLen = parseCMap(p.decode(st))
+		data := p.decode(st)
+		f.cmap, f.codeLen = parseCMap(data)
+		p.mem.give(data)
 	}
 	if encDict := p.dict(fd["Encoding"]); encDict != nil {
 		f.differences(p, encDict)

@@ -3,7 +3,7 @@ package filters
 import (
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
+	"trove/backend/pathglob"
 )
 
 // A pattern is matched in one of three ways, chosen by its shape:
@@ -40,7 +40,7 @@ func compile(raw string) pattern {
 		p.kind = kindAbsolute
 	case !strings.Contains(raw, "/"):
 		p.kind = kindComponent
-	case strings.HasPrefix(raw, "**/") && strings.HasSuffix(raw, "/**") && len(raw) > 6 && isLiteral(raw[3:len(raw)-3]):
+	case strings.HasPrefix(raw, "**/") && strings.HasSuffix(raw, "/**") && len(raw) > 6 && pathglob.IsLiteral(raw[3:len(raw)-3]):
 		p.kind, p.lit = kindAnyDir, raw[3:len(raw)-3]
 	case strings.HasPrefix(raw, "**/") && len(raw) > 3 && !strings.Contains(raw[3:], "/") && !strings.Contains(raw[3:], "**"):
 		p.kind, p.lit = kindBase, raw[3:]
@@ -48,21 +48,13 @@ func compile(raw string) pattern {
 	return p
 }
 
-// isLiteral reports whether s is one path component with no glob syntax.
-func isLiteral(s string) bool {
-	return s != "" && !strings.ContainsAny(s, `*?[]{}\/`)
-}
-
 // matches reports whether the pattern matches a file or folder at rel (the
 // slash-separated path below the watched folder) and abs (its absolute path).
 func (p pattern) matches(abs, rel string) bool {
 	switch p.kind {
-	case kindAbsolute:
-		ok, _ := doublestar.Match(p.raw, abs)
-		return ok
 	case kindComponent:
 		for c := range strings.SplitSeq(rel, "/") {
-			if globComponent(p.raw, c) {
+			if pathglob.Name(p.raw, c) {
 				return true
 			}
 		}
@@ -75,22 +67,10 @@ func (p pattern) matches(abs, rel string) bool {
 		}
 		return false
 	case kindBase:
-		return rel != "" && globComponent(p.lit, rel[strings.LastIndexByte(rel, '/')+1:])
-	default:
-		ok, _ := doublestar.Match(p.raw, rel)
-		return ok
+		return rel != "" && pathglob.Name(p.lit, rel[strings.LastIndexByte(rel, '/')+1:])
+	default: // kindAbsolute, kindRelative
+		return pathglob.Match(p.raw, abs, rel)
 	}
-}
-
-func globComponent(glob, name string) bool {
-	if isLiteral(glob) {
-		return glob == name
-	}
-	if strings.HasPrefix(glob, "*") && isLiteral(glob[1:]) {
-		return strings.HasSuffix(name, glob[1:])
-	}
-	ok, _ := doublestar.Match(glob, name)
-	return ok
 }
 
 // coversSubtree reports whether, when the pattern matches a folder, it also

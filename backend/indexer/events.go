@@ -13,8 +13,9 @@ import (
 // onEvent routes one file-system event. It runs on the watcher's goroutine,
 // so anything slow (scanning a new folder, moving a tree) goes elsewhere.
 func (ix *Indexer) onEvent(ev watch.Event) {
+	ix.Log.Debug("file event", "path", ev.Path, "op", ev.Op, "from", ev.From)
 	f, ok := ix.folderOf(ev.Path)
-	if !ok {
+	if !ok || ix.own.covers(ev.Path) {
 		return
 	}
 	if ev.Path == f.Root {
@@ -31,7 +32,12 @@ func (ix *Indexer) onEvent(ev watch.Event) {
 	case ev.Op&watch.Create != 0 && isDir(ev.Path):
 		ix.newDir(f, ev)
 	case ev.Op&watch.Create != 0 && ev.From != "":
-		if _, ok := ix.folderOf(ev.From); ok && ix.wanted(f, ev.Path) {
+		// A rename inside one watched folder moves the record. From another
+		// watched folder it is a removal there (queued with the old name's
+		// Rename event) and a new file here, which adopts the old record by
+		// its content: each half stays with its own folder, so unwatching
+		// one of them cannot lose the other's half.
+		if src, ok := ix.folderOf(ev.From); ok && src.ID == f.ID && ix.wanted(f, ev.Path) {
 			ix.queue.Enqueue(queue.Event{Path: ev.From, Dest: ev.Path, Action: queue.ActionMove, DirID: f.ID,
 				Cooldown: cooldown, Persist: true})
 			return
@@ -55,7 +61,7 @@ func (ix *Indexer) wanted(f folder, path string) bool {
 	if !f.Recursive && containsSlash(rel) {
 		return false
 	}
-	return ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path)
+	return !ix.own.covers(path) && ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path, rel)
 }
 
 func containsSlash(s string) bool {
@@ -75,23 +81,41 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 		return
 	}
 	rel := scan.Rel(f.Root, ev.Path)
-	if ix.Filters.Matcher().SkipDir(ev.Path, rel) {
+	if ix.own.covers(ev.Path) || ix.Filters.Matcher().SkipDir(ev.Path, rel) {
 		return
 	}
-	if ev.From != "" {
+	// Within one watched folder the records move with the folder, so the
+	// removal queued for its old name is moot. From another watched folder
+	// the removal stays: it drops what the new folder's scan does not adopt
+	// (failed files, say). While the records move, nothing at or below
+	// either name is processed: a worker still indexing an old name would
+	// write it back after the move, and a new file at an old name would be
+	// moved with the rest.
+	moveTree := func(context.Context) {}
+	if src, ok := ix.folderOf(ev.From); ok && ev.From != "" && src.ID == f.ID {
 		ix.queue.Forget(ev.From)
-	}
-	go func() {
-		ctx := ix.ctx
-		if ev.From != "" {
-			if src, ok := ix.folderOf(ev.From); ok && src.ID == f.ID {
-				if _, err := ix.Pipeline.MoveTree(ctx, f.ID, ev.From, ev.Path); err != nil {
-					ix.Log.Warn("cannot move folder in the index", "from", ev.From, "to", ev.Path, "err", err)
-				}
+		waitFrom, releaseFrom := ix.queue.HoldTree(ev.From)
+		waitTo, releaseTo := ix.queue.HoldTree(ev.Path)
+		moveTree = func(ctx context.Context) {
+			defer releaseFrom()
+			defer releaseTo()
+			if waitFrom(ctx) != nil || waitTo(ctx) != nil {
+				return
+			}
+			pf, watched := ix.Folder(f.ID)
+			if !watched {
+				return
+			}
+			if _, err := ix.Pipeline.MoveTree(ctx, pf, ev.From, ev.Path); err != nil {
+				ix.Log.Warn("cannot move folder in the index", "from", ev.From, "to", ev.Path, "err", err)
 			}
 		}
+	}
+	ix.goSafe("new folder "+ev.Path, func() {
+		ctx := ix.ctx
+		moveTree(ctx)
 		ix.scanSubtree(ctx, f, ev.Path)
-	}()
+	})
 }
 
 // scanSubtree watches and queues everything below a new folder.
@@ -100,7 +124,7 @@ func (ix *Indexer) scanSubtree(ctx context.Context, f folder, dir string) {
 	defer ix.scanDone(f.ID)
 	cooldown := ix.queue.Cooldown()
 	var events []queue.Event
-	err := scan.Walk(ctx, dir, subtreeMatcher{ix.Filters.Matcher(), f.Root}, scan.Options{
+	err := scan.Walk(ctx, dir, ownMatcher{subtreeMatcher{ix.Filters.Matcher(), f.Root}, ix.own}, scan.Options{
 		Recursive: true, FilePattern: f.Pattern,
 		Dir: func(d string) error { return ix.addWatch(f.ID, d) },
 	}, func(e scan.Entry) {

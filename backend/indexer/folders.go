@@ -83,9 +83,14 @@ type Options struct {
 // files, before any is indexed. A folder whose parent is watched is refused;
 // a folder that contains watched folders absorbs them.
 func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.WatchedDirectory, int, error) {
-	<-ix.ready
+	if err := ix.waitReady(ctx); err != nil {
+		return core.WatchedDirectory{}, 0, err
+	}
 	root, err := canonical(path)
 	if err != nil {
+		return core.WatchedDirectory{}, 0, err
+	}
+	if err := ix.own.refuse(root); err != nil {
 		return core.WatchedDirectory{}, 0, err
 	}
 	var children []folder
@@ -100,6 +105,9 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 		}
 	}
 	d, err := ix.Store.AddDirectory(ctx, root, opt.Recursive, opt.FilePattern, time.Now())
+	if ix.keepOnStorageError(err) {
+		return d, 0, ix.notWritable()
+	}
 	if err != nil {
 		return d, 0, err
 	}
@@ -109,6 +117,7 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 			return d, 0, err
 		}
 	}
+	ix.saveFolderList(ctx)
 	found, err := ix.rescan(ctx, f.ID, false)
 	if err != nil {
 		return d, 0, err
@@ -126,7 +135,7 @@ func (ix *Indexer) absorb(ctx context.Context, child folder, parent *folder) err
 	if err := ix.Store.ReassignFiles(ctx, child.ID, parent.ID); err != nil {
 		return fmt.Errorf("absorb %s: %w", child.Root, err)
 	}
-	ix.Publish(core.EventFolderRemoved, map[string]any{"id": child.ID, "path": child.Root, "absorbed_by": parent.ID})
+	ix.Publish(core.FolderRemoved{ID: child.ID, Path: child.Root, AbsorbedBy: parent.ID})
 	return nil
 }
 
@@ -176,19 +185,24 @@ func describe(err error) string {
 
 // Unwatch stops watching a folder and removes everything indexed from it.
 func (ix *Indexer) Unwatch(ctx context.Context, id int64) error {
-	<-ix.ready
+	if err := ix.waitReady(ctx); err != nil {
+		return err
+	}
 	ix.mu.Lock()
 	f, ok := ix.folders[id]
 	delete(ix.folders, id)
 	ix.mu.Unlock()
+	removed := core.FolderRemoved{ID: id}
 	if ok {
 		ix.watcher.RemoveTree(f.Root)
 		ix.queue.RemoveFolder(id)
+		removed.Path = f.Root
 	}
 	if err := ix.Store.DeleteDirectory(ctx, id); err != nil {
 		return err
 	}
-	ix.Publish(core.EventFolderRemoved, map[string]any{"id": id})
+	ix.saveFolderList(ctx)
+	ix.Publish(removed)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"trove/backend/filters"
 	"trove/backend/pipeline"
 	"trove/backend/queue"
+	"trove/backend/scan"
 	"trove/backend/store"
 	"trove/backend/watch"
 )
@@ -43,10 +45,24 @@ type Deps struct {
 	Filters  *filters.Manager
 	Pipeline *pipeline.Pipeline
 	Settings func() core.Settings
-	Publish  func(typ string, data any)
+	Publish  func(core.EventData)
 	Log      *slog.Logger
 	// MaxWatches caps inotify watches (0: the kernel's limit only).
 	MaxWatches int
+	// Exclude lists Trove's own folders (data and config): never watched,
+	// scanned, queued or indexed.
+	Exclude []string
+	// FolderList is where the copy of the watched-folder list is kept (in
+	// the config dir); "" keeps none.
+	FolderList string
+	// Notice is what the start-up did about the index (folders restored),
+	// shown in the status.
+	Notice string
+	// Rebuilt runs after the index was replaced by Rebuild, so whatever
+	// holds its contents in memory can let them go.
+	Rebuilt func()
+	// CheckEvery is the period of the integrity check (0: daily).
+	CheckEvery time.Duration
 }
 
 // Indexer is safe for concurrent use.
@@ -54,11 +70,17 @@ type Indexer struct {
 	Deps
 	queue   *queue.Queue
 	watcher *watch.Watcher
+	own     ownDirs
 	ctx     context.Context // set by Run: background scans live as long as it
 
 	mu      sync.Mutex
 	folders map[int64]*folder
 	pubMu   sync.Mutex // orders folder events: see persistStatus
+	// onScanEntry, when set, sees every file a scan finds (tests use it to
+	// make a scan fail from inside).
+	onScanEntry func(scan.Entry)
+	storage     storageState
+	integrity   integrity
 
 	queueDirty chan struct{}
 	rescanAll  chan bool // true: re-process every file (models changed)
@@ -71,8 +93,10 @@ func New(d Deps) (*Indexer, error) {
 	if err != nil {
 		return nil, err
 	}
+	own := newOwnDirs(d.Exclude)
+	w.Exclude(own...)
 	ix := &Indexer{
-		Deps: d, watcher: w, folders: map[int64]*folder{},
+		Deps: d, watcher: w, own: own, folders: map[int64]*folder{},
 		queueDirty: make(chan struct{}, 1), rescanAll: make(chan bool, 1), ready: make(chan struct{}),
 	}
 	ix.queue = queue.New(queueConfig(d.Settings()), ix.process, queue.Hooks{
@@ -117,9 +141,15 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	close(ix.ready)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return ix.queue.Run(gctx) })
-	g.Go(func() error { return ix.watcher.Run(gctx, ix.onEvent, ix.onOverflow) })
+	g.Go(func() error {
+		return ix.watcher.Run(gctx,
+			func(ev watch.Event) { ix.safely("file event "+ev.Path, func() { ix.onEvent(ev) }) },
+			func() { ix.safely("watcher overflow", ix.onOverflow) })
+	})
 	g.Go(func() error { ix.saveLoop(gctx); return nil })
 	g.Go(func() error { ix.pollLoop(gctx); return nil })
+	g.Go(func() error { ix.checkLoop(gctx); return nil })
+	ix.saveFolderList(ctx)
 	for _, f := range ix.snapshot() {
 		ix.goRescan(f.ID, false)
 	}
@@ -133,6 +163,18 @@ func (ix *Indexer) Run(ctx context.Context) error {
 
 // Ready is closed once the folders are loaded and events are accepted.
 func (ix *Indexer) Ready() <-chan struct{} { return ix.ready }
+
+// waitReady blocks a request until Run has loaded the folders, or until the
+// request's context ends (the caller hung up, or start-up is stuck on a
+// slow disk): a request never outwaits its caller.
+func (ix *Indexer) waitReady(ctx context.Context) error {
+	select {
+	case <-ix.ready:
+		return nil
+	case <-ctx.Done():
+		return core.Unavailable("STARTING", "Trove is still loading the watched folders (%v); try again in a moment", context.Cause(ctx))
+	}
+}
 
 func (ix *Indexer) load(ctx context.Context) error {
 	dirs, err := ix.Store.Directories(ctx)
@@ -157,20 +199,45 @@ func (ix *Indexer) load(ctx context.Context) error {
 	return nil
 }
 
-// process runs one queue item through the pipeline.
+// process runs one queue item through the pipeline. A storage error of the
+// index holds the queue and keeps the item: it is not the file's failure.
 func (ix *Indexer) process(ctx context.Context, it queue.Item) error {
-	switch it.Action {
-	case queue.ActionDelete:
-		return ix.deleteTree(ctx, it.Path)
-	case queue.ActionMove:
-		return ix.Pipeline.Move(ctx, it.DirID, it.Path, it.Dest)
+	err := ix.processItem(ctx, it)
+	if ix.keepOnStorageError(err) {
+		return queue.Held(err)
+	}
+	return err
+}
+
+func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
+	ix.Log.Debug("queue item", "action", it.Action, "path", it.Path, "dest", it.Dest, "dir", it.DirID)
+	if ix.own.covers(it.Path) || it.Action == queue.ActionMove && ix.own.covers(it.Dest) {
+		// Queued by an older Trove, or moved in or out of Trove's own
+		// folders: whatever it was, it leaves the index.
+		err := ix.dropTree(ctx, it.Path)
+		if err == nil && it.Action == queue.ActionMove {
+			err = ix.dropTree(ctx, it.Dest)
+		}
+		return err
+	}
+	f, watched := ix.Folder(it.DirID)
+	switch {
+	case it.Action == queue.ActionDelete:
+		return ix.deleteTree(ctx, it.DirID, it.Path)
+	case !watched && it.Action == queue.ActionMove:
+		return ix.Pipeline.Delete(ctx, it.Path) // the folder went while this waited
+	case !watched:
+		return nil
+	case it.Action == queue.ActionMove:
+		return ix.Pipeline.Move(ctx, f, it.Path, it.Dest)
 	default:
-		return ix.Pipeline.Index(ctx, it.DirID, it.Path)
+		return ix.Pipeline.Index(ctx, f, it.Path)
 	}
 }
 
-// deleteTree removes a path and, when it was a folder, everything below it.
-func (ix *Indexer) deleteTree(ctx context.Context, path string) error {
+// dropTree removes a path and everything below it from the index, whatever
+// is on the disk.
+func (ix *Indexer) dropTree(ctx context.Context, path string) error {
 	paths, err := ix.Store.PathsUnder(ctx, path)
 	if err != nil {
 		return err
@@ -183,13 +250,43 @@ func (ix *Indexer) deleteTree(ctx context.Context, path string) error {
 	return nil
 }
 
+// deleteTree removes a path and, when it was a folder, everything below it.
+// The disk decides, not the event: a folder removed and then replaced (a
+// rename onto its name, while the removal waited out its hold) has files
+// there again, and those are brought up to date instead of dropped.
+func (ix *Indexer) deleteTree(ctx context.Context, dirID int64, path string) error {
+	paths, err := ix.Store.PathsUnder(ctx, path)
+	if err != nil {
+		return err
+	}
+	pf, watched := ix.Folder(dirID)
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil && watched {
+			err = ix.Pipeline.Index(ctx, pf, p)
+		} else {
+			err = ix.Pipeline.Delete(ctx, p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (ix *Indexer) failed(it queue.Item, err error) {
 	path := it.Path
 	if it.Action == queue.ActionMove {
 		path = it.Dest
 	}
 	ix.Log.Warn("indexing failed", "path", path, "retries", it.Retries, "err", err)
-	if rerr := ix.Pipeline.RecordFailure(context.Background(), it.DirID, path, err); rerr != nil {
+	rerr := ix.Pipeline.RecordFailure(context.Background(), it.DirID, path, err)
+	if ix.keepOnStorageError(rerr) {
+		// The failure cannot be written down: the item waits for the
+		// disk like any other, rather than vanishing.
+		ix.queue.Enqueue(queue.Event{Path: it.Path, Dest: it.Dest, Action: it.Action, DirID: it.DirID, Persist: true})
+		return
+	}
+	if rerr != nil {
 		ix.Log.Error("cannot record failure", "path", path, "err", rerr)
 	}
 }
@@ -213,21 +310,25 @@ func (ix *Indexer) saveLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		select {
-		case <-ix.queueDirty:
-			st := ix.queue.Status()
-			ix.Publish(core.EventQueueStatus, st)
-			unsaved = true
-			if st.Total == 0 && busy {
-				ix.checkpoint(ctx)
+		// A panic in one round is logged and the loop goes on: the queue's
+		// status and its saving must outlive any one bad round.
+		ix.safely("queue status and saving", func() {
+			select {
+			case <-ix.queueDirty:
+				st := ix.queue.Status()
+				ix.Publish(st)
+				unsaved = true
+				if st.Total == 0 && busy {
+					ix.checkpoint(ctx)
+				}
+				busy = st.Total > 0
+			default:
 			}
-			busy = st.Total > 0
-		default:
-		}
-		if unsaved && time.Since(lastSave) >= saveEvery {
-			ix.saveQueue(ctx)
-			unsaved, lastSave = false, time.Now()
-		}
+			if _, held := ix.storageHeld(); unsaved && !held && time.Since(lastSave) >= saveEvery {
+				ix.saveQueue(ctx)
+				unsaved, lastSave = false, time.Now()
+			}
+		})
 	}
 }
 
@@ -245,7 +346,7 @@ func (ix *Indexer) saveQueue(ctx context.Context) {
 		rows[i] = store.QueueRow{ID: it.ID, Path: it.Path, Dest: it.Dest, Action: string(it.Action), DirID: it.DirID,
 			EnqueuedAt: it.EnqueuedAt, ReadyAt: it.ReadyAt, Retries: it.Retries, LastError: it.LastError}
 	}
-	if err := ix.Store.SaveQueue(ctx, rows); err != nil && ctx.Err() == nil {
+	if err := ix.Store.SaveQueue(ctx, rows); err != nil && ctx.Err() == nil && !ix.keepOnStorageError(err) {
 		ix.Log.Warn("cannot save the queue", "err", err)
 	}
 }

@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"trove/backend/core"
 	"trove/backend/queue"
 	"trove/backend/scan"
+	"trove/backend/store"
 )
 
 var errEOF = io.EOF
@@ -34,16 +36,21 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 	var events []queue.Event
 	seen := make(map[string]bool, len(records))
 	found := 0
-	err = scan.Walk(ctx, f.Root, ix.Filters.Matcher(), scan.Options{
+	err = scan.Walk(ctx, f.Root, ownMatcher{ix.Filters.Matcher(), ix.own}, scan.Options{
 		Recursive: f.Recursive, FilePattern: f.Pattern,
 		Dir:      func(dir string) error { return ix.addWatch(id, dir) },
 		DirError: func(dir string, err error) { ix.Log.Warn("cannot scan folder", "dir", dir, "err", err) },
 	}, func(e scan.Entry) {
+		if ix.onScanEntry != nil {
+			ix.onScanEntry(e)
+		}
 		found++
 		seen[e.Path] = true
 		rec, known := records[e.Path]
 		changed := !known || rec.Size != e.Size || rec.ModNs != e.ModNs
-		if changed || all && rec.State == core.StateIndexed {
+		// A failure that was the index's disk, not the file, is retried.
+		storageFailed := known && rec.State == core.StateFailed && store.IsStorageReason(rec.Error)
+		if changed || storageFailed || all && rec.State == core.StateIndexed {
 			events = append(events, queue.Event{Path: e.Path, Action: queue.ActionIndex, DirID: id})
 		}
 	})
@@ -54,22 +61,29 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 		return found, err
 	}
 	for path := range records {
-		if !seen[path] && !exists(path) {
+		if !seen[path] && (!exists(path) || ix.own.covers(path)) {
 			events = append(events, queue.Event{Path: path, Action: queue.ActionDelete, DirID: id})
 		}
 	}
 	ix.clearError(id)
-	if err := ix.Store.SetDirectoryScanned(ctx, id, int64(found), time.Now()); err != nil {
+	// Queued first: the work must not depend on the index being writable.
+	ix.queue.EnqueueAll(events)
+	if err := ix.Store.SetDirectoryScanned(ctx, id, int64(found), time.Now()); err != nil && !ix.keepOnStorageError(err) {
 		return found, err
 	}
-	ix.queue.EnqueueAll(events)
 	return found, nil
 }
 
-// goRescan runs rescan in the background.
+// goRescan runs rescan in the background. A panic in the scan becomes the
+// folder's error (checked again every pollEvery), not the process's end.
 func (ix *Indexer) goRescan(id int64, all bool) {
 	go func() {
-		if _, err := ix.rescan(ix.ctx, id, all); err != nil && ix.ctx.Err() == nil {
+		var err error
+		if perr := ix.safely("scan", func() { _, err = ix.rescan(ix.ctx, id, all) }); perr != nil {
+			ix.setErrorMessage(id, fmt.Sprintf("scanning failed with an internal error (%v); Trove tries again every %v", perr, pollEvery))
+			return
+		}
+		if err != nil && ix.ctx.Err() == nil {
 			ix.Log.Warn("rescan failed", "folder", id, "err", err)
 		}
 	}()

@@ -32,6 +32,13 @@ func (ix *Indexer) setError(id int64, err error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		msg = "folder no longer exists; Trove checks for its return every " + pollEvery.String()
 	}
+	ix.Log.Warn("folder unavailable", "folder", id, "err", err)
+	ix.setErrorMessage(id, msg)
+}
+
+// setErrorMessage puts a folder in error with msg until its next scan
+// succeeds.
+func (ix *Indexer) setErrorMessage(id int64, msg string) {
 	ix.mu.Lock()
 	f, ok := ix.folders[id]
 	if ok {
@@ -39,7 +46,6 @@ func (ix *Indexer) setError(id int64, err error) {
 	}
 	ix.mu.Unlock()
 	if ok {
-		ix.Log.Warn("folder unavailable", "folder", f.Root, "err", err)
 		ix.watcher.RemoveTree(f.Root)
 		ix.persistStatus(id)
 	}
@@ -105,12 +111,15 @@ func (ix *Indexer) persistStatus(id int64) {
 	}
 	status, msg := f.status, f.message
 	ix.mu.Unlock()
-	if err := ix.Store.SetDirectoryStatus(context.Background(), id, status, msg, time.Now()); err != nil {
-		ix.Log.Warn("cannot save folder status", "folder", id, "err", err)
+	if _, held := ix.storageHeld(); !held {
+		err := ix.Store.SetDirectoryStatus(context.Background(), id, status, msg, time.Now())
+		if err != nil && !ix.keepOnStorageError(err) {
+			ix.Log.Warn("cannot save folder status", "folder", id, "err", err)
+		}
 	}
 	d, err := ix.Store.Directory(context.Background(), id)
 	if err == nil {
-		ix.Publish(core.EventFolderStatus, FolderEvent(d))
+		ix.Publish(core.FolderStatusOf(ix.Status(d)))
 	}
 }
 
@@ -122,23 +131,19 @@ func (ix *Indexer) publishProgress(id int64) {
 	if err != nil {
 		return
 	}
-	ix.Publish(core.EventScanProgress, map[string]any{
-		"id": id, "path": d.Path, "status": d.Status, "file_count": d.FileCount,
-		"indexed_count": d.IndexedCount, "failed_count": d.FailedCount, "problem_count": d.ProblemCount, "pending": pending,
-	})
+	d = ix.Status(d)
+	ix.Publish(core.ScanProgress{ID: id, Path: d.Path, Status: d.Status, FileCount: d.FileCount,
+		IndexedCount: d.IndexedCount, FailedCount: d.FailedCount, ProblemCount: d.ProblemCount, Pending: pending})
 }
 
-// FolderEvent is the data of a folder.status event.
-func FolderEvent(d core.WatchedDirectory) map[string]any {
-	return map[string]any{
-		"id": d.ID, "path": d.Path, "status": d.Status, "message": d.StatusMessage,
-		"file_count": d.FileCount, "indexed_count": d.IndexedCount, "failed_count": d.FailedCount,
-		"problem_count": d.ProblemCount,
-	}
-}
-
-// Status overlays the live status onto a stored folder record.
+// Status overlays the live status onto a stored folder record. While the
+// index cannot be written, every folder shows that: none of them can make
+// progress.
 func (ix *Indexer) Status(d core.WatchedDirectory) core.WatchedDirectory {
+	if msg, held := ix.storageHeld(); held {
+		d.Status, d.StatusMessage = core.DirError, msg
+		return d
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if f, ok := ix.folders[d.ID]; ok {

@@ -1,22 +1,20 @@
 package pipeline
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
 	"io/fs"
 	"mime"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"trove/backend/chunk"
 	"trove/backend/core"
 	"trove/backend/extract"
+	"trove/backend/fileread"
 )
 
 // fileMeta fills a file record from its stat.
@@ -24,16 +22,9 @@ func fileMeta(path string, st fs.FileInfo, dirID int64) core.File {
 	name := filepath.Base(path)
 	f := core.File{
 		DirID: dirID, Path: path, Filename: name, Extension: extensionOf(name),
-		Size: st.Size(), Modified: st.ModTime(), Accessed: st.ModTime(), Created: st.ModTime(),
+		Size: st.Size(), Modified: st.ModTime(),
 	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		f.Accessed = time.Unix(sys.Atim.Unix())
-		f.Created = time.Unix(sys.Ctim.Unix())
-	}
-	var stx unix.Statx_t
-	if unix.Statx(unix.AT_FDCWD, path, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BTIME, &stx) == nil && stx.Mask&unix.STATX_BTIME != 0 {
-		f.Created = time.Unix(stx.Btime.Sec, int64(stx.Btime.Nsec))
-	}
+	f.Accessed, f.Created = fileTimes(path, st) // per OS: times_*.go
 	return f
 }
 
@@ -47,14 +38,20 @@ func extensionOf(name string) string {
 	return strings.ToLower(ext)
 }
 
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
+// hashFile hashes the bytes of the file checked as want, read below root
+// under ctx (the file's deadline). A file that grew past most since it was
+// checked gets no hash, as one that was larger to begin with.
+func hashFile(ctx context.Context, root, path string, want fs.FileInfo, most int64) (string, error) {
+	f, err := fileread.Open(ctx, root, path, want)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
+	if f.Size() > most {
+		return "", nil
+	}
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.CopyBuffer(h, f.Reader(), make([]byte, 128<<10)); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
@@ -64,11 +61,22 @@ func maxFileSize(cfg core.Settings) int64 {
 	return int64(cfg.Extraction.MaxFileSizeMB * (1 << 20))
 }
 
-func extractOptions(cfg core.Settings) extract.Options {
+// fileTimeout is the time one file may take to be read, hashing and
+// extraction together (extraction.timeout_seconds).
+func fileTimeout(cfg core.Settings) time.Duration {
+	if d := time.Duration(cfg.Extraction.TimeoutSeconds * float64(time.Second)); d > 0 {
+		return d
+	}
+	return extract.DefaultOptions().Timeout
+}
+
+func extractOptions(cfg core.Settings, root string, checked fs.FileInfo) extract.Options {
 	return extract.Options{
 		MaxFileSize:  maxFileSize(cfg),
 		MaxTextBytes: int(cfg.Extraction.MaxTextMB * (1 << 20)),
-		Timeout:      time.Duration(cfg.Extraction.TimeoutSeconds * float64(time.Second)),
+		Timeout:      fileTimeout(cfg),
+		Root:         root,
+		Expect:       checked,
 	}
 }
 

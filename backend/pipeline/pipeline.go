@@ -21,8 +21,8 @@ import (
 	"trove/backend/embedding"
 	"trove/backend/enrich"
 	"trove/backend/extract"
+	"trove/backend/fileread"
 	"trove/backend/filters"
-	"trove/backend/queue"
 	"trove/backend/scan"
 	"trove/backend/store"
 	"trove/backend/tokens"
@@ -37,20 +37,34 @@ type Folder struct {
 	Pattern   string
 }
 
+// Records is the part of the store the pipeline keeps files in: one
+// record per path, written whole or not at all.
+type Records interface {
+	Lookup(ctx context.Context, path string) (store.Record, bool, error)
+	ByHash(ctx context.Context, hash string, size int64) ([]store.Record, error)
+	PathsUnder(ctx context.Context, dir string) ([]string, error)
+	PutDocument(ctx context.Context, doc store.Document) (int64, error)
+	PutFailed(ctx context.Context, f core.File) (int64, error)
+	Touch(ctx context.Context, id int64, f core.File) error
+	MoveFiles(ctx context.Context, moves []store.Move) (int, error)
+	DeleteFileByPath(ctx context.Context, path string) (int64, error)
+}
+
+var _ Records = (*store.Store)(nil)
+
 // ExtractFunc reads a file; extract.Extract in production.
 type ExtractFunc func(ctx context.Context, path string, opt extract.Options) (extract.Document, error)
 
 // Deps are the pipeline's collaborators. The funcs return the current value
 // each time, so settings changes apply to the next file.
 type Deps struct {
-	Store    *store.Store
+	Store    Records
 	Settings func() core.Settings
 	Matcher  func() *filters.Matcher
-	Folder   func(id int64) (Folder, bool)
 	Extract  ExtractFunc
 	Enricher func() enrich.Enricher
 	Embedder func() embedding.Embedder
-	Publish  func(typ string, data any)
+	Publish  func(core.EventData)
 	Log      *slog.Logger
 }
 
@@ -79,15 +93,11 @@ func (p *Pipeline) SetConcurrency(n int) { p.cpu.resize(n) }
 
 // ErrNotRegular marks special files (FIFOs, sockets, devices): recorded as
 // failed at once, never opened.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = fileread.ErrNotRegular
 
-// Index brings the index in line with the file at path: indexes it, skips it
-// when unchanged, or removes it when it is gone or excluded.
-func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
-	folder, ok := p.Folder(dirID)
-	if !ok {
-		return nil // the folder was removed while this waited
-	}
+// Index brings the index in line with the file at path in folder: indexes
+// it, skips it when unchanged, or removes it when it is gone or excluded.
+func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error {
 	st, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -97,7 +107,10 @@ func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
 	case st.Mode()&fs.ModeSymlink != 0 || !p.wanted(folder, path):
 		return p.Delete(ctx, path)
 	case !st.Mode().IsRegular():
-		return queue.Permanent(fmt.Errorf("%w (%s)", ErrNotRegular, kindOf(st.Mode())))
+		return permanent(fmt.Errorf("%w (%s)", ErrNotRegular, fileread.Kind(st.Mode())))
+	}
+	if testHookAfterCheck != nil {
+		testHookAfterCheck(path)
 	}
 	rec, found, err := p.Store.Lookup(ctx, path)
 	if err != nil {
@@ -113,22 +126,48 @@ func (p *Pipeline) Index(ctx context.Context, dirID int64, path string) error {
 	if current && rec.Size == st.Size() && rec.ModNs == st.ModTime().UnixNano() {
 		return nil
 	}
-	meta := fileMeta(path, st, dirID)
 	cfg := p.Settings()
+	// One deadline for every read of this file, hashing and extraction
+	// together: a read that hangs fails the file when it passes.
+	fctx, cancel := fileread.WithTimeout(ctx, fileTimeout(cfg))
+	defer cancel()
+	j := &job{ctx: ctx, fctx: fctx, folder: folder, checked: st, meta: fileMeta(path, st, folder.ID), cfg: cfg,
+		enricher: enricher, embedder: embedder, release: release}
 	if st.Size() <= maxFileSize(cfg) {
-		if meta.ContentHash, err = hashFile(path); err != nil {
+		err := p.stage("hash", path, func() (err error) {
+			j.meta.ContentHash, err = hashFile(fctx, folder.Root, path, st, maxFileSize(cfg))
+			return err
+		})
+		if err != nil {
 			return p.readError(ctx, path, err)
 		}
 	}
-	if current && meta.ContentHash != "" && meta.ContentHash == rec.ContentHash {
-		return p.Store.Touch(ctx, rec.ID, meta) // only the times changed
+	if current && j.meta.ContentHash != "" && j.meta.ContentHash == rec.ContentHash {
+		return p.Store.Touch(ctx, rec.ID, j.meta) // only the times changed
 	}
-	if !found && meta.ContentHash != "" {
-		if adopted, err := p.adopt(ctx, folder, meta, enricher, embedder); adopted || err != nil {
+	if !found && j.meta.ContentHash != "" {
+		if adopted, err := p.adopt(ctx, folder, j.meta, enricher, embedder); adopted || err != nil {
 			return err
 		}
 	}
-	return p.index(ctx, folder, meta, cfg, enricher, embedder, release)
+	return p.index(j)
+}
+
+// testHookAfterCheck lets tests swap the file between its type check and
+// the reads.
+var testHookAfterCheck func(path string)
+
+// job is one file on its way through the stages.
+type job struct {
+	ctx      context.Context // the item's: cancelled when it is removed or Trove stops
+	fctx     context.Context // ctx with the file's read deadline
+	folder   Folder
+	checked  fs.FileInfo // the file as its type was checked
+	meta     core.File
+	cfg      core.Settings
+	enricher enrich.Enricher
+	embedder embedding.Embedder
+	release  func() // gives back the CPU slot
 }
 
 // wanted applies the filters, the job's file pattern and its recursion.
@@ -137,26 +176,68 @@ func (p *Pipeline) wanted(f Folder, path string) bool {
 		return false
 	}
 	rel := scan.Rel(f.Root, path)
-	return p.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path) && (f.Recursive || !strings.Contains(rel, "/"))
+	return p.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path, rel) && (f.Recursive || !strings.Contains(rel, "/"))
 }
 
+// readError decides what a failed read means for the index.
 func (p *Pipeline) readError(ctx context.Context, path string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return p.Delete(ctx, path) // vanished while we looked at it
-	}
-	if errors.Is(err, extract.ErrNotRegular) {
-		return queue.Permanent(err) // swapped for a pipe or device: never read it
+	var te *fileread.TimeoutError
+	switch {
+	case isPanic(err):
+		return err
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fileread.ErrLink):
+		// Vanished while we looked at it, or swapped for a link (links are
+		// not indexed, and nothing is read through one).
+		return p.Delete(ctx, path)
+	case errors.Is(err, fileread.ErrNotRegular), errors.As(err, &te):
+		// Swapped for a pipe or device: never read it. A read that hung past
+		// the time limit: trying again soon would hang again.
+		return permanent(err)
+	case ctx.Err() != nil:
+		return ctx.Err()
 	}
 	return fmt.Errorf("read %s: %w", path, err)
 }
 
+// stage runs one step of indexing a file. A panic in it is logged with its
+// stack and becomes that file's failure, never the process's end.
+func (p *Pipeline) stage(name, path string, fn func() error) error {
+	var err error
+	if perr := core.Safe(func() { err = fn() }); perr != nil {
+		var pe *core.PanicError
+		errors.As(perr, &pe)
+		p.Log.Error("panic while indexing a file", "stage", name, "path", path, "panic", pe.Value, "stack", string(pe.Stack))
+		return permanent(fmt.Errorf("%s: %w", name, perr))
+	}
+	return err
+}
+
+// permanentError marks a failure that trying again cannot fix; the queue
+// records it at once instead of retrying (it asks for Permanent).
+type permanentError struct{ err error }
+
+func (p permanentError) Error() string   { return p.err.Error() }
+func (p permanentError) Unwrap() error   { return p.err }
+func (p permanentError) Permanent() bool { return true }
+
+func permanent(err error) error { return permanentError{err} }
+
+func isPanic(err error) bool {
+	var pe *core.PanicError
+	return errors.As(err, &pe)
+}
+
 // index runs extract, enrich and index for a new or changed file. It gives
-// back its CPU slot (release) before waiting for the write.
-func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core.Settings,
-	enricher enrich.Enricher, embedder embedding.Embedder, release func()) error {
-	doc, err := p.Extract(ctx, meta.Path, extractOptions(cfg))
+// back its CPU slot before waiting for the write.
+func (p *Pipeline) index(j *job) error {
+	ctx, path := j.ctx, j.meta.Path
+	var doc extract.Document
+	err := p.stage("extract", path, func() (err error) {
+		doc, err = p.Extract(j.fctx, path, extractOptions(j.cfg, j.folder.Root, j.checked))
+		return err
+	})
 	if err != nil {
-		return p.readError(ctx, meta.Path, err)
+		return p.readError(ctx, path, err)
 	}
 	if err := ctx.Err(); err != nil {
 		// Extraction stops early when cancelled and says so in a warning;
@@ -164,21 +245,26 @@ func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core
 		return err
 	}
 	text := withMetadata(doc)
-	card, err := enricher.Enrich(ctx, enrich.Input{Path: meta.Path, Filename: meta.Filename, Title: doc.Title, Text: text, Mime: doc.Mime})
-	if err != nil {
-		return fmt.Errorf("enrich %s: %w", meta.Path, err)
+	var card enrich.Card
+	err = p.stage("enrich", path, func() (err error) {
+		card, err = j.enricher.Enrich(ctx, enrich.Input{Path: path, Filename: j.meta.Filename, Title: doc.Title, Text: text, Mime: doc.Mime})
+		return err
+	})
+	if err != nil && !isPanic(err) {
+		err = fmt.Errorf("enrich %s: %w", path, err)
 	}
-	passages := chunkText(text)
-	embedModel := embedder.Model()
-	vecs, err := embedder.Embed(ctx, passages)
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		// Keyword search still works; the background re-embed retries later.
-		p.Log.Warn("embedding failed; indexed without vectors", "path", meta.Path, "err", err)
-		vecs, embedModel = nil, ""
+		return err
 	}
+	var passages []string
+	if err := p.stage("chunk", path, func() error { passages = chunkText(text); return nil }); err != nil {
+		return err
+	}
+	vecs, embedModel, err := p.embed(j, passages)
+	if err != nil {
+		return err
+	}
+	meta := j.meta
 	meta.Mime = mimeOf(doc, meta.Extension)
 	meta.Title, meta.Summary, meta.Keywords = card.Title, card.Summary, card.Keywords
 	meta.Error = doc.Warning
@@ -190,25 +276,55 @@ func (p *Pipeline) index(ctx context.Context, f Folder, meta core.File, cfg core
 			chunks[i].Vec = vecquant.Encode(vecs[i])
 		}
 	}
-	rel := scan.Rel(f.Root, meta.Path)
 	by := card.By // an LLM that fell back to the builtin card says so: the file is redone later
 	if by == "" {
-		by = enricher.Name()
+		by = j.enricher.Name()
 	}
 	size := min(int64(len(text)), writeBudget)
 	if err := p.writing.Acquire(ctx, size); err != nil {
 		return err
 	}
 	defer p.writing.Release(size)
-	release()
+	j.release()
+	return p.stage("index", path, func() error {
+		return p.write(ctx, j.folder, meta, chunks, embedModel, by)
+	})
+}
+
+// embed computes the passages' vectors. When the embedder fails, the file
+// is indexed without vectors: keyword search still works, and the
+// background re-embed retries later.
+func (p *Pipeline) embed(j *job, passages []string) ([][]float32, string, error) {
+	var vecs [][]float32
+	err := p.stage("embed", j.meta.Path, func() (err error) {
+		vecs, err = j.embedder.Embed(j.ctx, passages)
+		return err
+	})
+	switch {
+	case err == nil:
+		return vecs, j.embedder.Model(), nil
+	case isPanic(err):
+		return nil, "", err
+	case j.ctx.Err() != nil:
+		return nil, "", j.ctx.Err()
+	}
+	// Keyword search still works; the file is embedded again when the
+	// provider answers. The embedder's health monitor logs the outage once,
+	// not per file.
+	p.Log.Debug("embedding failed; indexed without vectors", "path", j.meta.Path, "err", err)
+	return nil, "", nil
+}
+
+// write stores the file, its passages and vectors in one transaction.
+func (p *Pipeline) write(ctx context.Context, f Folder, meta core.File, chunks []store.Chunk, embedModel, by string) error {
 	id, err := p.Store.PutDocument(ctx, store.Document{
-		File: meta, NameTerms: tokens.NameTerms(meta.Filename), PathTerms: tokens.PathTerms(rel),
+		File: meta, NameTerms: tokens.NameTerms(meta.Filename), PathTerms: tokens.PathTerms(scan.Rel(f.Root, meta.Path)),
 		Chunks: chunks, EmbedModel: embedModel, EnrichBy: by,
 	})
 	if err != nil {
 		return err
 	}
-	p.Publish(core.EventFileIndexed, map[string]any{"id": id, "path": meta.Path, "dir_id": f.ID, "title": meta.Title, "warning": meta.Error})
+	p.Publish(core.FileIndexed{ID: id, Path: meta.Path, DirID: f.ID, Title: meta.Title, Warning: meta.Error})
 	return nil
 }
 
@@ -224,10 +340,10 @@ func (p *Pipeline) adopt(ctx context.Context, f Folder, meta core.File, enricher
 		if c.EnrichBy != enricher.Name() || c.EmbedModel != embedder.Model() || exists(c.Path) {
 			continue
 		}
-		if err := p.moveRecord(ctx, f, c, meta.Path, meta.Modified); err != nil {
-			return false, err
+		moved, err := p.moveRecord(ctx, f, c, meta.Path, meta.Modified)
+		if err != nil || moved {
+			return moved, err
 		}
-		return true, nil
 	}
 	return false, nil
 }
@@ -239,7 +355,7 @@ func (p *Pipeline) Delete(ctx context.Context, path string) error {
 		return err
 	}
 	if id != 0 {
-		p.Publish(core.EventFileRemoved, map[string]any{"id": id, "path": path})
+		p.Publish(core.FileRemoved{ID: id, Path: path})
 	}
 	return nil
 }
@@ -247,11 +363,7 @@ func (p *Pipeline) Delete(ctx context.Context, path string) error {
 // Move handles a rename from one path to another inside watched folders.
 // When the file is the one the index knows (same size and time), only its
 // path changes; otherwise the old path is dropped and the new one indexed.
-func (p *Pipeline) Move(ctx context.Context, dirID int64, from, to string) error {
-	folder, ok := p.Folder(dirID)
-	if !ok {
-		return p.Delete(ctx, from)
-	}
+func (p *Pipeline) Move(ctx context.Context, folder Folder, from, to string) error {
 	st, err := os.Lstat(to)
 	if errors.Is(err, fs.ErrNotExist) {
 		return p.Delete(ctx, from)
@@ -265,36 +377,38 @@ func (p *Pipeline) Move(ctx context.Context, dirID int64, from, to string) error
 	}
 	if found && rec.State == core.StateIndexed && !exists(from) && st.Mode().IsRegular() && p.wanted(folder, to) &&
 		rec.Size == st.Size() && rec.ModNs == st.ModTime().UnixNano() {
-		return p.moveRecord(ctx, folder, rec, to, time.Time{})
+		moved, err := p.moveRecord(ctx, folder, rec, to, time.Time{})
+		if err != nil || moved {
+			return err
+		}
 	}
 	if !exists(from) {
 		if err := p.Delete(ctx, from); err != nil {
 			return err
 		}
 	}
-	return p.Index(ctx, dirID, to)
+	return p.Index(ctx, folder, to)
 }
 
-func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, to string, modified time.Time) error {
+// moveRecord renames rec to to and reports whether it did: another worker
+// may have deleted or moved the record since it was read, and then the
+// caller indexes the file itself.
+func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, to string, modified time.Time) (bool, error) {
 	name := filepath.Base(to)
-	err := p.Store.MoveFiles(ctx, []store.Move{{
-		ID: rec.ID, DirID: f.ID, Path: to, Filename: name, Extension: extensionOf(name),
+	n, err := p.Store.MoveFiles(ctx, []store.Move{{
+		ID: rec.ID, From: rec.Path, DirID: f.ID, Path: to, Filename: name, Extension: extensionOf(name),
 		NameTerms: tokens.NameTerms(name), PathTerms: tokens.PathTerms(scan.Rel(f.Root, to)), Modified: modified,
 	}})
-	if err != nil {
-		return err
+	if err != nil || n == 0 {
+		return false, err
 	}
-	p.Publish(core.EventFileMoved, map[string]any{"id": rec.ID, "from": rec.Path, "to": to, "dir_id": f.ID})
-	return nil
+	p.Publish(core.FileMoved{ID: rec.ID, From: rec.Path, To: to, DirID: f.ID, Files: 1})
+	return true, nil
 }
 
 // MoveTree renames every indexed file below from to the same place below to
 // (a folder renamed inside a watched tree), without re-extracting anything.
-func (p *Pipeline) MoveTree(ctx context.Context, dirID int64, from, to string) (int, error) {
-	folder, ok := p.Folder(dirID)
-	if !ok {
-		return 0, nil
-	}
+func (p *Pipeline) MoveTree(ctx context.Context, folder Folder, from, to string) (int, error) {
 	paths, err := p.Store.PathsUnder(ctx, from)
 	if err != nil {
 		return 0, err
@@ -307,16 +421,17 @@ func (p *Pipeline) MoveTree(ctx context.Context, dirID int64, from, to string) (
 		}
 		neu := to + strings.TrimPrefix(old, from)
 		name := filepath.Base(neu)
-		moves = append(moves, store.Move{ID: rec.ID, DirID: folder.ID, Path: neu, Filename: name, Extension: extensionOf(name),
+		moves = append(moves, store.Move{ID: rec.ID, From: old, DirID: folder.ID, Path: neu, Filename: name, Extension: extensionOf(name),
 			NameTerms: tokens.NameTerms(name), PathTerms: tokens.PathTerms(scan.Rel(folder.Root, neu))})
 	}
-	if err := p.Store.MoveFiles(ctx, moves); err != nil {
+	moved, err := p.Store.MoveFiles(ctx, moves)
+	if err != nil {
 		return 0, err
 	}
-	if len(moves) > 0 {
-		p.Publish(core.EventFileMoved, map[string]any{"from": from, "to": to, "dir_id": folder.ID, "files": len(moves)})
+	if moved > 0 {
+		p.Publish(core.FileMoved{From: from, To: to, DirID: folder.ID, Files: moved})
 	}
-	return len(moves), nil
+	return moved, nil
 }
 
 // RecordFailure stores that a file could not be indexed, with the reason.
@@ -335,13 +450,17 @@ func (p *Pipeline) RecordFailure(ctx context.Context, dirID int64, path string, 
 	if err != nil {
 		return err
 	}
-	p.Publish(core.EventFileFailed, map[string]any{"id": id, "path": path, "dir_id": dirID, "error": meta.Error})
+	p.Publish(core.FileFailed{ID: id, Path: path, DirID: dirID, Error: meta.Error})
 	return nil
 }
 
 // reason is the failure text people see: the root cause, without the
 // wrapping that repeats the path.
 func reason(err error) string {
+	var te *fileread.TimeoutError
+	if errors.As(err, &te) {
+		return te.Error()
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Op + ": " + pe.Err.Error()
@@ -352,16 +471,4 @@ func reason(err error) string {
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
-}
-
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return m.Type().String()
 }

@@ -10,7 +10,14 @@ import (
 // DocStats gives the enricher the index's document frequencies, mapping the
 // words it asks about to the stemmed terms the full-text index holds (the
 // store caches the counts).
-type DocStats struct{ Store *store.Store }
+type DocStats struct{ Store Freqs }
+
+// Freqs counts the files that hold each of some index terms, and all files.
+type Freqs interface {
+	DocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
+}
+
+var _ Freqs = (*store.Store)(nil)
 
 // DocFreqs implements enrich.Stats.
 func (d DocStats) DocFreqs(ctx context.Context, words []string) (int, map[string]int, error) {

@@ -42,15 +42,25 @@ type Query struct {
 	Errors []string
 }
 
-// MaxLength bounds the query text the parser reads, in characters: a
-// pasted page is a normal query for finding documents like it.
-const MaxLength = 10_000
+// MaxLength bounds the query text, in characters (not bytes): room for a
+// long question in natural language. The API refuses longer queries; the
+// parser reads no further.
+const MaxLength = 10000
 
 // maxTerms bounds the phrases, prefixes and exclusions of a query, each of
 // which costs a full-text lookup. Plain words are not bounded here: the
 // search engine keeps a long query's most telling words for keywords and
 // gives the whole text to the embedder.
 const maxTerms = 32
+
+// Prefixes cost the most: the index merges the entries of every word a
+// prefix starts. A prefix shorter than minPrefix characters ("a*") starts a
+// large part of any vocabulary, so it is searched as a word; and one query
+// searches at most maxPrefixes prefixes (the first ones), the rest as words.
+const (
+	minPrefix   = 2
+	maxPrefixes = 8
+)
 
 // Parse reads a query. It never fails: malformed operators are reported in
 // Errors, stray syntax is treated as text.
@@ -74,7 +84,39 @@ func Parse(s string) Query {
 	if len(q.Excluded) > maxTerms {
 		q.Excluded = q.Excluded[:maxTerms]
 	}
+	boundPrefixes(q.Terms, q.Excluded)
 	return q
+}
+
+// boundPrefixes searches as words the prefixes that are too short, and
+// those beyond the first maxPrefixes.
+func boundPrefixes(lists ...[]Term) {
+	n := 0
+	for _, terms := range lists {
+		for i, t := range terms {
+			if !t.Prefix {
+				continue
+			}
+			if n >= maxPrefixes || utf8.RuneCountInString(lastWord(t.Text)) < minPrefix {
+				terms[i].Prefix = false
+				continue
+			}
+			n++
+		}
+	}
+}
+
+// lastWord is the run of letters and digits that ends text.
+func lastWord(text string) string {
+	start := len(text)
+	for start > 0 {
+		r, size := utf8.DecodeLastRuneInString(text[:start])
+		if !unicode.IsLetter(r) && !unicode.IsNumber(r) {
+			break
+		}
+		start -= size
+	}
+	return text[start:]
 }
 
 // token is a lexed unit: a word or phrase with its prefix markers.

@@ -77,6 +77,40 @@ func special(ts []Term) int {
 	return n
 }
 
+// A prefix storm costs no more than a few prefixes: single letters are
+// words, and only the first maxPrefixes prefixes stay prefixes.
+func TestPrefixesAreBounded(t *testing.T) {
+	var storm []string
+	for c := 'a'; c <= 'z'; c++ {
+		storm = append(storm, string(c)+"*", "-"+string(c)+"x*", string(c)+"é*")
+	}
+	q := Parse(strings.Join(storm, " ") + ` "x y"* é*`)
+	n := 0
+	for _, term := range append(q.Terms, q.Excluded...) {
+		if term.Prefix {
+			n++
+			if utf8.RuneCountInString(lastWord(term.Text)) < minPrefix {
+				t.Errorf("prefix %q is too short", term.Text)
+			}
+		}
+	}
+	if n != maxPrefixes {
+		t.Fatalf("%d prefixes", n)
+	}
+	if q := Parse("é* ab* quart*"); q.Terms[0].Prefix || !q.Terms[1].Prefix || !q.Terms[2].Prefix {
+		t.Fatalf("%+v", q.Terms)
+	}
+}
+
+// The length limit counts characters: a query of MaxLength two-byte
+// characters is read whole.
+func TestLengthInCharacters(t *testing.T) {
+	q := Parse(strings.Repeat("é", MaxLength-1) + "z")
+	if len(q.Terms) != 1 || !strings.HasSuffix(q.Terms[0].Text, "z") {
+		t.Fatalf("the end of the query was cut: %d terms", len(q.Terms))
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{`roof "water damage" -draft ext:pdf in:notes after:2024-01-01`, `"unclosed`, `NEAR(a b)`, `-"x" *`, "\xff\xfe", `a:b:c`, `"a"*`} {
 		f.Add(s)
@@ -90,6 +124,15 @@ func FuzzParse(f *testing.F) {
 		}
 		if special(q.Terms) > maxTerms || len(q.Excluded) > maxTerms {
 			t.Fatal("too many terms")
+		}
+		n := 0
+		for _, term := range append(q.Terms, q.Excluded...) {
+			if term.Prefix {
+				n++
+			}
+		}
+		if n > maxPrefixes {
+			t.Fatalf("%d prefixes from %q", n, s)
 		}
 	})
 }

@@ -39,8 +39,10 @@ type Item struct {
 	LastError  string
 
 	processing bool
-	dirty      bool // an event arrived while processing: run again afterwards
-	persist    bool // worth saving across a crash (watcher events, retries, moves)
+	dirty      bool      // an event arrived while processing: run again afterwards
+	held       bool      // due, but waits for a path another worker holds
+	holds      [2]string // the paths it keeps busy while processing
+	persist    bool      // worth saving across a crash (watcher events, retries, moves)
 	heapIndex  int
 }
 
@@ -80,14 +82,16 @@ type Event struct {
 // merge folds a new event into a pending item. The later event mostly
 // wins, because processing looks at the disk anyway: index then delete is a
 // delete, delete then index is an index, a change to a move's destination
-// keeps the move (processing compares sizes and times before trusting it).
+// keeps the move (processing compares sizes and times before trusting it),
+// and a move whose destination goes becomes the removal of that name (the
+// queue removes the old name in an item of its own). The item keeps its
+// key, so the queue finds it under the same path.
 func (it *Item) merge(ev Event) {
 	switch {
 	case it.Action == ActionMove && ev.Action == ActionIndex:
 		// keep the move; processing re-checks the destination
 	case it.Action == ActionMove && ev.Action == ActionDelete:
-		// the renamed file is gone again: forget both names
-		it.Action, it.Dest = ActionDelete, ""
+		it.Action, it.Path, it.Dest = ActionDelete, it.Dest, ""
 	default:
 		it.Action, it.Dest = ev.Action, ev.Dest
 		if ev.Action == ActionMove {

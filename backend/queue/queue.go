@@ -1,19 +1,26 @@
 // Package queue is the indexing queue: per-path debounce (cooldown), merging
 // of repeated events, a bounded pool of workers, retries with backoff, and
-// two independent pauses (manual and scheduler).
+// three independent pauses (manual, scheduler, and the storage hold: the
+// index cannot be written, so nothing is taken and no retry is spent).
 package queue
 
 import (
 	"container/heap"
 	"context"
 	"errors"
+	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
+
+	"trove/backend/core"
 )
 
-// Handler processes one item. An error wrapped by Permanent is not retried.
+// Handler processes one item. An error wrapped by Permanent is not retried;
+// one wrapped by Held keeps the item as it was.
 type Handler func(ctx context.Context, it Item) error
 
 // Config are the live-tunable knobs (the queue.* settings).
@@ -21,7 +28,14 @@ type Config struct {
 	Cooldown    time.Duration
 	Concurrency int
 	MaxRetries  int
+	// StopGrace is how long Run waits for running items once its context
+	// ends (not a user setting; 0 means DefaultStopGrace).
+	StopGrace time.Duration
 }
+
+// DefaultStopGrace bounds the wait for running items at stop: a worker
+// stuck in the kernel (a hung mount) must not keep Trove from stopping.
+const DefaultStopGrace = 2 * time.Second
 
 // Hooks let the owner react to the queue. All are optional and are called
 // without the queue's lock held.
@@ -35,6 +49,9 @@ type Hooks struct {
 	// Changed runs after any change of the counts (rate limiting is the
 	// owner's business).
 	Changed func()
+	// Log receives what the queue itself has to report: panics recovered
+	// in its workers, workers left running at stop. nil: slog.Default().
+	Log *slog.Logger
 }
 
 // Backoff between retries: base doubled per attempt, capped.
@@ -59,17 +76,34 @@ type Queue struct {
 	pausedManual bool
 	pausedSched  bool
 	schedReason  string
+	heldStorage  bool
+	storageWhy   string
 	wake         chan struct{}
 	ctx          context.Context
 	cancels      map[string]context.CancelFunc
+	// One path, one worker: busy counts the running items that touch each
+	// path (a move touches two), and held keeps the due items that touch a
+	// busy path until it is free. Otherwise a move could take a file's
+	// record away while another worker still writes the file's old name.
+	busy map[string]int
+	held []*Item
+	// trees are folders whose items wait while the owner moves the folder's
+	// records (see HoldTree); freed is closed and replaced whenever a
+	// running item lets go of its paths.
+	trees map[string]int
+	freed chan struct{}
 }
 
 // New builds a queue that hands items to handler.
 func New(cfg Config, handler Handler, hooks Hooks) *Queue {
+	if hooks.Log == nil {
+		hooks.Log = slog.Default()
+	}
 	return &Queue{
 		handler: handler, hooks: hooks, cfg: sanitize(cfg),
 		items: map[string]*Item{}, byID: map[string]*Item{}, pending: map[int64]int{}, touched: map[int64]bool{},
-		wake: make(chan struct{}, 1), cancels: map[string]context.CancelFunc{},
+		wake: make(chan struct{}, 1), cancels: map[string]context.CancelFunc{}, busy: map[string]int{},
+		trees: map[string]int{}, freed: make(chan struct{}),
 	}
 }
 
@@ -77,6 +111,9 @@ func sanitize(c Config) Config {
 	c.Concurrency = max(c.Concurrency, 1)
 	c.MaxRetries = max(c.MaxRetries, 0)
 	c.Cooldown = max(c.Cooldown, 0)
+	if c.StopGrace <= 0 {
+		c.StopGrace = DefaultStopGrace
+	}
 	return c
 }
 
@@ -129,6 +166,12 @@ func (q *Queue) enqueueLocked(ev Event, now time.Time) {
 	}
 	readyAt := now.Add(ev.Cooldown)
 	if it, ok := q.items[key]; ok {
+		if it.Action == ActionMove && (ev.Action == ActionDelete || ev.Action == ActionMove && ev.Path != it.Path) {
+			// The moved file is gone from its new name too, or another file
+			// took that name: its old name (still indexed if the move has
+			// not run) must go as well.
+			defer q.enqueueLocked(Event{Path: it.Path, Action: ActionDelete, DirID: it.DirID, Cooldown: ev.Cooldown, Persist: true}, now)
+		}
 		it.merge(ev)
 		if it.processing {
 			it.dirty = true
@@ -138,7 +181,9 @@ func (q *Queue) enqueueLocked(ev Event, now time.Time) {
 		it.ReadyAt = maxTime(it.ReadyAt, readyAt)
 		it.Retries = 0
 		q.rekeyLocked(it, key)
-		heap.Fix(&q.waiting, it.heapIndex)
+		if !it.held {
+			heap.Fix(&q.waiting, it.heapIndex)
+		}
 		return
 	}
 	q.addLocked(&Item{
@@ -241,7 +286,11 @@ func (q *Queue) dropLocked(it *Item) {
 		return
 	}
 	delete(q.byID, it.ID)
-	if !it.processing && it.heapIndex >= 0 {
+	switch {
+	case it.held:
+		q.held = slices.DeleteFunc(q.held, func(h *Item) bool { return h == it })
+		it.held = false
+	case !it.processing && it.heapIndex >= 0:
 		heap.Remove(&q.waiting, it.heapIndex)
 	}
 	if q.pending[it.DirID]--; q.pending[it.DirID] <= 0 {
@@ -263,6 +312,19 @@ func (q *Queue) SetSchedulerPause(paused bool, reason string) {
 		q.schedReason = ""
 		if paused {
 			q.schedReason = reason
+		}
+	})
+}
+
+// SetStorageHold sets or clears the storage hold: while the index cannot be
+// written (its disk is full), no item is taken, so none spends its retries
+// on a failure that is not its own.
+func (q *Queue) SetStorageHold(held bool, reason string) {
+	q.setPause(func() {
+		q.heldStorage = held
+		q.storageWhy = ""
+		if held {
+			q.storageWhy = reason
 		}
 	})
 }
@@ -307,13 +369,14 @@ func (q *Queue) notify() {
 }
 
 // Run dispatches ready items to workers until ctx ends, then waits for the
-// running items to finish.
+// running items to finish, for StopGrace at most: the items still running
+// then are abandoned (they stay queued for the next start, and their
+// workers, cancelled, end whenever what holds them lets go).
 func (q *Queue) Run(ctx context.Context) error {
 	q.mu.Lock()
 	q.ctx = ctx
 	q.mu.Unlock()
 	var wg sync.WaitGroup
-	defer wg.Wait()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -326,15 +389,35 @@ func (q *Queue) Run(ctx context.Context) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				q.work(ctx, it)
+				q.safely("a queue worker", func() { q.work(ctx, it) })
 			}()
 		}
 		select {
 		case <-ctx.Done():
+			q.drain(&wg)
 			return nil
 		case <-q.wake:
 		case <-timer.C:
 		}
+	}
+}
+
+// drain waits for the running items, for the grace period at most.
+func (q *Queue) drain(wg *sync.WaitGroup) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	q.mu.Lock()
+	grace := q.cfg.StopGrace
+	q.mu.Unlock()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		q.mu.Lock()
+		n := q.running
+		q.mu.Unlock()
+		q.hooks.Log.Warn("stopping with items still processing: they stay queued for the next start", "items", n, "waited", grace)
 	}
 }
 
@@ -353,18 +436,130 @@ func resetTimer(t *time.Timer, d time.Duration) {
 func (q *Queue) next() (*Item, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.pausedManual || q.pausedSched || q.running >= q.cfg.Concurrency || q.waiting.Len() == 0 {
+	if q.pausedManual || q.pausedSched || q.heldStorage || q.running >= q.cfg.Concurrency {
 		return nil, time.Hour
 	}
-	first := q.waiting[0]
-	if wait := time.Until(first.ReadyAt); wait > 0 {
-		return nil, wait
+	for q.waiting.Len() > 0 {
+		first := q.waiting[0]
+		if wait := time.Until(first.ReadyAt); wait > 0 {
+			return nil, wait
+		}
+		heap.Pop(&q.waiting)
+		if q.blockedLocked(first) {
+			first.held = true
+			q.held = append(q.held, first)
+			continue
+		}
+		first.processing = true
+		first.dirty = false
+		q.running++
+		q.hold(first, 1)
+		return first, 0
 	}
-	heap.Pop(&q.waiting)
-	first.processing = true
-	first.dirty = false
-	q.running++
-	return first, 0
+	return nil, time.Hour
+}
+
+// hold marks the paths a starting item touches as busy (delta 1), or those
+// of a finished one as free (-1), when the items held for them are due
+// again. The paths are kept on the item: an event merged into it while it
+// runs may change its names, not what it holds.
+func (q *Queue) hold(it *Item, delta int) {
+	if delta > 0 {
+		it.holds = [2]string{it.Path, it.Dest}
+	}
+	for _, p := range it.holds {
+		if p == "" {
+			continue
+		}
+		if q.busy[p] += delta; q.busy[p] <= 0 {
+			delete(q.busy, p)
+		}
+	}
+	if delta > 0 {
+		return
+	}
+	close(q.freed)
+	q.freed = make(chan struct{})
+	q.releaseHeldLocked()
+}
+
+// blockedLocked reports whether an item must wait: a running item holds
+// one of its paths, or they lie in a held tree.
+func (q *Queue) blockedLocked(it *Item) bool {
+	for _, p := range []string{it.Path, it.Dest} {
+		if p == "" {
+			continue
+		}
+		if q.busy[p] > 0 {
+			return true
+		}
+		for dir := range q.trees {
+			if within(dir, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// releaseHeldLocked makes due again the held items nothing blocks now.
+func (q *Queue) releaseHeldLocked() {
+	q.held = slices.DeleteFunc(q.held, func(h *Item) bool {
+		if q.blockedLocked(h) {
+			return false
+		}
+		h.held = false
+		heap.Push(&q.waiting, h)
+		return true
+	})
+}
+
+// HoldTree holds back the items at or below dir: they wait, due or not,
+// until release is called. wait returns once no running item touches dir
+// or anything below it (or ctx ends). The owner holds a folder this way
+// while it moves the folder's records to a new name, so no worker writes
+// the old names after the move, nor a new file at an old name before it.
+func (q *Queue) HoldTree(dir string) (wait func(context.Context) error, release func()) {
+	q.mu.Lock()
+	q.trees[dir]++
+	q.mu.Unlock()
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			q.mu.Lock()
+			if q.trees[dir]--; q.trees[dir] <= 0 {
+				delete(q.trees, dir)
+			}
+			q.releaseHeldLocked()
+			q.mu.Unlock()
+			q.poke()
+		})
+	}
+	wait = func(ctx context.Context) error {
+		for {
+			q.mu.Lock()
+			running := false
+			for p := range q.busy {
+				running = running || within(dir, p)
+			}
+			freed := q.freed
+			q.mu.Unlock()
+			if !running {
+				return nil
+			}
+			select {
+			case <-freed:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	return wait, release
+}
+
+// within reports whether path is dir or below it.
+func within(dir, path string) bool {
+	return path == dir || strings.HasPrefix(path, dir) && len(path) > len(dir) && path[len(dir)] == '/'
 }
 
 func (q *Queue) work(ctx context.Context, it *Item) {
@@ -373,14 +568,15 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 	q.cancels[it.ID] = cancel
 	snapshot := *it
 	q.mu.Unlock()
-	q.changed()
+	q.safely("the change hook", q.changed)
 
-	err := q.handler(ictx, snapshot)
+	err := q.call(ictx, snapshot)
 	cancel()
 
 	q.mu.Lock()
 	delete(q.cancels, it.ID)
 	q.running--
+	q.hold(it, -1)
 	it.processing = false
 	_, alive := q.byID[it.ID]
 	var failed *Item
@@ -396,7 +592,12 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 	case ctx.Err() != nil:
 		// shutting down: keep it for the next start
 		heap.Push(&q.waiting, it)
-	case isPermanent(err) || it.Retries >= q.cfg.MaxRetries:
+	case isHeld(err):
+		// not the item's failure: it waits, as it was, for the hold to end
+		it.LastError = err.Error()
+		it.persist = true
+		heap.Push(&q.waiting, it)
+	case isPermanent(err) || isPanic(err) || it.Retries >= q.cfg.MaxRetries:
 		it.LastError = err.Error()
 		cp := *it
 		failed = &cp
@@ -410,10 +611,31 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 	}
 	q.mu.Unlock()
 	if failed != nil && q.hooks.Failed != nil {
-		q.hooks.Failed(*failed, err)
+		q.safely("the failure hook", func() { q.hooks.Failed(*failed, err) })
 	}
-	q.notify()
+	q.safely("the change hooks", q.notify)
 	q.poke()
+}
+
+// call runs the handler; a panic in it becomes the item's failure (not
+// retried), logged with its stack, never the process's end.
+func (q *Queue) call(ctx context.Context, it Item) (err error) {
+	defer func() {
+		if pe, ok := err.(*core.PanicError); ok {
+			q.hooks.Log.Error("panic while processing a queue item", "path", it.Path, "action", it.Action, "panic", pe.Value, "stack", string(pe.Stack))
+		}
+	}()
+	defer core.Recover(&err)
+	return q.handler(ctx, it)
+}
+
+// safely runs an owner's hook in a worker: a panic there is logged and
+// dropped, since the item's bookkeeping is already done.
+func (q *Queue) safely(what string, fn func()) {
+	if err := core.Safe(fn); err != nil {
+		pe := err.(*core.PanicError)
+		q.hooks.Log.Error("panic in "+what, "panic", pe.Value, "stack", string(pe.Stack))
+	}
 }
 
 func backoff(attempt int) time.Duration {
@@ -431,16 +653,49 @@ func maxTime(a, b time.Time) time.Time {
 	return b
 }
 
+// permanent is what a handler's error says when retrying cannot help (a
+// pipe, a read that hung past its limit): the queue records the failure at
+// once. Handlers mark their errors without importing the queue.
+type permanent interface{ Permanent() bool }
+
 // permanentError marks an error not worth retrying.
 type permanentError struct{ err error }
 
-func (p permanentError) Error() string { return p.err.Error() }
-func (p permanentError) Unwrap() error { return p.err }
+func (p permanentError) Error() string   { return p.err.Error() }
+func (p permanentError) Unwrap() error   { return p.err }
+func (p permanentError) Permanent() bool { return true }
 
 // Permanent wraps err so the queue records the failure without retrying.
 func Permanent(err error) error { return permanentError{err} }
 
 func isPermanent(err error) bool {
-	var p permanentError
-	return errors.As(err, &p)
+	var p permanent
+	return errors.As(err, &p) && p.Permanent()
+}
+
+// IsPermanent reports whether err, or an error in its chain, says that
+// retrying cannot help (see Permanent).
+func IsPermanent(err error) bool { return isPermanent(err) }
+
+// isPanic reports a panic recovered at this boundary (not one a handler
+// already turned into a Permanent error of its own).
+func isPanic(err error) bool {
+	_, ok := err.(*core.PanicError)
+	return ok
+}
+
+// heldError marks a failure that is not the item's own (the index's disk is
+// full): the item is kept without spending a retry.
+type heldError struct{ err error }
+
+func (h heldError) Error() string { return h.err.Error() }
+func (h heldError) Unwrap() error { return h.err }
+
+// Held wraps err so the queue keeps the item as it was, ready to run again
+// once the owner lifts the storage hold (SetStorageHold).
+func Held(err error) error { return heldError{err} }
+
+func isHeld(err error) bool {
+	var h heldError
+	return errors.As(err, &h)
 }

@@ -247,6 +247,41 @@ func TestEventDuringProcessingRunsAgain(t *testing.T) {
 	})
 }
 
+// A move waits for the worker still indexing its old name, and the other
+// way round: otherwise the move takes the record away and the indexing
+// writes the old name back.
+func TestOnePathOneWorker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := &recorder{gate: make(chan struct{})}
+		q := start(t, Config{Concurrency: 4}, r, Hooks{})
+		q.Enqueue(Event{Path: "/from", Action: ActionIndex})
+		synctest.Wait()
+		q.Enqueue(Event{Path: "/from", Dest: "/to", Action: ActionMove})
+		q.Enqueue(Event{Path: "/other", Action: ActionIndex})
+		synctest.Wait()
+		if r.count() != 2 || r.last().Path != "/other" {
+			t.Fatalf("the move ran beside the indexing of its old name: %+v", r.calls)
+		}
+		r.gate <- struct{}{}
+		r.gate <- struct{}{}
+		synctest.Wait()
+		if r.count() != 3 || r.last().Action != ActionMove {
+			t.Fatalf("the held move did not run once the path was free: %+v", r.calls)
+		}
+		q.Enqueue(Event{Path: "/from", Action: ActionIndex})
+		synctest.Wait()
+		if r.count() != 3 || len(q.held) != 1 {
+			t.Fatalf("an item for the move's old name ran beside it: %+v", r.calls)
+		}
+		q.Remove(q.held[0].ID) // a held item can be removed
+		r.gate <- struct{}{}
+		synctest.Wait()
+		if r.count() != 3 || q.Status().Total != 0 || len(q.held) != 0 || len(q.busy) != 0 {
+			t.Fatalf("left behind: %+v calls %d held %v busy %v", q.Status(), r.count(), q.held, q.busy)
+		}
+	})
+}
+
 func TestMerging(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := &recorder{}
@@ -272,15 +307,34 @@ func TestMerging(t *testing.T) {
 		}
 		q.Enqueue(Event{Path: "/new", Action: ActionDelete, Cooldown: time.Second})
 		items, _ = q.Items(0, 0)
+		deletes := map[string]bool{}
 		for _, it := range items {
-			if it.Path == "/old" && (it.Action != ActionDelete || it.Dest != "") {
-				t.Errorf("move then delete of the destination = %+v, want delete of the source", it)
+			if it.Action == ActionDelete && it.Dest == "" {
+				deletes[it.Path] = true
 			}
+		}
+		if !deletes["/old"] || !deletes["/new"] {
+			t.Errorf("move then delete of the destination = %+v, want both names deleted", items)
+		}
+		q.Enqueue(Event{Path: "/new", Action: ActionIndex, Cooldown: time.Second}) // found under its key
+		// Another file renamed onto a move's destination: the first file's
+		// old name must still go.
+		q.Enqueue(Event{Path: "/b", Dest: "/c", Action: ActionMove, Cooldown: time.Second})
+		q.Enqueue(Event{Path: "/tmp-c", Dest: "/c", Action: ActionMove, Cooldown: time.Second})
+		items, _ = q.Items(0, 0)
+		deletes = map[string]bool{}
+		for _, it := range items {
+			if it.Action == ActionDelete {
+				deletes[it.Path] = true
+			}
+		}
+		if !deletes["/b"] {
+			t.Errorf("a second move onto /c dropped the first one's old name: %+v", items)
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if r.count() != 2 {
-			t.Fatalf("calls %d", r.count())
+		if r.count() != 5 || q.Status().Total != 0 {
+			t.Fatalf("calls %d, %+v", r.count(), q.Status())
 		}
 	})
 }
@@ -343,6 +397,43 @@ func TestRestoreKeepsIDsAndRetries(t *testing.T) {
 		synctest.Wait()
 		if r.count() != 1 || r.last().ID != "id-1" {
 			t.Fatal("restored item not processed")
+		}
+	})
+}
+
+// A failure that is not the item's (the index's disk is full) keeps the
+// item as it was, takes nothing more while held, and runs it once released.
+func TestHeldFailureKeepsTheItemWithoutSpendingRetries(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		full := true
+		var failed []Item
+		r := &recorder{}
+		var q *Queue
+		r.fail = func(it Item, n int) error {
+			if full {
+				q.SetStorageHold(true, "disk full")
+				return Held(errors.New("database or disk is full"))
+			}
+			return nil
+		}
+		q = start(t, Config{Concurrency: 1, MaxRetries: 1}, r, Hooks{Failed: func(it Item, _ error) { failed = append(failed, it) }})
+		q.EnqueueAll([]Event{{Path: "/a", Action: ActionIndex}, {Path: "/b", Action: ActionIndex}})
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		st := q.Status()
+		if r.count() != 1 || st.Total != 2 || !st.Paused || !st.PausedByStorage || st.StorageReason != "disk full" || len(failed) != 0 {
+			t.Fatalf("while held: calls=%d status=%+v failed=%v", r.count(), st, failed)
+		}
+		for _, it := range q.Persistent() {
+			if it.Retries != 0 {
+				t.Fatalf("a held item spent a retry: %+v", it)
+			}
+		}
+		full = false
+		q.SetStorageHold(false, "")
+		synctest.Wait()
+		if st := q.Status(); st.Total != 0 || st.Paused || r.count() != 3 || len(failed) != 0 {
+			t.Fatalf("after release: calls=%d status=%+v failed=%v", r.count(), st, failed)
 		}
 	})
 }

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
+	"trove/backend/pathglob"
 )
 
 // Matcher is the part of the filters a scan needs.
@@ -67,7 +67,7 @@ func Walk(ctx context.Context, root string, m Matcher, opt Options, fn func(Entr
 		if d.IsDir() {
 			return enterDir(root, path, rel, m, opt)
 		}
-		if d.Type()&fs.ModeSymlink != 0 || !m.Allow(path, rel) || !MatchesPattern(opt.FilePattern, path) {
+		if d.Type()&fs.ModeSymlink != 0 || !m.Allow(path, rel) || !MatchesPattern(opt.FilePattern, path, rel) {
 			return nil
 		}
 		info, err := d.Info()
@@ -116,19 +116,9 @@ func Rel(root, path string) string {
 	return filepath.ToSlash(path)
 }
 
-// MatchesPattern applies a watch job's optional file_pattern to a file's
-// name (or, for a pattern with a slash, to its path).
-func MatchesPattern(pattern, path string) bool {
-	if pattern == "" {
-		return true
-	}
-	target := filepath.Base(path)
-	if strings.Contains(pattern, "/") {
-		target = path
-	}
-	ok, _ := doublestar.Match(pattern, target)
-	return ok
-}
+// MatchesPattern applies a watch job's optional file_pattern to the file at
+// abs, rel below the watched folder (see pathglob for the reading).
+func MatchesPattern(pattern, abs, rel string) bool { return pathglob.Match(pattern, abs, rel) }
 
 // Within reports whether path is root or lies below it, comparing whole
 // path components ("/a/notes-old" is not within "/a/notes").

@@ -12,18 +12,14 @@ import (
 )
 
 // System reads the machine's power and CPU state from Linux's /sys and
-// /proc. The roots are fields so tests can point them at fixtures.
+// /proc (NewSystem in probe_linux.go). The roots are fields so tests can
+// point them at fixtures; the files are plain text, so it builds anywhere.
 type System struct {
 	PowerSupplyDir string // /sys/class/power_supply
 	ProcStat       string // /proc/stat
 
 	mu   sync.Mutex
 	prev cpuTimes
-}
-
-// NewSystem reads the real machine.
-func NewSystem() *System {
-	return &System{PowerSupplyDir: "/sys/class/power_supply", ProcStat: "/proc/stat"}
 }
 
 // Power describes the power supply.
@@ -91,11 +87,15 @@ func (s *System) CPUPercent() (float64, error) {
 	prev := s.prev
 	s.prev = cur
 	s.mu.Unlock()
-	dt := cur.total - prev.total
-	if cur.total <= prev.total || dt == 0 {
-		return 0, nil
+	return percentSince(prev, cur), nil
+}
+
+// percentSince is the busy share of the time between two readings.
+func percentSince(prev, cur cpuTimes) float64 {
+	if cur.total <= prev.total || cur.busy < prev.busy {
+		return 0
 	}
-	return 100 * float64(cur.busy-prev.busy) / float64(dt), nil
+	return 100 * float64(cur.busy-prev.busy) / float64(cur.total-prev.total)
 }
 
 // readCPU parses the aggregate "cpu" line of /proc/stat: user nice system

@@ -132,3 +132,21 @@ func TestCheckCombinesRules(t *testing.T) {
 		t.Fatal("a disabled scheduler must release its pause")
 	}
 }
+
+func TestPmsetOutput(t *testing.T) {
+	cases := []struct {
+		out  string
+		want Power
+	}{
+		{"Now drawing from 'Battery Power'\n -InternalBattery-0 (id=4653155)\t82%; discharging; 4:10 remaining present: true\n",
+			Power{OnAC: false, HasBattery: true, Battery: 82}},
+		{"Now drawing from 'AC Power'\n -InternalBattery-0 (id=4653155)\t100%; charged; 0:00 remaining present: true\n",
+			Power{OnAC: true, HasBattery: true, Battery: 100}},
+		{"Now drawing from 'AC Power'\n", Power{OnAC: true}}, // a Mac mini
+	}
+	for _, c := range cases {
+		if got := parsePmset(c.out); got != c.want {
+			t.Errorf("parsePmset(%q) = %+v, want %+v", c.out, got, c.want)
+		}
+	}
+}

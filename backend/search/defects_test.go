@@ -185,3 +185,16 @@ func TestEngineUsesItsTuning(t *testing.T) {
 		t.Fatalf("without name weight: %v, want the text match first", paths(rs))
 	}
 }
+
+// A pasted run of thousands of letters (10,000 "é" fold to "eee…") is not
+// a misspelt word: its words one edit away would fill gigabytes.
+func TestVeryLongWordsAreNotCorrected(t *testing.T) {
+	for _, w := range []string{strings.Repeat("e", 10000), strings.Repeat("ab", 21)} {
+		if correctable(w) {
+			t.Errorf("a %d-letter word is corrected", len(w))
+		}
+	}
+	if !correctable("pneumonoultramicroscopic") {
+		t.Error("a long dictionary word is not corrected")
+	}
+}

@@ -15,10 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"trove/backend/core"
 	"trove/backend/embedding"
+	"trove/backend/pathglob"
 	"trove/backend/query"
 	"trove/backend/store"
 )
@@ -127,7 +126,9 @@ func (e *Engine) queryVector(ctx context.Context, text string, mode Mode) []floa
 	defer cancel()
 	vs, err := em.Embed(ectx, []string{text})
 	if err != nil || len(vs) != 1 {
-		e.Log.Warn("query embedding failed; keyword ranking only", "err", err)
+		// The embedder's health monitor logs the outage, and the answer
+		// carries a notice.
+		e.Log.Debug("query embedding failed; keyword ranking only", "err", err)
 		return nil
 	}
 	return vs[0]
@@ -176,7 +177,7 @@ func (e *Engine) fileFilter(req Request, q query.Query) (store.FileFilter, error
 	out.ModifiedBefore = ns(earlier(f.ModifiedBefore, q.Before))
 	out.CreatedAfter, out.CreatedBefore = ns(f.CreatedAfter), ns(f.CreatedBefore)
 	if f.PathGlob != "" {
-		if !doublestar.ValidatePattern(f.PathGlob) {
+		if !pathglob.Valid(f.PathGlob) {
 			return out, core.InvalidField("INVALID_FILTER", "filters.path", "%q is not a valid glob pattern", f.PathGlob)
 		}
 		// SQLite narrows the files with a looser pattern; globMatch decides.
@@ -206,21 +207,9 @@ func normalizeExts(exts []string) []string {
 	return out
 }
 
-// globMatch applies the path filter: a glob with a slash matches the whole
-// path, one without matches the file name.
-func globMatch(glob, path string) bool {
-	if glob == "" {
-		return true
-	}
-	target := path
-	if !strings.Contains(glob, "/") {
-		target = path[strings.LastIndexByte(path, '/')+1:]
-	} else {
-		glob = fullPathGlob(glob)
-	}
-	ok, _ := doublestar.Match(glob, target)
-	return ok
-}
+// globMatch applies the path filter (pathglob's reading, with no watched
+// folder to anchor a relative glob).
+func globMatch(glob, path string) bool { return pathglob.Match(glob, path, "") }
 
 // fullPathGlob anchors a relative glob with a slash anywhere in the path.
 func fullPathGlob(glob string) string {

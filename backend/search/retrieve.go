@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"trove/backend/core"
 
 	"trove/backend/store"
 	"trove/backend/tokens"
@@ -268,7 +269,11 @@ func (s *searcher) match(ctx context.Context, from int) error {
 			scope.Limit = matchBudget
 		}
 		wg.Go(func() {
-			results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], expr, len(terms), scope)
+			if err := core.Safe(func() {
+				results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], expr, len(terms), scope)
+			}); err != nil {
+				errs[t] = err
+			}
 		})
 	}
 	wg.Wait()
@@ -491,14 +496,20 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 	if len(terms) > 0 {
 		for t := range numTables {
 			wg.Go(func() {
-				results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], strings.Join(parts, " OR "), len(parts),
-					store.TermScope{Only: ids, Lengths: true})
+				if err := core.Safe(func() {
+					results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], strings.Join(parts, " OR "), len(parts),
+						store.TermScope{Only: ids, Lengths: true})
+				}); err != nil {
+					errs[t] = err
+				}
 			})
 		}
 	}
 	var places map[int64]store.Place
 	wg.Go(func() {
-		places, errs[numTables] = s.e.Store.Places(ctx, missing)
+		if err := core.Safe(func() { places, errs[numTables] = s.e.Store.Places(ctx, missing) }); err != nil {
+			errs[numTables] = err
+		}
 	})
 	var best map[int64]Match
 	if s.qv != nil && s.req.Mode != Keyword {

@@ -21,12 +21,20 @@ import (
 // many neighbours one edit away to guess which was meant.
 const minCorrectable = 4
 
+// maxCorrectable is the longest word corrected. Words one edit away number
+// 54 per letter, so a pasted run of thousands of letters would build
+// gigabytes of candidates; no dictionary word is this long.
+const maxCorrectable = 40
+
 // correct adds corrections of unknown typed words.
 func (s *searcher) correct(ctx context.Context) error {
 	var fixes []qterm
 	for _, t := range s.terms {
 		if t.source != Typed || !t.single() || t.stop || s.termDF(t) > 0 || !correctable(t.text) {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		byStem := map[string]string{}
 		for _, v := range edits(t.text) {
@@ -64,11 +72,11 @@ func (s *searcher) correct(ctx context.Context) error {
 	return nil
 }
 
-// correctable reports whether a folded word is worth correcting: long
-// enough and of lower-case ASCII letters (words with digits are codes,
+// correctable reports whether a folded word is worth correcting: of a
+// dictionary word's length and of lower-case ASCII letters (words with digits are codes,
 // names or versions, and other scripts have other typing errors).
 func correctable(w string) bool {
-	if len(w) < minCorrectable {
+	if len(w) < minCorrectable || len(w) > maxCorrectable {
 		return false
 	}
 	for i := 0; i < len(w); i++ {

@@ -2,9 +2,11 @@ package service
 
 import (
 	"context"
+	"errors"
 	"os"
 
 	"trove/backend/core"
+	"trove/backend/launch"
 )
 
 // Opener opens files for the person using Trove.
@@ -41,8 +43,13 @@ func (s *Service) OpenFile(ctx context.Context, id int64, reveal bool) (string, 
 	} else {
 		err = s.opener.Open(f.Path)
 	}
-	if err != nil {
-		return "", core.Invalid("OPEN_FAILED", "%v", err)
+	switch {
+	case err == nil:
+		return f.Path, nil
+	case errors.Is(err, launch.ErrNoApplication):
+		return "", core.Invalid("NO_APPLICATION", "%v", err)
+	case errors.Is(err, launch.ErrNoOpener):
+		return "", core.Invalid("NO_OPENER", "%v", err)
 	}
-	return f.Path, nil
+	return "", core.Invalid("OPEN_FAILED", "%v", err)
 }

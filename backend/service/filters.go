@@ -112,7 +112,7 @@ func (s *Service) afterFilterEdit(ctx context.Context, cfg core.FilterConfig, ch
 		ch.RemovedCount = n
 	}
 	if changed || ch.RemovedCount > 0 {
-		s.bus.Publish(core.EventFilters, map[string]any{"version": cfg.Version, "removed_count": ch.RemovedCount})
+		s.bus.Publish(core.FiltersChanged{Version: cfg.Version, RemovedCount: ch.RemovedCount})
 	}
 	if changed && s.indexer != nil {
 		s.indexer.RescanAll(false) // pick up files the new filters let in

@@ -12,6 +12,9 @@ import (
 type WatchOptions struct {
 	Recursive   bool
 	FilePattern string
+	// Force watches a system folder or one of Trove's own, which are
+	// refused otherwise.
+	Force bool
 }
 
 // WatchResult is what a watch request reports at once.
@@ -23,6 +26,11 @@ type WatchResult struct {
 // Watch starts watching and indexing a folder. It returns when the folder's
 // files are listed and queued, before they are indexed.
 func (s *Service) Watch(ctx context.Context, path string, opt WatchOptions) (WatchResult, error) {
+	if !opt.Force {
+		if err := s.refuseSystemFolder(path); err != nil {
+			return WatchResult{}, err
+		}
+	}
 	if opt.FilePattern != "" {
 		clean, err := filters.CheckPattern(opt.FilePattern)
 		if err != nil {
@@ -42,11 +50,14 @@ func (s *Service) Unwatch(ctx context.Context, id int64) error {
 	return s.indexer.Unwatch(ctx, id)
 }
 
-// Folders lists the watched folders with their live status and counts.
+// Folders lists the watched folders with their live status and counts,
+// and whether the embedding provider answers.
 func (s *Service) Folders(ctx context.Context) ([]core.WatchedDirectory, error) {
 	dirs, err := s.store.Directories(ctx)
+	emb := s.Embedding()
 	for i := range dirs {
 		dirs[i] = s.indexer.Status(dirs[i])
+		dirs[i].Embedding = emb
 	}
 	return dirs, err
 }
@@ -58,7 +69,7 @@ func (s *Service) QueueStatus() core.QueueStatus { return s.indexer.Queue().Stat
 func (s *Service) PauseQueue() core.QueueStatus {
 	s.indexer.Queue().Pause()
 	st := s.QueueStatus()
-	s.bus.Publish(core.EventQueueStatus, st)
+	s.bus.Publish(st)
 	return st
 }
 
@@ -66,7 +77,7 @@ func (s *Service) PauseQueue() core.QueueStatus {
 func (s *Service) ResumeQueue() core.QueueStatus {
 	s.indexer.Queue().Resume()
 	st := s.QueueStatus()
-	s.bus.Publish(core.EventQueueStatus, st)
+	s.bus.Publish(st)
 	return st
 }
 

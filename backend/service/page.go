@@ -26,8 +26,23 @@ func KindOf(ext string) string { return search.KindOf(ext) }
 // ValidKind reports whether id names a kind.
 func ValidKind(id string) bool { return search.ValidKind(id) }
 
+// PageAnswer is one page of results and what they lack (see SearchAnswer).
+type PageAnswer struct {
+	Page
+	Notice string
+}
+
 // SearchPage runs a query and returns one page of its results, with the
-// true total.
-func (s *Service) SearchPage(ctx context.Context, req PageRequest) (Page, error) {
-	return s.search.SearchPage(ctx, req)
+// true total, under the same time limit and fallback as Search.
+func (s *Service) SearchPage(ctx context.Context, req PageRequest) (PageAnswer, error) {
+	var page Page
+	notice, err := s.guard(ctx, req.Request, func(ctx context.Context, r SearchRequest) (err error) {
+		req.Request = r
+		page, err = s.search.SearchPage(ctx, req)
+		return err
+	})
+	if err != nil {
+		return PageAnswer{}, err
+	}
+	return PageAnswer{Page: page, Notice: notice}, nil
 }

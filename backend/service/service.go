@@ -5,49 +5,76 @@
 package service
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"log/slog"
 	"time"
 
 	"trove/backend/core"
+	"trove/backend/embedding"
 	"trove/backend/events"
 	"trove/backend/filters"
-	"trove/backend/indexer"
-	"trove/backend/search"
+	"trove/backend/provider"
 	"trove/backend/settings"
-	"trove/backend/store"
 )
 
 // Deps are the parts a Service is built from.
 type Deps struct {
-	Store    *store.Store
+	Store    Index
 	Settings *settings.Manager
 	Filters  *filters.Manager
 	Bus      *events.Bus
-	Indexer  *indexer.Indexer
-	Search   *search.Engine
+	Indexer  Indexing
+	Search   Searcher
 	Opener   Opener
-	Log      *slog.Logger
-	Version  string
-	Now      func() time.Time // nil for time.Now
+	// Health follows the embedding provider; nil reports it as fine.
+	Health  *embedding.Health
+	Log     *slog.Logger
+	Version string
+	Now     func() time.Time // nil for time.Now
+	// TokenSet says the API requires TROVE_TOKEN, so callers without it
+	// are not trusted (see UpdateSettings).
+	TokenSet bool
+	// Getenv reads API keys (provider.Getenv when nil).
+	Getenv func(string) string
+	// DataDir and ConfigDir are Trove's own folders, never watched
+	// unless forced.
+	DataDir, ConfigDir string
+	// SearchTimeout bounds each search; 0 means DefaultSearchTimeout.
+	SearchTimeout time.Duration
+	// SearchHook, when set, is called as each search starts, with its
+	// context; tests use it to hold a search until it is cancelled.
+	SearchHook func(context.Context, SearchRequest)
+	// Program is the desktop app's path for login items; "" for this
+	// program.
+	Program string
 }
 
 // Service implements every operation of the API and the desktop window.
 type Service struct {
-	store    *store.Store
+	store    Index
 	settings *settings.Manager
 	filters  *filters.Manager
 	bus      *events.Bus
-	indexer  *indexer.Indexer
-	search   *search.Engine
+	indexer  Indexing
+	search   Searcher
 	opener   Opener
+	health   *embedding.Health
 	log      *slog.Logger
 	version  string
+	program  string
 	now      func() time.Time
 	started  time.Time
+	tokenSet bool
+	getenv   func(string) string
+	ownDirs  []ownDir
 
-	filterMu chan struct{} // serialises filter edits with their cleanup
+	filterMu   chan struct{} // serialises filter edits with their cleanup
+	settingsMu chan struct{} // serialises settings updates with their checks
+
+	searchTimeout time.Duration
+	searchHook    func(context.Context, SearchRequest)
+	searches      searchCounts
 }
 
 // New builds a Service.
@@ -56,31 +83,30 @@ func New(d Deps) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Service{
-		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, search: d.Search, opener: d.Opener, log: d.Log,
-		version: d.Version, now: now, started: now(), filterMu: make(chan struct{}, 1),
+	getenv := d.Getenv
+	if getenv == nil {
+		getenv = provider.Getenv
 	}
-	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(core.EventSettings, cur) })
+	s := &Service{
+		store: d.Store, settings: d.Settings, filters: d.Filters, bus: d.Bus, indexer: d.Indexer, search: d.Search, opener: d.Opener,
+		health: d.Health, log: d.Log, version: d.Version, now: now, started: now(), tokenSet: d.TokenSet, getenv: getenv,
+		ownDirs: ownDirsOf(d.DataDir, d.ConfigDir), filterMu: make(chan struct{}, 1), settingsMu: make(chan struct{}, 1),
+		searchTimeout: cmp.Or(d.SearchTimeout, DefaultSearchTimeout), searchHook: d.SearchHook,
+	}
+	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(cur) })
 	return s
 }
 
 // Version is the running Trove's version.
 func (s *Service) Version() string { return s.version }
 
-// Settings returns the current settings.
-func (s *Service) Settings() core.Settings { return s.settings.Get() }
+// Subscription is one client's queue of events (the bus's), so the shells
+// need no import of the bus.
+type Subscription = events.Subscription
 
-// SettingsDefaults returns the default settings.
-func (s *Service) SettingsDefaults() core.Settings { return settings.Defaults() }
-
-// UpdateSettings applies a partial update of dotted keys (see settings.Update).
-func (s *Service) UpdateSettings(patch map[string]json.RawMessage) (core.Settings, error) {
-	return s.settings.Update(patch)
-}
-
-// Subscribe streams events to a client until cancel is called or the client
-// falls behind (the channel then closes). With types, only those kinds.
-func (s *Service) Subscribe(buffer int, types []string) (<-chan core.Event, func()) {
+// Subscribe streams events to a client until it cancels the subscription
+// or falls more than limit events behind. With types, only those kinds.
+func (s *Service) Subscribe(limit int, types []string) *Subscription {
 	var filter func(core.Event) bool
 	if len(types) > 0 {
 		want := map[string]bool{}
@@ -89,7 +115,7 @@ func (s *Service) Subscribe(buffer int, types []string) (<-chan core.Event, func
 		}
 		filter = func(e core.Event) bool { return want[e.Type] }
 	}
-	return s.bus.Subscribe(buffer, filter)
+	return s.bus.Subscribe(limit, filter)
 }
 
 // Snapshot is the current state as events, sent to a new subscriber first
@@ -102,9 +128,17 @@ func (s *Service) Snapshot(ctx context.Context) []core.Event {
 		s.log.Warn("snapshot of folders failed", "err", err)
 	}
 	for _, d := range dirs {
-		out = append(out, core.Event{Type: core.EventFolderStatus, Time: now, Data: indexer.FolderEvent(d)})
+		out = append(out, core.Event{Type: core.EventFolderStatus, Time: now, Data: core.FolderStatusOf(d)})
 	}
-	return out
+	return append(out, core.Event{Type: core.EventEmbedding, Time: now, Data: s.Embedding()})
+}
+
+// Embedding reports whether the embedding provider answers.
+func (s *Service) Embedding() core.EmbeddingHealth {
+	if s.health == nil {
+		return core.EmbeddingHealth{State: core.EmbeddingOK}
+	}
+	return s.health.Status()
 }
 
 // Status is the service's overall state.
@@ -112,25 +146,32 @@ type Status struct {
 	Jobs          int
 	Version       string
 	UptimeSeconds float64
+	Embedding     core.EmbeddingHealth
+	Index         core.IndexHealth
 }
 
-// Status reports the number of active watch jobs and the uptime.
+// Status reports the number of active watch jobs, the uptime, whether the
+// embedding provider answers, and the condition of the index.
 func (s *Service) Status(ctx context.Context) (Status, error) {
 	n, err := s.store.CountActiveDirectories(ctx)
-	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds()}, err
+	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds(), Embedding: s.Embedding(),
+		Index: s.indexer.Health()}, err
 }
 
 // FileStats summarises the indexed files.
 func (s *Service) FileStats(ctx context.Context) (core.FileStats, error) {
-	return s.store.Stats(ctx)
+	st, err := s.store.Stats(ctx)
+	return st, s.indexErr(err)
 }
 
 // FileByPath returns the record of one path.
 func (s *Service) FileByPath(ctx context.Context, path string) (core.File, error) {
-	return s.store.FileByPath(ctx, path)
+	f, err := s.store.FileByPath(ctx, path)
+	return f, s.indexErr(err)
 }
 
 // File returns one file record by id.
 func (s *Service) File(ctx context.Context, id int64) (core.File, error) {
-	return s.store.File(ctx, id)
+	f, err := s.store.File(ctx, id)
+	return f, s.indexErr(err)
 }

@@ -83,6 +83,9 @@ func TestUpdateRejectsAndChangesNothing(t *testing.T) {
 		`{"summarizer.provider": "gpt"}`:                                                   "summarizer.provider",
 		`{"summarizer.base_url": "ftp://x"}`:                                               "summarizer.base_url",
 		`{"queue.max_retries": null}`:                                                      "queue.max_retries",
+		`{"embedding.api_key_env": "AWS_SECRET_ACCESS_KEY"}`:                               "embedding.api_key_env",
+		`{"summarizer": {"api_key_env": "HOME"}}`:                                          "summarizer.api_key_env",
+		`{"summarizer.api_key_env": "openai_api_key"}`:                                     "summarizer.api_key_env",
 	}
 	for body, key := range cases {
 		t.Run(body, func(t *testing.T) {
@@ -159,5 +162,28 @@ func TestGetReturnsACopy(t *testing.T) {
 	*s.Scheduler.Rules[0].Percent = 99
 	if *m.Get().Scheduler.Rules[0].Percent != 10 {
 		t.Fatal("caller mutated the manager's rules")
+	}
+}
+
+func TestKeyVariablesAreTheAllowedOnes(t *testing.T) {
+	m := open(t, t.TempDir())
+	got, err := m.Update(patch(t, `{"embedding.api_key_env": "OPENAI_API_KEY", "summarizer.api_key_env": "TROVE_SUMMARIZER_API_KEY"}`))
+	if err != nil || got.Embedding.APIKeyEnv != "OPENAI_API_KEY" || got.Summarizer.APIKeyEnv != "TROVE_SUMMARIZER_API_KEY" {
+		t.Fatalf("allowed names: %+v %v", got, err)
+	}
+	_, err = m.Update(patch(t, `{"embedding.api_key_env": "MY_CLOUD_SECRET"}`))
+	if !errors.Is(err, core.ErrInvalid) || !strings.Contains(err.Error(), "OPENAI_API_KEY") || !strings.Contains(err.Error(), "TROVE_EMBEDDING_API_KEY") {
+		t.Fatalf("want a refusal listing the allowed names, got %v", err)
+	}
+}
+
+// A settings file written by hand (or by an older Trove) that names another
+// variable loses that key at start, and only that key.
+func TestOpenDropsAKeyVariableNotAllowed(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, FileName), []byte(`{"embedding": {"provider": "ollama", "api_key_env": "MY_CLOUD_SECRET"}}`), 0o600)
+	s := open(t, dir).Get()
+	if s.Embedding.APIKeyEnv != "" || s.Embedding.Provider != "ollama" {
+		t.Fatalf("%+v", s.Embedding)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"trove/backend/core"
+	"trove/backend/provider"
 )
 
 // Defaults returns the settings Trove starts with.
@@ -44,14 +45,14 @@ func Validate(s core.Settings) error {
 		oneOf("summarizer.provider", s.Summarizer.Provider, providers),
 		maxLen("summarizer.model", s.Summarizer.Model, 200),
 		baseURL("summarizer.base_url", s.Summarizer.BaseURL),
-		envName("summarizer.api_key_env", s.Summarizer.APIKeyEnv),
+		keyVariable("summarizer.api_key_env", s.Summarizer.APIKeyEnv),
 		between("summarizer.timeout_seconds", s.Summarizer.TimeoutSeconds, 1, 3600),
 		between("summarizer.max_concurrency", float64(s.Summarizer.MaxConcurrency), 1, 16),
 		oneOf("embedding.provider", s.Embedding.Provider, providers),
 		maxLen("embedding.model", s.Embedding.Model, 200),
 		builtinModel(s.Embedding),
 		baseURL("embedding.base_url", s.Embedding.BaseURL),
-		envName("embedding.api_key_env", s.Embedding.APIKeyEnv),
+		keyVariable("embedding.api_key_env", s.Embedding.APIKeyEnv),
 		between("queue.cooldown_seconds", s.Queue.CooldownSeconds, 0, 86400),
 		between("queue.max_concurrency", float64(s.Queue.MaxConcurrency), 1, 64),
 		between("queue.max_retries", float64(s.Queue.MaxRetries), 0, 100),
@@ -121,11 +122,13 @@ func baseURL(key, v string) error {
 	return nil
 }
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-func envName(key, v string) error {
-	if v != "" && !envNameRE.MatchString(v) {
-		return core.InvalidField("INVALID_VALUE", key, "%q is not an environment variable name", v)
+// keyVariable checks that an API key is read from one of the variables
+// meant for keys, never from any variable a client names.
+func keyVariable(key, v string) error {
+	if v != "" && !provider.KeyAllowed(v) {
+		return core.InvalidField("INVALID_VALUE", key,
+			"%q is not a variable Trove reads API keys from (use one of: %s; for a key held under another name, set TROVE_EMBEDDING_API_KEY or TROVE_SUMMARIZER_API_KEY to it)",
+			v, strings.Join(provider.KeyVariables, ", "))
 	}
 	return nil
 }

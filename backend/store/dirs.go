@@ -39,7 +39,7 @@ func (s *Store) AddDirectory(ctx context.Context, path string, recursive bool, p
 	if pattern != "" {
 		fp = pattern
 	}
-	res, err := s.w.ExecContext(ctx, `INSERT INTO watched_directories(path, recursive, file_pattern, status, created_ns, updated_ns)
+	res, err := s.wdb().ExecContext(ctx, `INSERT INTO watched_directories(path, recursive, file_pattern, status, created_ns, updated_ns)
 		VALUES(?, ?, ?, 'indexing', ?, ?)`, path, recursive, fp, now.UnixNano(), now.UnixNano())
 	if err != nil {
 		return core.WatchedDirectory{}, fmt.Errorf("add directory %s: %w", path, err)
@@ -50,16 +50,16 @@ func (s *Store) AddDirectory(ctx context.Context, path string, recursive bool, p
 
 // Directory returns one watched folder with its counts.
 func (s *Store) Directory(ctx context.Context, id int64) (core.WatchedDirectory, error) {
-	d, err := scanDir(s.w.QueryRowContext(ctx, `SELECT `+dirColumns+` FROM watched_directories d WHERE d.id = ?`, id))
+	d, err := scanDir(s.wdb().QueryRowContext(ctx, `SELECT `+dirColumns+` FROM watched_directories d WHERE d.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return d, core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", id)
+		return d, &core.Missing{Thing: core.ThingFolder, ID: id}
 	}
 	return d, err
 }
 
 // Directories lists every watched folder, oldest first, with its counts.
 func (s *Store) Directories(ctx context.Context) ([]core.WatchedDirectory, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+dirColumns+` FROM watched_directories d ORDER BY d.id`)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+dirColumns+` FROM watched_directories d ORDER BY d.id`)
 	if err != nil {
 		return nil, err
 	}
@@ -78,20 +78,20 @@ func (s *Store) Directories(ctx context.Context) ([]core.WatchedDirectory, error
 // CountActiveDirectories counts the folders being watched.
 func (s *Store) CountActiveDirectories(ctx context.Context) (int, error) {
 	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM watched_directories WHERE is_active = 1`).Scan(&n)
+	err := s.rdb().QueryRowContext(ctx, `SELECT COUNT(*) FROM watched_directories WHERE is_active = 1`).Scan(&n)
 	return n, err
 }
 
 // SetDirectoryStatus changes a folder's status and its explanation.
 func (s *Store) SetDirectoryStatus(ctx context.Context, id int64, status, message string, now time.Time) error {
-	_, err := s.w.ExecContext(ctx, `UPDATE watched_directories SET status = ?, status_message = ?, updated_ns = ? WHERE id = ?`,
+	_, err := s.wdb().ExecContext(ctx, `UPDATE watched_directories SET status = ?, status_message = ?, updated_ns = ? WHERE id = ?`,
 		status, message, now.UnixNano(), id)
 	return err
 }
 
 // SetDirectoryScanned records the result of a scan: files found after filters.
 func (s *Store) SetDirectoryScanned(ctx context.Context, id, fileCount int64, now time.Time) error {
-	_, err := s.w.ExecContext(ctx, `UPDATE watched_directories SET file_count = ?, last_scan_ns = ?, updated_ns = ? WHERE id = ?`,
+	_, err := s.wdb().ExecContext(ctx, `UPDATE watched_directories SET file_count = ?, last_scan_ns = ?, updated_ns = ? WHERE id = ?`,
 		fileCount, now.UnixNano(), now.UnixNano(), id)
 	return err
 }
@@ -112,7 +112,7 @@ func (s *Store) DeleteDirectory(ctx context.Context, id int64) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", id)
+			return &core.Missing{Thing: core.ThingFolder, ID: id}
 		}
 		return nil
 	})

@@ -23,20 +23,21 @@ type Record struct {
 	State       string
 	EmbedModel  string
 	EnrichBy    string
+	Error       string // why it failed, for failed files
 }
 
-const recordColumns = `id, dir_id, path, size, modified_ns, content_hash, state, embed_model, enrich_model`
+const recordColumns = `id, dir_id, path, size, modified_ns, content_hash, state, embed_model, enrich_model, error`
 
 func scanRecord(row interface{ Scan(...any) error }) (Record, error) {
 	var r Record
-	err := row.Scan(&r.ID, &r.DirID, &r.Path, &r.Size, &r.ModNs, &r.ContentHash, &r.State, &r.EmbedModel, &r.EnrichBy)
+	err := row.Scan(&r.ID, &r.DirID, &r.Path, &r.Size, &r.ModNs, &r.ContentHash, &r.State, &r.EmbedModel, &r.EnrichBy, &r.Error)
 	return r, err
 }
 
 // Lookup returns the record of a path; ok is false when the index does not
 // hold it.
 func (s *Store) Lookup(ctx context.Context, path string) (r Record, ok bool, err error) {
-	r, err = scanRecord(s.r.QueryRowContext(ctx, `SELECT `+recordColumns+` FROM files WHERE path = ?`, path))
+	r, err = scanRecord(s.rdb().QueryRowContext(ctx, `SELECT `+recordColumns+` FROM files WHERE path = ?`, path))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}
@@ -46,7 +47,7 @@ func (s *Store) Lookup(ctx context.Context, path string) (r Record, ok bool, err
 // ByHash lists indexed files with the given content hash and size. The
 // literal content_hash != ” lets SQLite use the partial index.
 func (s *Store) ByHash(ctx context.Context, hash string, size int64) ([]Record, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+recordColumns+` FROM files
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+recordColumns+` FROM files
 		WHERE content_hash = ? AND content_hash != '' AND size = ? AND state = 'indexed'`, hash, size)
 	if err != nil {
 		return nil, err
@@ -66,7 +67,7 @@ func (s *Store) ByHash(ctx context.Context, hash string, size int64) ([]Record, 
 // DirRecords maps every path of a folder to its record, for reconciling
 // the index with the disk.
 func (s *Store) DirRecords(ctx context.Context, dirID int64) (map[string]Record, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+recordColumns+` FROM files WHERE dir_id = ?`, dirID)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+recordColumns+` FROM files WHERE dir_id = ?`, dirID)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +85,7 @@ func (s *Store) DirRecords(ctx context.Context, dirID int64) (map[string]Record,
 
 // PathsUnder lists the indexed paths at or below dir.
 func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT path FROM files WHERE path = ? OR (path >= ? AND path < ?)`,
+	rows, err := s.rdb().QueryContext(ctx, `SELECT path FROM files WHERE path = ? OR (path >= ? AND path < ?)`,
 		dir, dir+"/", dir+"0") // '0' sorts right after '/'
 	if err != nil {
 		return nil, err
@@ -103,7 +104,7 @@ func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
 
 // Touch updates a file's times (and size) when its content is unchanged.
 func (s *Store) Touch(ctx context.Context, id int64, f core.File) error {
-	_, err := s.w.ExecContext(ctx, `UPDATE files SET size = ?, modified_ns = ?, accessed_ns = ?, created_ns = ? WHERE id = ?`,
+	_, err := s.wdb().ExecContext(ctx, `UPDATE files SET size = ?, modified_ns = ?, accessed_ns = ?, created_ns = ? WHERE id = ?`,
 		f.Size, f.Modified.UnixNano(), f.Accessed.UnixNano(), f.Created.UnixNano(), id)
 	return err
 }
@@ -111,6 +112,7 @@ func (s *Store) Touch(ctx context.Context, id int64, f core.File) error {
 // Move is one file's new place.
 type Move struct {
 	ID        int64
+	From      string // the path the record must still have; "" for any
 	DirID     int64
 	Path      string
 	Filename  string
@@ -122,48 +124,70 @@ type Move struct {
 
 // MoveFiles gives files new paths (and names) without touching their
 // content, rewriting their full-text name and folder terms, in one
-// transaction.
-func (s *Store) MoveFiles(ctx context.Context, moves []Move) error {
+// transaction, and reports how many records moved. A record that is gone,
+// or no longer at its From path (another worker deleted or moved it after
+// the caller read it), is skipped and leaves the destination alone: the
+// caller then indexes the destination itself.
+func (s *Store) MoveFiles(ctx context.Context, moves []Move) (int, error) {
 	if len(moves) == 0 {
-		return nil
+		return 0, nil
 	}
-	return s.tx(ctx, func(tx *writeTx) error {
+	moved := 0
+	err := s.tx(ctx, func(tx *writeTx) error {
+		moved = 0
 		for _, m := range moves {
-			// A file already at the destination is replaced by the moved one.
-			if err := deleteFilesWhere(ctx, tx, `path = ? AND id != ?`, m.Path, m.ID); err != nil {
-				return err
-			}
-			var title, summary string
-			var keywords sql.NullString
-			var modified any
-			if !m.Modified.IsZero() {
-				modified = m.Modified.UnixNano()
-			}
-			err := tx.QueryRowContext(ctx, `UPDATE files SET dir_id = ?, path = ?, filename = ?, extension = ?,
-					modified_ns = COALESCE(?, modified_ns)
-				WHERE id = ? RETURNING title, summary, keywords`,
-				m.DirID, m.Path, m.Filename, m.Extension, modified, m.ID).Scan(&title, &summary, &keywords)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue
-			}
+			ok, err := moveFile(ctx, tx, m)
 			if err != nil {
-				return fmt.Errorf("move file %d: %w", m.ID, err)
-			}
-			for _, q := range []string{`DELETE FROM fts_files WHERE rowid = ?`, `DELETE FROM fts_names WHERE rowid = ?`} {
-				if _, err := tx.ExecContext(ctx, q, m.ID); err != nil {
-					return err
-				}
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`,
-				m.ID, m.NameTerms, m.PathTerms, title, keywordText(keywords), summary); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO fts_names(rowid, name) VALUES(?, ?)`, m.ID, m.Filename); err != nil {
-				return err
+			if ok {
+				moved++
 			}
 		}
 		return nil
 	})
+	return moved, err
+}
+
+func moveFile(ctx context.Context, tx *writeTx, m Move) (bool, error) {
+	var at string
+	err := tx.QueryRowContext(ctx, `SELECT path FROM files WHERE id = ?`, m.ID).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && m.From != "" && at != m.From) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	// A file already at the destination is replaced by the moved one.
+	if err := deleteFilesWhere(ctx, tx, `path = ? AND id != ?`, m.Path, m.ID); err != nil {
+		return false, err
+	}
+	var title, summary string
+	var keywords sql.NullString
+	var modified any
+	if !m.Modified.IsZero() {
+		modified = m.Modified.UnixNano()
+	}
+	err = tx.QueryRowContext(ctx, `UPDATE files SET dir_id = ?, path = ?, filename = ?, extension = ?,
+			modified_ns = COALESCE(?, modified_ns)
+		WHERE id = ? RETURNING title, summary, keywords`,
+		m.DirID, m.Path, m.Filename, m.Extension, modified, m.ID).Scan(&title, &summary, &keywords)
+	if err != nil {
+		return false, fmt.Errorf("move file %d: %w", m.ID, err)
+	}
+	for _, q := range []string{`DELETE FROM fts_files WHERE rowid = ?`, `DELETE FROM fts_names WHERE rowid = ?`} {
+		if _, err := tx.ExecContext(ctx, q, m.ID); err != nil {
+			return false, err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`,
+		m.ID, m.NameTerms, m.PathTerms, title, keywordText(keywords), summary); err != nil {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fts_names(rowid, name) VALUES(?, ?)`, m.ID, m.Filename); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // keywordText turns the stored JSON array into words for the full-text row.
@@ -250,7 +274,7 @@ func (s *Store) vocabCounts(ctx context.Context, vocab string, terms []string) (
 		for i, t := range part {
 			args[i] = t
 		}
-		rows, err := s.r.QueryContext(ctx, `SELECT term, doc FROM `+vocab+` WHERE term IN (?`+
+		rows, err := s.rdb().QueryContext(ctx, `SELECT term, doc FROM `+vocab+` WHERE term IN (?`+
 			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("document frequencies: %w", err)
@@ -328,4 +352,11 @@ func (c *dfCache) put(terms []string, fresh map[string]int, docs int) {
 			c.terms[t] = [2]int{fresh[t], docs}
 		}
 	}
+}
+
+// clear forgets every cached count (the index was replaced).
+func (c *dfCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.terms = nil
 }

@@ -57,18 +57,18 @@ func scanFile(row interface{ Scan(...any) error }) (core.File, error) {
 
 // File returns one file by id.
 func (s *Store) File(ctx context.Context, id int64) (core.File, error) {
-	f, err := scanFile(s.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ?`, id))
+	f, err := scanFile(s.rdb().QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return f, core.NotFound("FILE_NOT_FOUND", "file %d not found", id)
+		return f, &core.Missing{Thing: core.ThingFile, ID: id}
 	}
 	return f, err
 }
 
 // FileByPath returns one file by its absolute path.
 func (s *Store) FileByPath(ctx context.Context, path string) (core.File, error) {
-	f, err := scanFile(s.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE path = ?`, path))
+	f, err := scanFile(s.rdb().QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE path = ?`, path))
 	if errors.Is(err, sql.ErrNoRows) {
-		return f, core.NotFound("FILE_NOT_FOUND", "file %s not found", path)
+		return f, &core.Missing{Thing: core.ThingFile, Path: path}
 	}
 	return f, err
 }
@@ -453,7 +453,7 @@ type FilePath struct {
 
 // FilePaths lists every file the index holds with its folder's path.
 func (s *Store) FilePaths(ctx context.Context) ([]FilePath, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT f.id, f.path, d.path FROM files f JOIN watched_directories d ON d.id = f.dir_id`)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT f.id, f.path, d.path FROM files f JOIN watched_directories d ON d.id = f.dir_id`)
 	if err != nil {
 		return nil, err
 	}
@@ -473,7 +473,7 @@ func (s *Store) FilePaths(ctx context.Context) ([]FilePath, error) {
 func (s *Store) Stats(ctx context.Context) (core.FileStats, error) {
 	st := core.FileStats{FileTypes: map[string]int64{}}
 	var last sql.NullInt64
-	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(size), 0), MAX(indexed_ns),
+	err := s.rdb().QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(size), 0), MAX(indexed_ns),
 			(SELECT COUNT(*) FROM files WHERE state = 'failed')
 		FROM files WHERE state = 'indexed'`).Scan(&st.TotalFiles, &st.TotalSize, &last, &st.FailedFiles)
 	if err != nil {
@@ -483,7 +483,7 @@ func (s *Store) Stats(ctx context.Context) (core.FileStats, error) {
 		t := time.Unix(0, last.Int64)
 		st.LastIndexed = &t
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT extension, COUNT(*) FROM files WHERE state = 'indexed' GROUP BY extension`)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT extension, COUNT(*) FROM files WHERE state = 'indexed' GROUP BY extension`)
 	if err != nil {
 		return st, fmt.Errorf("stats: %w", err)
 	}
@@ -503,11 +503,11 @@ func (s *Store) Stats(ctx context.Context) (core.FileStats, error) {
 // (their record carries a reason), failures first, and counts them all.
 func (s *Store) Problems(ctx context.Context, dirID int64, limit int) ([]core.File, int, error) {
 	var total int
-	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE dir_id = ? AND (state = 'failed' OR error != '')`,
+	if err := s.rdb().QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE dir_id = ? AND (state = 'failed' OR error != '')`,
 		dirID).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE dir_id = ? AND (state = 'failed' OR error != '')
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE dir_id = ? AND (state = 'failed' OR error != '')
 		ORDER BY state = 'failed' DESC, path LIMIT ?`, dirID, limit)
 	if err != nil {
 		return nil, 0, err

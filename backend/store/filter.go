@@ -98,7 +98,7 @@ func likeEscape(s string) string {
 // modified first, up to limit (a query of filters only).
 func (s *Store) Browse(ctx context.Context, f FileFilter, limit int, keep func(core.File) bool) ([]core.File, error) {
 	cond, args := f.where("files")
-	rows, err := s.r.QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE `+cond+` ORDER BY modified_ns DESC`, args...)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE `+cond+` ORDER BY modified_ns DESC`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("browse: %w", err)
 	}
@@ -129,7 +129,7 @@ func (s *Store) Allowed(ctx context.Context, ids []int64, f FileFilter) (map[int
 		}
 		// NOT INDEXED: look each id up by rowid; the planner would otherwise
 		// walk an index on state across the whole table for every batch.
-		rows, err := s.r.QueryContext(ctx, `SELECT f.id FROM files f NOT INDEXED WHERE `+cond+` AND f.id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
+		rows, err := s.rdb().QueryContext(ctx, `SELECT f.id FROM files f NOT INDEXED WHERE `+cond+` AND f.id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
 		if err != nil {
 			return nil, err
 		}

@@ -54,7 +54,7 @@ func (s *Store) MatchingKeys(ctx context.Context, expr string, f FileFilter, lim
 		q += ` LIMIT ?`
 		args = append(args, limit+1)
 	}
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	rows, err := s.rdb().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("matching files: %w", err)
 	}
@@ -87,7 +87,7 @@ func (s *Store) KeysOf(ctx context.Context, ids []int64) (map[int64]FileKey, err
 		for i, id := range part {
 			args[i] = id
 		}
-		rows, err := s.r.QueryContext(ctx, `SELECT `+fileKeyColumns+` FROM files f NOT INDEXED WHERE f.state = 'indexed' AND f.id IN (?`+
+		rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileKeyColumns+` FROM files f NOT INDEXED WHERE f.state = 'indexed' AND f.id IN (?`+
 			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("file keys: %w", err)
@@ -113,7 +113,7 @@ func (s *Store) BrowseKeys(ctx context.Context, f FileFilter, limit int) ([]File
 		q += ` LIMIT ?`
 		args = append(args, limit+1)
 	}
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	rows, err := s.rdb().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("browse: %w", err)
 	}
@@ -125,7 +125,7 @@ func (s *Store) BrowseKeys(ctx context.Context, f FileFilter, limit int) ([]File
 // a blank line between them), up to about maxBytes, and whether it was
 // cut there.
 func (s *Store) FileText(ctx context.Context, id int64, maxBytes int) (string, bool, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT text FROM chunks WHERE file_id = ? ORDER BY ord`, id)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT text FROM chunks WHERE file_id = ? ORDER BY ord`, id)
 	if err != nil {
 		return "", false, fmt.Errorf("file text: %w", err)
 	}

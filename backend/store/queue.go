@@ -46,7 +46,7 @@ func (s *Store) SaveQueue(ctx context.Context, rows []QueueRow) error {
 
 // LoadQueue reads the saved queue.
 func (s *Store) LoadQueue(ctx context.Context) ([]QueueRow, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, file_path, COALESCE(dest_path, ''), action, COALESCE(dir_id, 0),
+	rows, err := s.rdb().QueryContext(ctx, `SELECT id, file_path, COALESCE(dest_path, ''), action, COALESCE(dir_id, 0),
 		enqueued_at, cooldown_expires_at, retry_count, last_error FROM queue_items`)
 	if err != nil {
 		return nil, err

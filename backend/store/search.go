@@ -11,7 +11,7 @@ import (
 // MatchingFiles lists the files whose text or metadata match an
 // expression (for exclusions).
 func (s *Store) MatchingFiles(ctx context.Context, expr string) (map[int64]bool, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT rowid FROM fts_content WHERE fts_content MATCH ?1
+	rows, err := s.rdb().QueryContext(ctx, `SELECT rowid FROM fts_content WHERE fts_content MATCH ?1
 		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1`, expr)
 	if err != nil {
 		return nil, fmt.Errorf("exclusion search: %w", err)
@@ -38,7 +38,7 @@ func (s *Store) IndexedFiles(ctx context.Context, ids []int64) (map[int64]core.F
 		for i, id := range part {
 			args[i] = id
 		}
-		rows, err := s.r.QueryContext(ctx, `SELECT `+fileColumns+` FROM files NOT INDEXED WHERE state = 'indexed' AND id IN (?`+
+		rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileColumns+` FROM files NOT INDEXED WHERE state = 'indexed' AND id IN (?`+
 			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
 		if err != nil {
 			return nil, err
@@ -75,7 +75,7 @@ func (s *Store) Passages(ctx context.Context, keys []PassageKey) (map[PassageKey
 	for _, k := range keys {
 		args = append(args, k.FileID, k.Ord)
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT file_id, ord, text FROM chunks WHERE (file_id, ord) IN (VALUES (?, ?)`+
+	rows, err := s.rdb().QueryContext(ctx, `SELECT file_id, ord, text FROM chunks WHERE (file_id, ord) IN (VALUES (?, ?)`+
 		strings.Repeat(`, (?, ?)`, len(keys)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("passages: %w", err)
@@ -112,7 +112,7 @@ func (s *Store) BestPassages(ctx context.Context, files []int64, words []string,
 		args = append(args, f)
 	}
 	args = append(args, maxOrd)
-	rows, err := s.r.QueryContext(ctx, `SELECT file_id, ord, `+strings.Join(hits, " + ")+` AS n
+	rows, err := s.rdb().QueryContext(ctx, `SELECT file_id, ord, `+strings.Join(hits, " + ")+` AS n
 		FROM (SELECT file_id, ord, lower(text) AS t FROM chunks WHERE file_id IN (?`+strings.Repeat(`, ?`, len(files)-1)+`) AND ord < ?)
 		WHERE n > 0`, args...)
 	if err != nil {
@@ -142,7 +142,7 @@ func (s *Store) DocCount() int { return int(s.docs.Load()) }
 
 // LoadVectors streams every stored vector of files indexed with model.
 func (s *Store) LoadVectors(ctx context.Context, model string, fn func(fileID int64, ord int32, vec []byte)) error {
-	rows, err := s.r.QueryContext(ctx, `SELECT c.file_id, c.ord, v.vec FROM files f
+	rows, err := s.rdb().QueryContext(ctx, `SELECT c.file_id, c.ord, v.vec FROM files f
 		JOIN chunks c ON c.file_id = f.id JOIN vectors v ON v.chunk_id = c.id
 		WHERE f.state = 'indexed' AND f.embed_model = ?`, model)
 	if err != nil {

@@ -31,12 +31,14 @@ const FileName = "index.db"
 
 // Store holds two pools on one database file: a single writer connection,
 // so writes queue in Go instead of failing with SQLITE_BUSY, and a pool of
-// read-only connections that WAL lets run beside the writer.
+// read-only connections that WAL lets run beside the writer. Rebuild swaps
+// both for a new file, so they are reached through one atomic pointer.
 type Store struct {
-	w    *sql.DB
-	r    *sql.DB
+	db   atomic.Pointer[pools]
 	path string
+	dir  string
 
+	rebuildMu   sync.Mutex
 	obsMu       sync.Mutex
 	observers   []Observer
 	passages    atomic.Int64 // kept in step with the chunks table by every commit
@@ -45,21 +47,40 @@ type Store struct {
 	rankDFCache dfCache      // of the text, for ranking (exact)
 	fileDFCache dfCache      // of names, folders, titles, keywords, summaries (exact)
 	group       groupCommit
+	damage      atomic.Pointer[string] // why the index is known to be damaged
 }
+
+type pools struct{ w, r *sql.DB }
+
+func (s *Store) wdb() *sql.DB { return s.db.Load().w }
+func (s *Store) rdb() *sql.DB { return s.db.Load().r }
 
 // Open opens (creating if needed) the index in dataDir and migrates it.
 func Open(dataDir string) (*Store, error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	path := filepath.Join(dataDir, FileName)
+	s := &Store{path: filepath.Join(dataDir, FileName), dir: dataDir, rankDFCache: dfCache{exact: true}, fileDFCache: dfCache{exact: true}}
+	p, err := openPools(s.path)
+	if err != nil {
+		return nil, err
+	}
+	s.db.Store(p)
+	if err := s.loadCounts(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openPools opens and migrates the database at path.
+func openPools(path string) (*pools, error) {
 	w, err := openPool(path, false)
 	if err != nil {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
-	s := &Store{w: w, path: path, rankDFCache: dfCache{exact: true}, fileDFCache: dfCache{exact: true}}
-	if err := s.migrate(context.Background()); err != nil {
+	if err := migrate(context.Background(), w, path); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -70,15 +91,19 @@ func Open(dataDir string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()))
 	r.SetMaxIdleConns(max(4, runtime.NumCPU()))
-	s.r = r
+	return &pools{w: w, r: r}, nil
+}
+
+// loadCounts reads the numbers of passages and content rows, which commits
+// then keep up to date.
+func (s *Store) loadCounts() error {
 	var n, docs int64
-	if err := r.QueryRow(`SELECT (SELECT COUNT(*) FROM chunks), (SELECT COUNT(*) FROM fts_content)`).Scan(&n, &docs); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("count passages: %w", err)
+	if err := s.rdb().QueryRow(`SELECT (SELECT COUNT(*) FROM chunks), (SELECT COUNT(*) FROM fts_content)`).Scan(&n, &docs); err != nil {
+		return fmt.Errorf("count passages: %w", err)
 	}
 	s.passages.Store(n)
 	s.docs.Store(docs)
-	return s, nil
+	return nil
 }
 
 func openPool(path string, readOnly bool) (*sql.DB, error) {
@@ -112,35 +137,52 @@ func (s *Store) Path() string { return s.path }
 // goes idle: with the WAL fully copied, new reads skip it, and searches
 // right after a large scan do not pay for up to 64 MB of WAL lookups.
 func (s *Store) Checkpoint(ctx context.Context) error {
-	_, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+	_, err := s.wdb().ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+	return err
+}
+
+// TruncateWAL copies the WAL into the database file and empties it, giving
+// its space back to the disk.
+func (s *Store) TruncateWAL(ctx context.Context) error {
+	_, err := s.wdb().ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 	return err
 }
 
 // Close checkpoints the WAL and closes both pools.
-func (s *Store) Close() error {
-	var errs []error
-	if s.r != nil {
-		errs = append(errs, s.r.Close())
-	}
-	_, err := s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
-	errs = append(errs, err, s.w.Close())
-	return errors.Join(errs...)
+func (s *Store) Close() error { return s.db.Load().close() }
+
+func (p *pools) close() error {
+	errs := []error{p.r.Close()}
+	_, err := p.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	return errors.Join(append(errs, err, p.w.Close())...)
+}
+
+// NewerIndexError is an index whose schema is newer than this Trove's: an
+// older Trove must not write to it (a downgrade, or two versions sharing a
+// data directory), so it refuses to open it and says why.
+type NewerIndexError struct {
+	Path          string
+	Schema, Known int
+}
+
+func (e *NewerIndexError) Error() string {
+	return fmt.Sprintf("%s: this index was made by a newer Trove (schema %d); this Trove understands up to %d. Upgrade Trove, or start it with another --data-dir", e.Path, e.Schema, e.Known)
 }
 
 // migrate applies, in one transaction each, the embedded migrations newer
 // than the database's user_version.
-func (s *Store) migrate(ctx context.Context) error {
+func migrate(ctx context.Context, w *sql.DB, path string) error {
 	names, err := fs.Glob(migrationFS, "migrations/*.sql")
 	if err != nil {
 		return err
 	}
 	sort.Strings(names)
 	var have int
-	if err := s.w.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&have); err != nil {
+	if err := w.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&have); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
 	if have > len(names) {
-		return fmt.Errorf("index %s has schema version %d, newer than this Trove knows (%d): upgrade Trove", s.path, have, len(names))
+		return &NewerIndexError{Path: path, Schema: have, Known: len(names)}
 	}
 	for i, name := range names {
 		version := i + 1
@@ -154,7 +196,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := s.tx(ctx, func(tx *writeTx) error {
+		if err := inTx(ctx, w, func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 				return err
 			}
@@ -165,6 +207,19 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// inTx runs fn in a plain transaction of db.
+func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
 
 // writeTx is a write transaction that remembers which files gained or lost
@@ -180,7 +235,7 @@ type writeTx struct {
 // tx runs fn in a write transaction, committing when it returns nil, then
 // tells the observers what changed.
 func (s *Store) tx(ctx context.Context, fn func(*writeTx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.wdb().BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
@@ -239,7 +294,7 @@ func (s *Store) notify(w *writeTx) {
 
 // Meta reads a value from the meta table; ok is false when absent.
 func (s *Store) Meta(ctx context.Context, key string) (value string, ok bool, err error) {
-	err = s.r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&value)
+	err = s.rdb().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&value)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -248,7 +303,7 @@ func (s *Store) Meta(ctx context.Context, key string) (value string, ok bool, er
 
 // SetMeta writes a value to the meta table.
 func (s *Store) SetMeta(ctx context.Context, key, value string) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, ?)
+	_, err := s.wdb().ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, ?)
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
 	return err
 }

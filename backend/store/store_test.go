@@ -26,7 +26,7 @@ func openTemp(t *testing.T) (*Store, string) {
 func count(t *testing.T, s *Store, table string) int {
 	t.Helper()
 	var n int
-	if err := s.w.QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
+	if err := s.wdb().QueryRow(`SELECT COUNT(*) FROM ` + table).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -54,11 +54,11 @@ func TestMigrateIsIdempotentAndVersioned(t *testing.T) {
 		t.Fatal(err)
 	}
 	var v int
-	s2.w.QueryRow(`PRAGMA user_version`).Scan(&v)
+	s2.wdb().QueryRow(`PRAGMA user_version`).Scan(&v)
 	if v < 1 {
 		t.Fatalf("user_version = %d", v)
 	}
-	s2.w.Exec(`PRAGMA user_version = 999`)
+	s2.wdb().Exec(`PRAGMA user_version = 999`)
 	s2.Close()
 	if _, err := Open(dir); err == nil {
 		t.Fatal("opened an index from a newer Trove")
@@ -76,11 +76,11 @@ func TestPutDocumentIsSearchableAndReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	var hits int
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'shingle'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'shingle'`).Scan(&hits)
 	if hits != 1 {
 		t.Fatalf("stemmed content match = %d, want 1", hits)
 	}
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
 	if hits != 1 {
 		t.Fatalf("title match = %d", hits)
 	}
@@ -91,7 +91,7 @@ func TestPutDocumentIsSearchableAndReplaces(t *testing.T) {
 	if n := count(t, s, "chunks"); n != 1 {
 		t.Fatalf("chunks = %d after re-index, want 1", n)
 	}
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'shingle'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'shingle'`).Scan(&hits)
 	if hits != 0 {
 		t.Fatal("old text still matches")
 	}
@@ -136,7 +136,7 @@ func TestDeleteDirectoryRemovesEverything(t *testing.T) {
 		t.Fatal("delete left rows behind or took too many")
 	}
 	var hits int
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'alpha OR beta'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_content WHERE fts_content MATCH 'alpha OR beta'`).Scan(&hits)
 	if hits != 0 {
 		t.Fatal("deleted text still matches")
 	}
@@ -202,16 +202,16 @@ func TestMoveFilesRewritesNameTerms(t *testing.T) {
 	s, _ := openTemp(t)
 	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
 	id, _ := s.PutDocument(ctx, doc(d.ID, "/d/old.txt", "body"))
-	err := s.MoveFiles(ctx, []Move{{ID: id, DirID: d.ID, Path: "/d/zebra.txt", Filename: "zebra.txt", Extension: ".txt", NameTerms: "zebra txt"}})
+	_, err := s.MoveFiles(ctx, []Move{{ID: id, DirID: d.ID, Path: "/d/zebra.txt", Filename: "zebra.txt", Extension: ".txt", NameTerms: "zebra txt"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var hits int
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'name:zebra'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'name:zebra'`).Scan(&hits)
 	if hits != 1 {
 		t.Fatal("new name not searchable")
 	}
-	s.r.QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
+	s.rdb().QueryRow(`SELECT COUNT(*) FROM fts_files WHERE fts_files MATCH 'title:roof'`).Scan(&hits)
 	if hits != 1 {
 		t.Fatal("title lost in the move")
 	}
@@ -220,6 +220,35 @@ func TestMoveFilesRewritesNameTerms(t *testing.T) {
 	}
 	if r, ok, _ := s.Lookup(ctx, "/d/zebra.txt"); !ok || r.ID != id {
 		t.Fatal("moved file lost its id")
+	}
+}
+
+// A record read by one worker may be deleted or moved by another before the
+// first one renames it: the rename then does nothing, reports it, and keeps
+// the file already at the destination.
+func TestMovingAStaleRecordChangesNothing(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	gone, _ := s.PutDocument(ctx, doc(d.ID, "/d/gone.txt", "body"))
+	elsewhere, _ := s.PutDocument(ctx, doc(d.ID, "/d/elsewhere.txt", "body"))
+	dest, _ := s.PutDocument(ctx, doc(d.ID, "/d/dest.txt", "body"))
+	if _, err := s.DeleteFileByPath(ctx, "/d/gone.txt"); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []Move{
+		{ID: gone, From: "/d/gone.txt", DirID: d.ID, Path: "/d/dest.txt", Filename: "dest.txt"},
+		{ID: elsewhere, From: "/d/before.txt", DirID: d.ID, Path: "/d/dest.txt", Filename: "dest.txt"},
+	} {
+		n, err := s.MoveFiles(ctx, []Move{m})
+		if err != nil || n != 0 {
+			t.Fatalf("move of %d: moved %d, err %v; want nothing moved", m.ID, n, err)
+		}
+	}
+	if r, ok, _ := s.Lookup(ctx, "/d/dest.txt"); !ok || r.ID != dest {
+		t.Fatal("the file at the destination was dropped for a record that did not move")
+	}
+	if r, ok, _ := s.Lookup(ctx, "/d/elsewhere.txt"); !ok || r.ID != elsewhere {
+		t.Fatal("a record not at its expected path was moved")
 	}
 }
 
@@ -355,7 +384,7 @@ func TestPutDocumentsWritesOneSegmentPerBatch(t *testing.T) {
 func segments(t *testing.T, s *Store, table string) int {
 	t.Helper()
 	var n int
-	if err := s.w.QueryRow(`SELECT COUNT(DISTINCT segid) FROM ` + table + `_idx`).Scan(&n); err != nil {
+	if err := s.wdb().QueryRow(`SELECT COUNT(DISTINCT segid) FROM ` + table + `_idx`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

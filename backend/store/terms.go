@@ -175,7 +175,7 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 		q += ` ORDER BY ` + name + `.rowid DESC LIMIT ?`
 		args = append(args, scope.Limit)
 	}
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	rows, err := s.rdb().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, stats, fmt.Errorf("%s terms: %w", name, err)
 	}
@@ -249,7 +249,7 @@ func (s *Store) NameMatches(ctx context.Context, substrings []string, limit int)
 	if len(parts) == 0 {
 		return nil, nil
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT rowid FROM fts_names WHERE fts_names MATCH ? ORDER BY rank LIMIT ?`,
+	rows, err := s.rdb().QueryContext(ctx, `SELECT rowid FROM fts_names WHERE fts_names MATCH ? ORDER BY rank LIMIT ?`,
 		strings.Join(parts, " OR "), limit)
 	if err != nil {
 		return nil, fmt.Errorf("name search: %w", err)
@@ -281,7 +281,7 @@ func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error
 		return out, nil
 	}
 	roots := map[int64]string{}
-	dirs, err := s.r.QueryContext(ctx, `SELECT id, path FROM watched_directories`)
+	dirs, err := s.rdb().QueryContext(ctx, `SELECT id, path FROM watched_directories`)
 	if err != nil {
 		return nil, fmt.Errorf("places: %w", err)
 	}
@@ -302,7 +302,7 @@ func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error
 		for i, id := range part {
 			args[i] = id
 		}
-		rows, err := s.r.QueryContext(ctx, `SELECT id, dir_id, filename, path FROM files NOT INDEXED
+		rows, err := s.rdb().QueryContext(ctx, `SELECT id, dir_id, filename, path FROM files NOT INDEXED
 			WHERE state = 'indexed' AND id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("places: %w", err)
@@ -339,7 +339,7 @@ func (s *Store) Vocabulary(ctx context.Context, cards bool, minFiles int, fn fun
 	if cards {
 		vocab = "fts_files_vocab"
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT term, doc FROM `+vocab+` WHERE doc >= ? AND term NOT GLOB '*[^a-z]*'`, minFiles)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT term, doc FROM `+vocab+` WHERE doc >= ? AND term NOT GLOB '*[^a-z]*'`, minFiles)
 	if err != nil {
 		return fmt.Errorf("vocabulary: %w", err)
 	}

@@ -11,10 +11,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"trove/backend/api"
 	"trove/backend/daemon"
 	"trove/backend/pipeline"
 	"trove/backend/service"
@@ -27,14 +29,21 @@ type Server struct {
 	DataDir   string
 	ConfigDir string
 	Token     string
-	Client    *http.Client
+	// LogPath is the server's log file.
+	LogPath string
+	Client  *http.Client
 	// Service is the backend's facade, for tests of the desktop bindings.
 	Service *service.Service
+	// API is the HTTP server, for tests that walk its routes.
+	API *api.Server
 
-	cancel     context.CancelFunc
-	done       chan error
-	extract    pipeline.ExtractFunc
-	maxWatches int
+	cancel        context.CancelFunc
+	done          chan error
+	extract       pipeline.ExtractFunc
+	maxWatches    int
+	providerRetry time.Duration
+	searchTimeout time.Duration
+	searchHook    func(context.Context, service.SearchRequest)
 }
 
 // Option adjusts a server before it starts.
@@ -51,6 +60,18 @@ func WithExtract(fn pipeline.ExtractFunc) Option { return func(s *Server) { s.ex
 // WithMaxWatches caps the live watches, to reach the watch limit cheaply.
 func WithMaxWatches(n int) Option { return func(s *Server) { s.maxWatches = n } }
 
+// WithProviderRetry sets how often an embedding provider that stopped
+// answering is tried again.
+func WithProviderRetry(d time.Duration) Option { return func(s *Server) { s.providerRetry = d } }
+
+// WithSearchTimeout sets the time limit of each search.
+func WithSearchTimeout(d time.Duration) Option { return func(s *Server) { s.searchTimeout = d } }
+
+// WithSearchHook calls hook as each search starts, with its context.
+func WithSearchHook(hook func(context.Context, service.SearchRequest)) Option {
+	return func(s *Server) { s.searchHook = hook }
+}
+
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
 
@@ -63,20 +84,23 @@ func Start(t testing.TB, opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
-	logFile, err := os.Create(filepath.Join(root, "trove.log"))
+	s.LogPath = filepath.Join(root, "trove.log")
+	logFile, err := os.Create(s.LogPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d, err := daemon.New(daemon.Config{
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Extract: s.extract, MaxWatches: s.maxWatches,
+		Extract: s.extract, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
+		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.URL = "http://" + d.Addr()
 	s.Service = d.Service()
+	s.API = d.API()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel, s.done = cancel, make(chan error, 1)
 	go func() { s.done <- d.Run(ctx) }()
@@ -105,14 +129,21 @@ func (s *Server) Stop() {
 			s.t.Errorf("server stopped with error: %v", err)
 		}
 	case <-time.After(30 * time.Second):
-		s.t.Error("server did not stop within 30s")
+		s.t.Errorf("server did not stop within 30s%s", s.goroutines())
 	}
 }
 
 // Restart stops the backend and starts a new one on the same directories.
 func (s *Server) Restart() *Server {
 	s.Stop()
-	return Start(s.t, WithDirs(s.DataDir, s.ConfigDir), WithToken(s.Token), WithExtract(s.extract))
+	return Start(s.t, WithDirs(s.DataDir, s.ConfigDir), WithToken(s.Token), WithExtract(s.extract), WithProviderRetry(s.providerRetry))
+}
+
+// Anonymous is s without its token: requests go out without credentials.
+func Anonymous(s *Server) *Server {
+	cp := *s
+	cp.Token = ""
+	return &cp
 }
 
 // NewClient is the HTTP client tests use.
@@ -168,7 +199,7 @@ func (s *Server) Do(method, path string, body any, headers ...string) Response {
 	}
 	resp, err := s.Client.Do(req)
 	if err != nil {
-		s.t.Fatalf("%s %s: %v", method, path, err)
+		s.t.Fatalf("%s %s: %v%s", method, path, err, s.goroutines())
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
@@ -226,4 +257,14 @@ func Strings(v any) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// goroutines dumps every goroutine's stack when the backend runs in this
+// process, to show what a request or a stop that never ends waits for.
+func (s *Server) goroutines() string {
+	if s.done == nil {
+		return ""
+	}
+	buf := make([]byte, 4<<20)
+	return "; goroutines:\n" + string(buf[:runtime.Stack(buf, true)])
 }

@@ -1,6 +1,8 @@
-// Package tokens splits text the way the full-text index does, and splits
-// file names further: camelCase, snake_case, kebab-case, letters and digits,
-// so that "quarterly report" finds Q3-quarterly_report.xlsx.
+// Package tokens is the one home of Trove's text rules: it splits text the
+// way the full-text index does, folds case and diacritics, stems (Porter,
+// as SQLite's porter tokenizer), knows the stopwords, and splits file names
+// further: camelCase, snake_case, kebab-case, letters and digits, so that
+// "quarterly report" finds Q3-quarterly_report.xlsx.
 package tokens
 
 import (

@@ -52,3 +52,26 @@ func TestStemAndFold(t *testing.T) {
 		}
 	}
 }
+
+func TestStemPorterExamples(t *testing.T) {
+	for w, want := range map[string]string{
+		"caresses": "caress", "ponies": "poni", "ties": "ti", "cats": "cat", "feed": "feed", "agreed": "agre",
+		"plastered": "plaster", "motoring": "motor", "sing": "sing", "conflated": "conflat", "troubled": "troubl",
+		"sized": "size", "hopping": "hop", "tanned": "tan", "falling": "fall", "hissing": "hiss", "fizzed": "fizz",
+		"failing": "fail", "filing": "file", "happy": "happi", "sky": "sky", "relational": "relat",
+		"conditional": "condit", "rational": "ration", "digitizer": "digit", "operator": "oper",
+		"feudalism": "feudal", "decisiveness": "decis", "hopefulness": "hope", "callousness": "callous",
+		"formaliti": "formal", "sensitiviti": "sensit", "triplicate": "triplic", "formative": "form",
+		"electrical": "electr", "goodness": "good", "revival": "reviv", "allowance": "allow", "inference": "infer",
+		"airliner": "airlin", "adjustable": "adjust", "defensible": "defens", "irritant": "irrit",
+		"replacement": "replac", "adjustment": "adjust", "dependent": "depend", "adoption": "adopt",
+		"communism": "commun", "activate": "activ", "effective": "effect", "bowdlerize": "bowdler",
+		"probate": "probat", "rate": "rate", "cease": "ceas", "controll": "control", "roll": "roll",
+		"generalizations": "gener", "oscillators": "oscil", "roofs": "roof", "roof": "roof", "shingles": "shingl",
+		"is": "is", "a": "a", "naïve": "naiv", "x86": "x86",
+	} {
+		if got := Stem(w); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", w, got, want)
+		}
+	}
+}

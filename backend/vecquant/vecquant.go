@@ -26,8 +26,9 @@ func Encode(v []float32) []byte {
 	return out
 }
 
-// Decode splits a stored vector into its scale and components (which alias
-// b). ok is false for a malformed value.
+// Decode splits a stored vector into its scale and a copy of its
+// components (b may be reused by the caller). ok is false for a malformed
+// value.
 func Decode(b []byte) (scale float32, comps []int8, ok bool) {
 	if len(b) < 5 {
 		return 0, nil, false

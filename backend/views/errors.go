@@ -3,20 +3,26 @@ package views
 import (
 	"errors"
 	"net/http"
+	"strings"
 
 	"trove/backend/core"
 )
 
 // HTTPStatus is the HTTP status of one of the core errors (400 invalid,
-// 404 not found, 409 conflict), or 0 for any other error.
+// 403 forbidden, 404 not found, 409 conflict, 503 unavailable), or 0 for any
+// other error.
 func HTTPStatus(err error) int {
 	switch {
 	case errors.Is(err, core.ErrInvalid):
 		return http.StatusBadRequest
+	case errors.Is(err, core.ErrForbidden):
+		return http.StatusForbidden
 	case errors.Is(err, core.ErrNotFound):
 		return http.StatusNotFound
 	case errors.Is(err, core.ErrConflict):
 		return http.StatusConflict
+	case errors.Is(err, core.ErrUnavailable):
+		return http.StatusServiceUnavailable
 	}
 	return 0
 }
@@ -26,21 +32,48 @@ func HTTPStatus(err error) int {
 const InternalMessage = "internal error; see the Trove log"
 
 var codeOfStatus = map[int]string{
-	http.StatusBadRequest:            "BAD_REQUEST",
-	http.StatusUnauthorized:          "UNAUTHORIZED",
-	http.StatusForbidden:             "FORBIDDEN",
-	http.StatusNotFound:              "NOT_FOUND",
-	http.StatusMethodNotAllowed:      "METHOD_NOT_ALLOWED",
-	http.StatusConflict:              "CONFLICT",
-	http.StatusRequestEntityTooLarge: "BODY_TOO_LARGE",
-	http.StatusUnsupportedMediaType:  "UNSUPPORTED_MEDIA_TYPE",
-	http.StatusServiceUnavailable:    "UNAVAILABLE",
-	http.StatusInternalServerError:   "INTERNAL",
+	http.StatusBadRequest:                  "BAD_REQUEST",
+	http.StatusUnauthorized:                "UNAUTHORIZED",
+	http.StatusForbidden:                   "FORBIDDEN",
+	http.StatusNotFound:                    "NOT_FOUND",
+	http.StatusMethodNotAllowed:            "METHOD_NOT_ALLOWED",
+	http.StatusRequestTimeout:              "REQUEST_TIMEOUT",
+	http.StatusConflict:                    "CONFLICT",
+	http.StatusRequestEntityTooLarge:       "BODY_TOO_LARGE",
+	http.StatusRequestURITooLong:           "URI_TOO_LONG",
+	http.StatusUnsupportedMediaType:        "UNSUPPORTED_MEDIA_TYPE",
+	http.StatusTooManyRequests:             "TOO_MANY_REQUESTS",
+	http.StatusRequestHeaderFieldsTooLarge: "HEADERS_TOO_LARGE",
+	http.StatusInternalServerError:         "INTERNAL",
+	http.StatusNotImplemented:              "NOT_IMPLEMENTED",
+	http.StatusServiceUnavailable:          "UNAVAILABLE",
+	http.StatusGatewayTimeout:              "TIMEOUT",
 }
 
 // CodeOfStatus is the error code of an HTTP status, for errors that carry
-// none of their own.
-func CodeOfStatus(status int) string { return codeOfStatus[status] }
+// none of their own. It is never empty: a status without a code of its own
+// gets its reason phrase in capitals ("Bad Gateway" -> BAD_GATEWAY).
+func CodeOfStatus(status int) string {
+	if c, ok := codeOfStatus[status]; ok {
+		return c
+	}
+	text := http.StatusText(status)
+	if text == "" {
+		if status >= 500 {
+			return "INTERNAL"
+		}
+		return "BAD_REQUEST"
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return r - 'a' + 'A'
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			return r
+		}
+		return '_'
+	}, text)
+}
 
 // ErrorInfo is an error as the desktop window receives it: the HTTP status
 // the API would answer with, and the code, message and field of its body.
@@ -51,9 +84,30 @@ type ErrorInfo struct {
 	Field   string `json:"field,omitempty"`
 }
 
+// Shown gives a domain error the code and wording clients see; any other
+// error is returned as it is. Codes and words belong here, not in the
+// store or the engine, which speak of files and folders.
+func Shown(err error) error {
+	var m *core.Missing
+	var e *core.Error
+	if !errors.As(err, &m) || errors.As(err, &e) {
+		return err
+	}
+	switch {
+	case m.Thing == core.ThingFolder:
+		return core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", m.ID)
+	case m.Thing == core.ThingFile && m.Path != "":
+		return core.NotFound("FILE_NOT_FOUND", "file %s not found", m.Path)
+	case m.Thing == core.ThingFile:
+		return core.NotFound("FILE_NOT_FOUND", "file %d not found", m.ID)
+	}
+	return err
+}
+
 // ErrorOf describes err for a client. Anything that is not one of the core
 // errors is internal: its detail belongs in the log, not on screen.
 func ErrorOf(err error) ErrorInfo {
+	err = Shown(err)
 	status := HTTPStatus(err)
 	if status == 0 {
 		return ErrorInfo{Status: http.StatusInternalServerError, Code: CodeOfStatus(http.StatusInternalServerError), Message: InternalMessage}

@@ -60,14 +60,26 @@ func StatsOf(st core.FileStats) Stats {
 
 // Status is the service status.
 type Status struct {
-	Jobs          int    `json:"jobs"`
-	Version       string `json:"version"`
-	UptimeSeconds int64  `json:"uptime_seconds"`
+	Jobs          int                  `json:"jobs"`
+	Version       string               `json:"version"`
+	UptimeSeconds int64                `json:"uptime_seconds"`
+	Embedding     core.EmbeddingHealth `json:"embedding"`
+	Index         IndexStatus          `json:"index"`
+}
+
+// IndexStatus is the condition of the index itself.
+type IndexStatus struct {
+	Status    string  `json:"status"` // ok, storage_error, damaged, rebuilding
+	Message   string  `json:"message"`
+	Notice    string  `json:"notice"`
+	CheckedAt *string `json:"checked_at"`
 }
 
 // StatusOf shows the service status.
 func StatusOf(st service.Status) Status {
-	return Status{Jobs: st.Jobs, Version: st.Version, UptimeSeconds: int64(st.UptimeSeconds)}
+	h := st.Index
+	return Status{Jobs: st.Jobs, Version: st.Version, UptimeSeconds: int64(st.UptimeSeconds), Embedding: st.Embedding,
+		Index: IndexStatus{Status: h.Status, Message: h.Message, Notice: h.Notice, CheckedAt: OptionalUTC(h.CheckedAt)}}
 }
 
 // titleOf is never empty: a file without a title shows its name.

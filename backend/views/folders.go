@@ -6,12 +6,14 @@ import (
 )
 
 // WatchRequest is the body of both watch requests: the spec's path field
-// (path or directory_path) and Trove's optional recursive and file_pattern.
+// (path or directory_path) and Trove's optional recursive, file_pattern
+// and force.
 type WatchRequest struct {
 	Path          *string `json:"path"`
 	DirectoryPath *string `json:"directory_path"`
 	Recursive     *bool   `json:"recursive"`
 	FilePattern   *string `json:"file_pattern"`
+	Force         bool    `json:"force"`
 }
 
 // Target returns the requested folder from the field the endpoint names,
@@ -24,7 +26,7 @@ func (r WatchRequest) Target(field string) (string, service.WatchOptions, error)
 	if p == nil {
 		return "", service.WatchOptions{}, core.Invalid("INVALID_PATH", "%s is required: the absolute path of a folder", field)
 	}
-	o := service.WatchOptions{Recursive: true}
+	o := service.WatchOptions{Recursive: true, Force: r.Force}
 	if r.Recursive != nil {
 		o.Recursive = *r.Recursive
 	}
@@ -65,21 +67,27 @@ type Folder struct {
 	AddedAt       string  `json:"added_at"`
 	StatusMessage string  `json:"status_message"`
 	LastScan      *string `json:"last_scan"`
+	// Embedding is a notice: whether the embedding provider answers.
+	Embedding core.EmbeddingHealth `json:"embedding"`
 }
 
-// FolderList is the data of GET /api/watched-directories.
+// FolderList is the data of GET /api/watched-directories: one page of the
+// folders, and how many there are in all.
 type FolderList struct {
 	TotalDirectories int      `json:"total_directories"`
 	Directories      []Folder `json:"directories"`
+	Page
 }
 
-// FoldersOf shows the watched folders.
-func FoldersOf(dirs []core.WatchedDirectory) FolderList {
-	out := FolderList{TotalDirectories: len(dirs), Directories: make([]Folder, len(dirs))}
+// FoldersOf shows a page of the watched folders.
+func FoldersOf(all []core.WatchedDirectory, page Page) FolderList {
+	from, to := page.Window(len(all))
+	dirs := all[from:to]
+	out := FolderList{TotalDirectories: len(all), Directories: make([]Folder, len(dirs)), Page: page}
 	for i, d := range dirs {
 		out.Directories[i] = Folder{ID: d.ID, Path: d.Path, FileCount: d.FileCount, IndexedCount: d.IndexedCount,
 			FailedCount: d.FailedCount, ProblemCount: d.ProblemCount, Status: d.Status, AddedAt: UTCTime(d.CreatedAt), StatusMessage: d.StatusMessage,
-			LastScan: OptionalUTC(d.LastScan)}
+			LastScan: OptionalUTC(d.LastScan), Embedding: d.Embedding}
 	}
 	return out
 }
@@ -96,8 +104,18 @@ type Job struct {
 	UpdatedAt   *string `json:"updated_at"`
 }
 
-// JobsOf shows the watch jobs.
-func JobsOf(dirs []core.WatchedDirectory) []Job {
+// JobList is the answer of GET /api/watch/jobs: the spec's jobs (one page
+// of them), and how many there are in all.
+type JobList struct {
+	Jobs  []Job `json:"jobs"`
+	Total int   `json:"total"`
+	Page
+}
+
+// JobsOf shows a page of the watch jobs.
+func JobsOf(all []core.WatchedDirectory, page Page) JobList {
+	from, to := page.Window(len(all))
+	dirs := all[from:to]
 	jobs := make([]Job, len(dirs))
 	for i, d := range dirs {
 		j := Job{ID: d.ID, Path: d.Path, IsActive: d.IsActive, Recursive: d.Recursive,
@@ -107,7 +125,7 @@ func JobsOf(dirs []core.WatchedDirectory) []Job {
 		}
 		jobs[i] = j
 	}
-	return jobs
+	return JobList{Jobs: jobs, Total: len(all), Page: page}
 }
 
 // Problem is a file of a folder that failed, or was indexed by name only,

@@ -91,6 +91,8 @@ type PageResponse struct {
 	Query          string      `json:"query"`
 	DidYouMean     *DidYouMean `json:"did_you_mean"`
 	Facets         Facets      `json:"facets"`
+	// Notice says what the results lack; absent when nothing is missing.
+	Notice string `json:"notice,omitempty"`
 }
 
 // PageHit is one result with its kind and the copies of its content.
@@ -134,14 +136,14 @@ type ExtCount struct {
 }
 
 // PageResponseOf shows a page of results.
-func PageResponseOf(query string, pr service.PageRequest, p service.Page) PageResponse {
+func PageResponseOf(query string, pr service.PageRequest, p service.PageAnswer) PageResponse {
 	order := "desc"
 	if pr.Asc {
 		order = "asc"
 	}
 	out := PageResponse{Results: make([]PageHit, len(p.Results)), Total: p.Total, TotalEstimated: p.Estimated,
 		TotalGroups: p.Groups, Offset: pr.Offset, Limit: pr.Limit, Sort: string(pr.Sort), Order: order, Query: query,
-		Facets: facetsOf(p.Facets)}
+		Facets: facetsOf(p.Facets), Notice: p.Notice}
 	if out.Sort == "" {
 		out.Sort = "relevance"
 	}
@@ -149,7 +151,7 @@ func PageResponseOf(query string, pr service.PageRequest, p service.Page) PageRe
 	for i, r := range p.Results {
 		plain[i] = r.Result
 	}
-	hits := SearchResponseOf(query, plain).Results
+	hits := SearchResponseOf(query, service.SearchAnswer{Results: plain}).Results
 	for i, r := range p.Results {
 		out.Results[i] = PageHit{SearchHit: hits[i], Kind: service.KindOf(r.File.Extension), Copies: make([]SearchFile, len(r.Copies))}
 		for j, c := range r.Copies {

@@ -16,16 +16,17 @@ type QueueItem struct {
 	DirectoryID       int64   `json:"directory_id"`
 }
 
-// QueueItems is the answer of GET /api/queue/items.
+// QueueItems is the answer of GET /api/queue/items: one page of the
+// items, and how many there are in all.
 type QueueItems struct {
-	Items  []QueueItem `json:"items"`
-	Total  int         `json:"total"`
-	Offset int         `json:"offset"`
+	Items []QueueItem `json:"items"`
+	Total int         `json:"total"`
+	Page
 }
 
 // QueueItemsOf shows a page of queue items.
-func QueueItemsOf(items []core.QueueItem, total, offset int) QueueItems {
-	out := QueueItems{Items: make([]QueueItem, len(items)), Total: total, Offset: offset}
+func QueueItemsOf(items []core.QueueItem, total int, page Page) QueueItems {
+	out := QueueItems{Items: make([]QueueItem, len(items)), Total: total, Page: page}
 	for i, it := range items {
 		q := QueueItem{ID: it.ID, FilePath: it.Path, Action: it.Action, Status: it.Status,
 			EnqueuedAt: UnixSeconds(it.EnqueuedAt), CooldownExpiresAt: UnixSeconds(it.ReadyAt), RetryCount: it.Retries,

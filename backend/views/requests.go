@@ -61,9 +61,40 @@ func DecodeFilterUpdate(body []byte) (core.FilterUpdate, error) {
 	return u, err
 }
 
-// Problem lists: how many problem files one request shows by default and
-// at most.
+// Lists come in pages, so no answer grows with the index: each list has a
+// default page size and a largest one.
 const (
-	DefaultProblems = 200
-	MaxProblems     = 10000
+	DefaultProblems   = 200
+	MaxProblems       = 10000
+	DefaultQueueItems = 100
+	MaxQueueItems     = 1000
+	DefaultFolders    = 1000
+	MaxFolders        = 10000
 )
+
+// Page is a window on a list: Offset items skipped, then at most Limit.
+type Page struct {
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
+}
+
+// PageOf checks a requested window on a list whose default and largest
+// page sizes are def and most: a limit of 0 (or none) means def, a larger
+// one than most means most; a negative offset or limit is an error.
+func PageOf(offset, limit, def, most int) (Page, error) {
+	switch {
+	case offset < 0:
+		return Page{}, core.InvalidField("INVALID_PARAMETER", "offset", "must not be negative, got %d", offset)
+	case limit < 0:
+		return Page{}, core.InvalidField("INVALID_PARAMETER", "limit", "must not be negative, got %d", limit)
+	case limit == 0:
+		limit = def
+	}
+	return Page{Offset: offset, Limit: min(limit, most)}, nil
+}
+
+// Window returns the page's part of a list of n items: [from, to).
+func (p Page) Window(n int) (from, to int) {
+	from = min(p.Offset, n)
+	return from, min(from+p.Limit, n)
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,8 +18,9 @@ const (
 	DefaultLimit       = 50
 	DefaultStreamLimit = 20
 	MaxLimit           = 500
-	MaxQueryLength     = 1000
-	MinStreamQuery     = 2
+	// MaxQueryLength is the longest query, in characters (not bytes).
+	MaxQueryLength = service.MaxQueryLength
+	MinStreamQuery = 2
 )
 
 // SearchRequest is the body of POST /api/search/ (and of the desktop
@@ -71,12 +73,12 @@ func BuildQuery(query string, limit int, minScore float64, mode string, minLen i
 		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "must be at least %d characters", minLen)
 	case query == "":
 		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "must not be empty")
-	case len(query) > MaxQueryLength:
+	case utf8.RuneCountInString(query) > MaxQueryLength:
 		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "longer than %d characters", MaxQueryLength)
 	case limit < 1:
 		return service.SearchRequest{}, core.InvalidField("INVALID_LIMIT", "limit", "must be at least 1, got %d", limit)
-	case minScore != minScore:
-		return service.SearchRequest{}, core.InvalidField("INVALID_PARAMETER", "min_score", "must be a number")
+	case math.IsNaN(minScore) || math.IsInf(minScore, 0):
+		return service.SearchRequest{}, core.InvalidField("INVALID_PARAMETER", "min_score", "must be a finite number")
 	}
 	m := service.ModeHybrid
 	switch mode {
@@ -130,6 +132,9 @@ func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
+		if field, problem, ok := numberProblem(err); ok {
+			return out, core.InvalidField("INVALID_FILTER", "filters."+field, "%s", problem)
+		}
 		return out, core.InvalidField("INVALID_FILTER", "filters", "%s (accepted keys: extensions, kinds, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
 			strings.TrimPrefix(err.Error(), "json: "))
 	}
@@ -215,11 +220,14 @@ type SearchResponse struct {
 	Results []SearchHit `json:"results"`
 	Total   int         `json:"total"`
 	Query   string      `json:"query"`
+	// Notice says what the results lack (semantic search unavailable).
+	Notice string `json:"notice,omitempty"`
 }
 
 // SearchResponseOf shows search results.
-func SearchResponseOf(query string, results []service.SearchResult) SearchResponse {
-	out := SearchResponse{Results: make([]SearchHit, len(results)), Total: len(results), Query: query}
+func SearchResponseOf(query string, ans service.SearchAnswer) SearchResponse {
+	results := ans.Results
+	out := SearchResponse{Results: make([]SearchHit, len(results)), Total: len(results), Query: query, Notice: ans.Notice}
 	for i, r := range results {
 		out.Results[i] = SearchHit{
 			File:           searchFileOf(r.File),
@@ -254,11 +262,13 @@ type StreamData struct {
 	Query        string      `json:"query"`
 	TotalResults int         `json:"total_results"`
 	Results      []StreamHit `json:"results"`
+	Notice       string      `json:"notice,omitempty"`
 }
 
 // StreamDataOf shows search results in the stream shape.
-func StreamDataOf(query string, results []service.SearchResult) StreamData {
-	out := StreamData{Query: query, TotalResults: len(results), Results: make([]StreamHit, len(results))}
+func StreamDataOf(query string, ans service.SearchAnswer) StreamData {
+	results := ans.Results
+	out := StreamData{Query: query, TotalResults: len(results), Results: make([]StreamHit, len(results)), Notice: ans.Notice}
 	for i, r := range results {
 		out.Results[i] = StreamHit{Path: r.File.Path, Title: titleOf(r.File), Summary: r.File.Summary,
 			Keywords: keywordsOf(r.File), Score: round(r.Score), SemanticScore: round(r.Semantic),

@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	"github.com/fsnotify/fsnotify"
+
+	"trove/backend/core"
 )
 
 // Op is what happened to a path.
@@ -45,8 +47,18 @@ type Watcher struct {
 	log *slog.Logger
 	max int // watches allowed; 0 for the kernel's limit only
 
-	mu   sync.Mutex
-	dirs map[string]struct{}
+	mu      sync.Mutex
+	dirs    map[string]struct{}
+	exclude []string // trees never watched, whose events are dropped
+
+	// Changes to the inotify watches run in order on one goroutine of
+	// their own (see control): fsnotify's Remove waits for its reader,
+	// which waits for Run to take its next event, so Run (which removes
+	// the watches of folders renamed away) must never call it itself.
+	ctlMu   sync.Mutex
+	ctl     []func()
+	ctlKick chan struct{}
+	closed  chan struct{}
 }
 
 // New starts an inotify instance. maxWatches, when positive, caps the
@@ -57,12 +69,72 @@ func New(log *slog.Logger, maxWatches int) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start file watcher: %w", err)
 	}
-	return &Watcher{fsw: fsw, log: log, max: maxWatches, dirs: map[string]struct{}{}}, nil
+	w := &Watcher{fsw: fsw, log: log, max: maxWatches, dirs: map[string]struct{}{},
+		ctlKick: make(chan struct{}, 1), closed: make(chan struct{})}
+	go w.control()
+	return w, nil
+}
+
+// control applies the queued watch changes, in the order they were asked
+// for, until the watcher is closed.
+func (w *Watcher) control() {
+	for {
+		select {
+		case <-w.closed:
+			return
+		case <-w.ctlKick:
+		}
+		w.ctlMu.Lock()
+		ops := w.ctl
+		w.ctl = nil
+		w.ctlMu.Unlock()
+		for _, op := range ops {
+			if err := core.Safe(op); err != nil {
+				w.log.Error("panic while changing file watches", "err", err)
+			}
+		}
+	}
+}
+
+// later queues a watch change for the control goroutine.
+func (w *Watcher) later(op func()) {
+	w.ctlMu.Lock()
+	w.ctl = append(w.ctl, op)
+	w.ctlMu.Unlock()
+	select {
+	case w.ctlKick <- struct{}{}:
+	default:
+	}
+}
+
+// Exclude names trees that are never watched and whose events are never
+// delivered, whatever the caller adds: Trove's own data and config folders,
+// whose index changes with every write Trove makes.
+func (w *Watcher) Exclude(dirs ...string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.exclude = append(w.exclude, dirs...)
+}
+
+// excluded reports whether path is in, or is, an excluded tree.
+func (w *Watcher) excluded(path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, d := range w.exclude {
+		if path == d || strings.HasPrefix(path, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // Add watches one directory (not its subdirectories). Adding a directory
-// twice is harmless. The watch limit gives an error wrapping ErrLimit.
+// twice is harmless; adding an excluded one does nothing. The watch limit
+// gives an error wrapping ErrLimit.
 func (w *Watcher) Add(dir string) error {
+	if w.excluded(dir) {
+		return nil
+	}
 	w.mu.Lock()
 	_, ok := w.dirs[dir]
 	full := w.max > 0 && len(w.dirs) >= w.max
@@ -73,7 +145,15 @@ func (w *Watcher) Add(dir string) error {
 	if full {
 		return fmt.Errorf("watch %s: %w", dir, ErrLimit)
 	}
-	if err := w.fsw.Add(dir); err != nil {
+	done := make(chan error, 1)
+	w.later(func() { done <- w.fsw.Add(dir) })
+	var err error
+	select {
+	case err = <-done:
+	case <-w.closed:
+		err = fsnotify.ErrClosed
+	}
+	if err != nil {
 		if errors.Is(err, syscall.ENOSPC) {
 			return fmt.Errorf("watch %s: %w", dir, ErrLimit)
 		}
@@ -96,10 +176,15 @@ func (w *Watcher) RemoveTree(dir string) {
 		}
 	}
 	w.mu.Unlock()
-	for _, d := range gone {
-		// The directory may already be gone, and its watch with it.
-		_ = w.fsw.Remove(d)
+	if len(gone) == 0 {
+		return
 	}
+	w.later(func() {
+		for _, d := range gone {
+			// The directory may already be gone, and its watch with it.
+			_ = w.fsw.Remove(d)
+		}
+	})
 }
 
 // Count is the number of watched directories.
@@ -113,7 +198,10 @@ func (w *Watcher) Count() int {
 // kernel dropped events, so the owner can rescan instead of trusting the
 // stream. handle must not block for long.
 func (w *Watcher) Run(ctx context.Context, handle func(Event), overflow func()) error {
-	defer w.fsw.Close()
+	defer func() {
+		close(w.closed)
+		w.fsw.Close()
+	}()
 	for {
 		select {
 		case <-ctx.Done():
@@ -123,7 +211,14 @@ func (w *Watcher) Run(ctx context.Context, handle func(Event), overflow func()) 
 				return nil
 			}
 			w.forgetRemoved(ev)
-			handle(Event{Path: ev.Name, Op: convert(ev.Op), From: renamedFrom(ev)})
+			if w.excluded(ev.Name) {
+				continue
+			}
+			from := renamedFrom(ev)
+			if w.excluded(from) {
+				from = "" // moved out of an excluded tree: a plain arrival
+			}
+			handle(Event{Path: ev.Name, Op: convert(ev.Op), From: from})
 		case err, ok := <-w.fsw.Errors:
 			if !ok {
 				return nil

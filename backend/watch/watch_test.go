@@ -137,3 +137,30 @@ func TestWatchLimit(t *testing.T) {
 		t.Fatalf("second watch beyond a limit of 1: %v", err)
 	}
 }
+
+func TestExcludedTreesAreNeitherWatchedNorReported(t *testing.T) {
+	root := t.TempDir()
+	own := filepath.Join(root, "own")
+	os.MkdirAll(own, 0o755)
+	w, c := startWatcher(t)
+	w.Exclude(own)
+	for _, d := range []string{root, own} {
+		if err := w.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w.Count() != 1 {
+		t.Fatalf("watching %d folders, want only the root", w.Count())
+	}
+	os.WriteFile(filepath.Join(own, "index.db-wal"), []byte("x"), 0o644)
+	os.RemoveAll(own)
+	os.WriteFile(filepath.Join(root, "after.txt"), []byte("x"), 0o644)
+	c.waitFor(t, "create of after.txt", func(e Event) bool { return e.Path == filepath.Join(root, "after.txt") })
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.events {
+		if e.Path == own || filepath.Dir(e.Path) == own {
+			t.Fatalf("event of an excluded tree delivered: %+v", e)
+		}
+	}
+}

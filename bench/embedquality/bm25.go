@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log"
 	"math"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -13,7 +12,7 @@ import (
 )
 
 // A small BM25 over title and body (FTS5-like bm25 with weights 2 and 1),
-// to see how vector scores and query expansion combine with keyword scores.
+// to see how vector scores combine with keyword scores.
 // It drops stopwords and strips plurals; it is not FTS5.
 type bm25 struct {
 	n      int
@@ -158,80 +157,4 @@ func hybridTable(c *collection, bm *bm25, _ embedding.BuiltinOptions, vs []varia
 		})
 		fmt.Printf("%-32s %8.4f %10.4f %8.4f\n", v.name, m.ndcg, m.recall, m.mrr)
 	}
-}
-
-// expand measures BM25 when each query word also brings its neighbours
-// above a similarity threshold, weighted by their similarity.
-func expand(c *collection, bm *bm25) {
-	b, err := embedding.NewBuiltin()
-	if err != nil {
-		log.Fatal(err)
-	}
-	// mutual keeps a neighbour only when the word is among the
-	// neighbour's own neighbours, which drops hubs ("because", "despite").
-	mutual := func(w string, nb embedding.Neighbor) bool {
-		for _, back := range b.Neighbors(nb.Word, 10) {
-			if back.Word == w {
-				return true
-			}
-		}
-		return false
-	}
-	fmt.Printf("\nBM25 with query expansion by Neighbors (weight = similarity x factor):\n%-28s %8s %10s %8s %8s\n", "threshold, factor", "nDCG@10", "Recall@100", "MRR@10", "added/q")
-	for _, th := range []float32{0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6} {
-		for _, mode := range []struct {
-			factor  float64
-			mutual  bool
-			minRank int
-		}{{0.5, false, 0}, {1, false, 0}, {0.5, true, 0}, {1, true, 0}, {0.5, false, 1000}, {0.5, true, 1000}} {
-			factor := mode.factor
-			added := 0
-			m := score(c, func(qi int) []float64 {
-				q := map[string]float64{}
-				raw := strings.FieldsFunc(strings.ToLower(c.queries[qi].Text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-				for _, w := range raw {
-					if !stopwords[w] {
-						q[stem(w)] = 1
-					}
-				}
-				for _, w := range raw {
-					if stopwords[w] || b.Rank(w) < mode.minRank {
-						continue
-					}
-					for _, nb := range b.Neighbors(w, 10) {
-						if nb.Similarity < th || stopwords[nb.Word] || mode.mutual && !mutual(w, nb) || b.Rank(nb.Word) < mode.minRank {
-							continue
-						}
-						t := stem(nb.Word)
-						if _, ok := q[t]; !ok {
-							added++
-							q[t] = float64(nb.Similarity) * factor
-						}
-					}
-				}
-				return bm.weighted(q)
-			})
-			name := fmt.Sprintf("%.2f, %.1f", th, factor)
-			if mode.mutual {
-				name += ", mutual"
-			}
-			if mode.minRank > 0 {
-				name += fmt.Sprintf(", rank>%d", mode.minRank)
-			}
-			fmt.Printf("%-28s %8.4f %10.4f %8.4f %8.2f\n", name, m.ndcg, m.recall, m.mrr, float64(added)/float64(len(c.queries)))
-		}
-	}
-	fmt.Println("\nneighbours (* = mutual):")
-	for _, w := range []string{"wing", "airfoil", "supersonic", "heat", "boundary", "flutter", "buckling", "shock", "pressure", "aircraft"} {
-		var parts []string
-		for _, nb := range b.Neighbors(w, 10) {
-			star := ""
-			if mutual(w, nb) {
-				star = "*"
-			}
-			parts = append(parts, fmt.Sprintf("%s%s %.2f", nb.Word, star, nb.Similarity))
-		}
-		fmt.Printf("  %-11s %s\n", w, strings.Join(parts, ", "))
-	}
-	_ = sort.Ints
 }

@@ -4,7 +4,7 @@
 // prints nDCG@10 (graded gains), Recall@100 and MRR@10, averaged over the
 // queries that have judgements.
 //
-//	go run ./bench/embedquality [-data DIR] [-variants] [-hybrid] [-expansion]
+//	go run ./bench/embedquality [-data DIR] [-variants] [-hybrid]
 //	go run ./bench/embedquality -resources
 package main
 
@@ -41,7 +41,6 @@ func main() {
 	log.SetFlags(0)
 	data := flag.String("data", "/work/shared/datasets/cranfield", "BEIR collection directory")
 	variants := flag.Bool("variants", false, "also measure variants of the builtin model")
-	expansion := flag.Bool("expansion", false, "also measure BM25 with query expansion by Neighbors")
 	hybrid := flag.Bool("hybrid", false, "also measure exp(-cosine distance) + BM25/max(BM25) for each variant")
 	res := flag.Bool("resources", false, "measure load time, memory and speed of the builtin instead")
 	flag.Parse()
@@ -90,16 +89,11 @@ func main() {
 		m := evaluate(c, b)
 		fmt.Printf("%-32s %8.4f %10.4f %8.4f %8d\n", v.name, m.ndcg, m.recall, m.mrr, b.Dim())
 	}
-	if *expansion || *hybrid {
+	if *hybrid {
 		bm := newBM25(c)
 		base := score(c, func(qi int) []float64 { return bm.scores(bm.terms(c.queries[qi].Text)) })
 		fmt.Printf("\nBM25 (title x2 + body, stopwords dropped, plural stemming): nDCG@10 %.4f  Recall@100 %.4f  MRR@10 %.4f\n", base.ndcg, base.recall, base.mrr)
-		if *hybrid {
-			hybridTable(c, bm, vs[0].opts, vs)
-		}
-		if *expansion {
-			expand(c, bm)
-		}
+		hybridTable(c, bm, vs[0].opts, vs)
 	}
 }
 

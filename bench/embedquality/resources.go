@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"trove/backend/embedding"
 )
@@ -33,22 +32,6 @@ func rssKB() int {
 		}
 	}
 	return -1
-}
-
-// neighborsKB is how much resident memory asking the neighbours of every
-// distinct word of the texts adds (it touches the neighbour lists).
-func neighborsKB(b *embedding.Builtin, texts []string) (int, int) {
-	before := rssKB()
-	seen := map[string]bool{}
-	for _, t := range texts {
-		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }) {
-			if !seen[w] {
-				seen[w] = true
-				b.Neighbors(w, 10)
-			}
-		}
-	}
-	return rssKB() - before, len(seen)
 }
 
 // resources measures, in this fresh process, what loading the builtin
@@ -89,9 +72,8 @@ func resources(dir string) {
 		words += len(strings.Fields(p))
 	}
 	embedded := rssKB() - base + afterLoad - before
-	nkb, nw := neighborsKB(b, pieces)
-	fmt.Printf("load: %v wall, %v CPU; resident memory: +%d kB after loading (Go heap in use %d kB), +%d kB after embedding %d texts, +%d kB more after Neighbors of their %d distinct words\n",
-		loadTime.Round(time.Microsecond), loadCPU, afterLoad-before, heap, embedded, len(pieces), nkb, nw)
+	fmt.Printf("load: %v wall, %v CPU; resident memory: +%d kB after loading (Go heap in use %d kB), +%d kB after embedding %d texts\n",
+		loadTime.Round(time.Microsecond), loadCPU, afterLoad-before, heap, embedded, len(pieces))
 
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()

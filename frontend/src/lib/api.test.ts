@@ -290,7 +290,14 @@ describe('desktop transport', () => {
       OpenFile: () => undefined,
       PickFolder: () => '/home/me/Notes',
       HideWindow: () => null,
+      LoginItem: () => ({ supported: true, enabled: false, path: '/a', command: 'trove-desktop --hidden' }),
+      SetLoginItem: (on) => ({ supported: true, enabled: on, path: '/a', command: 'trove-desktop --hidden' }),
+      HotkeySetups: () => [{ desktop: 'GNOME', key: '<Control><Alt>space', commands: 'gsettings ...', note: '' }],
     });
+    expect((await api.loginItem()).enabled).toBe(false);
+    expect((await api.setLoginItem(true)).enabled).toBe(true);
+    expect(App.SetLoginItem).toHaveBeenCalledWith(true);
+    expect((await api.hotkeySetups())[0].desktop).toBe('GNOME');
     expect(api.isDesktop()).toBe(true);
     expect(api.canPickFolder()).toBe(true);
     expect(await api.search({ query: 'roof' })).toEqual(answer);

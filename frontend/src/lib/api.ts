@@ -65,6 +65,7 @@ interface Bindings {
 interface WailsRuntime {
   EventsOn(name: string, cb: (...data: any[]) => void): (() => void) | void;
   EventsOff?(name: string, ...more: string[]): void;
+  ClipboardSetText?(text: string): Promise<boolean>;
 }
 
 declare global {
@@ -433,6 +434,36 @@ export const applyFilters = (): Promise<FilterApplied> =>
   isDesktop() ? bind('ApplyFilters') : http('POST', '/api/filters/apply');
 
 /** Whether a native folder dialog exists (the desktop window only). */
+// ---------------------------------------------------------------------------
+// Desktop integration (the window only: a browser has no such routes)
+
+/** The desktop's "start at login" entry for the app. */
+export interface LoginItem {
+  supported: boolean;
+  enabled: boolean;
+  path: string;
+  command: string;
+}
+
+/** Commands that bind a global key to quick search on one desktop. */
+export interface HotkeySetup {
+  desktop: string;
+  key: string;
+  commands: string;
+  note: string;
+}
+
+export const loginItem = (): Promise<LoginItem> => bind('LoginItem');
+export const setLoginItem = (on: boolean): Promise<LoginItem> => bind('SetLoginItem', on);
+export const hotkeySetups = async (): Promise<HotkeySetup[]> => (await bind<HotkeySetup[]>('HotkeySetups')) ?? [];
+
+/** Puts text on the clipboard: the desktop's own clipboard in the window. */
+export async function copyText(text: string): Promise<void> {
+  const rt = typeof window === 'undefined' ? undefined : window.runtime;
+  if (rt?.ClipboardSetText && (await rt.ClipboardSetText(text))) return;
+  await navigator.clipboard.writeText(text);
+}
+
 export const canPickFolder = (): boolean => isDesktop();
 
 /** The native folder dialog: an absolute path, or "" when cancelled (or in a browser). */

@@ -69,6 +69,15 @@ describe('foldersReducer', () => {
   });
 });
 
+describe('embedding notices', () => {
+  it('puts embedding.status on every folder, leaving their status alone', () => {
+    const failing = { state: 'failing', model: 'ollama:nomic-embed-text', message: 'not reachable', since: '2026-11-22T08:14:03Z', failed_requests: 3 };
+    const next = foldersReducer([folder(1, { status: 'watching' }), folder(2)], ev('embedding.status', failing));
+    expect(next.map((f) => f.embedding)).toEqual([failing, failing]);
+    expect(next.map((f) => f.status)).toEqual(['watching', 'indexing']);
+  });
+});
+
 describe('queueReducer', () => {
   it('takes the status of queue.status events only', () => {
     const q = { ...emptyQueue, paused: true, paused_by_scheduler: true, scheduler_reason: 'on battery power', total: 3 };

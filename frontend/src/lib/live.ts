@@ -51,6 +51,9 @@ export function foldersReducer(folders: Folder[], ev: TroveEvent): Folder[] {
     }
     case 'folder.removed':
       return folders.some((f) => f.id === d.id) ? folders.filter((f) => f.id !== d.id) : folders;
+    case 'embedding.status':
+      // One provider serves every folder.
+      return folders.map((f) => ({ ...f, embedding: ev.data }));
     default:
       return folders;
   }

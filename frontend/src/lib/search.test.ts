@@ -99,6 +99,24 @@ describe('search as you type', () => {
     expect(st.pending).toBe(false);
   });
 
+  it('keeps the notice of the answer shown, and only of that one', async () => {
+    const { fn, pending } = deferredSearch();
+    const s = createSearchController({ search: fn, now });
+    s.set({ query: 'garden' });
+    await vi.advanceTimersByTimeAsync(150);
+    const notice = 'Semantic search is unavailable (ollama at http://127.0.0.1:11434 is not reachable); these results match your words only.';
+    pending[0].resolve({ ...answer('garden', [3]), notice });
+    await vi.waitFor(() => expect(get(s).phase).toBe('done'));
+    expect(get(s).notice).toBe(notice);
+    s.set({ query: 'garden bed' });
+    await vi.advanceTimersByTimeAsync(150);
+    pending[1].resolve(answer('garden bed', [3]));
+    await vi.waitFor(() => expect(get(s).shownQuery).toBe('garden bed'));
+    expect(get(s).notice).toBe('');
+    s.clear();
+    expect(get(s).notice).toBe('');
+  });
+
   it('ignores an answer that arrives after a newer request', async () => {
     const { fn, pending } = deferredSearch();
     const s = createSearchController({ search: fn, now });

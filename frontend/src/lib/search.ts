@@ -57,6 +57,8 @@ export interface SearchState {
   shownQuery: string;
   error: ApiError | null;
   selected: number;
+  /** What the shown results lack (semantic search unavailable), or "". */
+  notice: string;
 }
 
 export const emptyParams: SearchParams = {
@@ -240,6 +242,7 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
     shownQuery: '',
     error: null,
     selected: 0,
+    notice: '',
   };
   const limit = opt.limit ?? 50;
   const store = writable(state);
@@ -288,6 +291,7 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
         shownQuery: query,
         error: null,
         selected: Math.max(0, keep),
+        notice: res.notice ?? '',
       });
     } catch (e) {
       if (mine !== seq) return;
@@ -343,6 +347,7 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
         shownQuery: '',
         error: null,
         selected: 0,
+        notice: '',
       });
       return;
     }

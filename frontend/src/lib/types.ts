@@ -1,9 +1,21 @@
+import type { EventKind, EventPayloads } from './events';
+
 // Shapes of the Trove API (docs/api.md). Both transports return these.
+
+/** Whether the embedding provider answers (a notice, never a folder's status). */
+export interface EmbeddingHealth {
+  state: 'ok' | 'failing';
+  model: string;
+  message: string;
+  since: string | null;
+  failed_requests: number;
+}
 
 export interface Status {
   jobs: number;
   version: string;
   uptime_seconds: number;
+  embedding?: EmbeddingHealth;
 }
 
 export interface Stats {
@@ -104,6 +116,8 @@ export interface SearchResponse {
   sort?: SortKey;
   order?: SortOrder;
   query: string;
+  /** What the results lack, such as "Semantic search is unavailable (...)". */
+  notice?: string;
   did_you_mean?: { query: string; corrections: { typed: string; suggested: string }[] } | null;
   facets?: { kinds: KindFacet[] };
 }
@@ -161,6 +175,7 @@ export interface Folder {
   last_scan?: string | null;
   /** Files still waiting, from scan.progress events (not in the folder list). */
   pending?: number;
+  embedding?: EmbeddingHealth;
 }
 
 export interface FolderList {
@@ -305,18 +320,11 @@ export interface FilterApplied {
   removed_count: number;
 }
 
-export type EventType =
-  | 'file.indexed'
-  | 'file.failed'
-  | 'file.removed'
-  | 'file.moved'
-  | 'folder.status'
-  | 'folder.removed'
-  | 'scan.progress'
-  | 'queue.status'
-  | 'settings.changed'
-  | 'filters.changed'
-  | 'resync';
+/** Event kinds: the backend's (generated in events.ts), and the stream's own resync. */
+export type EventType = EventKind | 'resync';
+
+/** An event of one kind, with that kind's payload. */
+export type EventOf<K extends EventKind> = TroveEvent<EventPayloads[K]> & { type: K };
 
 export interface TroveEvent<T = any> {
   id: number;
@@ -336,5 +344,6 @@ export const EVENT_TYPES: EventType[] = [
   'queue.status',
   'settings.changed',
   'filters.changed',
+  'embedding.status',
   'resync',
 ];

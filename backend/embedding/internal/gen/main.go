@@ -49,7 +49,7 @@ var (
 	epochs    = flag.Int("epochs", 8, "passes of n-gram training")
 	fit       = flag.String("fit", "lsq", "n-gram vectors: lsq (least squares) or mean (average of words)")
 	center    = flag.Bool("center", true, "fit n-gram vectors to word vectors minus the mean rare word")
-	neighbors = flag.Int("neighbors", 10, "neighbours precomputed per word (0: none)")
+	neighbors = flag.Int("neighbors", 0, "neighbours precomputed per word (0: none; nothing in Trove reads them)")
 	nComp     = flag.Int("components", 4, "directions stored for removal")
 	sifA      = flag.Float64("sif-a", model.SIFA, "SIF parameter used for the common component")
 )

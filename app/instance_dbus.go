@@ -1,3 +1,5 @@
+//go:build !windows && !darwin
+
 package app
 
 import (
@@ -100,4 +102,17 @@ func (i *Instance) Release() {
 	if i != nil {
 		i.conn.Close()
 	}
+}
+
+// trayHost reports whether the session bus has a tray host (the
+// org.kde.StatusNotifierWatcher that panels provide) showing our item.
+func trayHost() bool {
+	conn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	var has bool
+	err = conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, "org.kde.StatusNotifierWatcher").Store(&has)
+	return err == nil && has
 }

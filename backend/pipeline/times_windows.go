@@ -1,0 +1,16 @@
+package pipeline
+
+import (
+	"io/fs"
+	"syscall"
+	"time"
+)
+
+// fileTimes is the access time and the creation time NTFS keeps.
+func fileTimes(_ string, st fs.FileInfo) (accessed, created time.Time) {
+	sys, ok := st.Sys().(*syscall.Win32FileAttributeData)
+	if !ok {
+		return st.ModTime(), st.ModTime()
+	}
+	return time.Unix(0, sys.LastAccessTime.Nanoseconds()), time.Unix(0, sys.CreationTime.Nanoseconds())
+}

@@ -1,0 +1,98 @@
+package service
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"trove/backend/core"
+	"trove/backend/scan"
+)
+
+// systemFolders hold the system's own state, not a person's documents:
+// watching one would index kernel interfaces, devices that block a reader,
+// or secrets (/etc, /var/lib), and / would take in all of them. They are
+// refused unless a watch request says force. A folder is refused when it
+// is one of these or inside one, after resolving symbolic links. Installed
+// documentation and source trees (/usr/share/doc, /usr/local/go) and logs
+// stay allowed: people search them.
+var systemFolders = []struct{ root, what string }{
+	{"/proc", "the kernel's view of processes"},
+	{"/sys", "the kernel's view of devices and drivers"},
+	{"/dev", "device files"},
+	{"/run", "the state of running programs"},
+	{"/var/run", "the state of running programs"},
+	{"/var/lock", "the state of running programs"},
+	{"/boot", "the boot loader and kernels"},
+	{"/etc", "the system's configuration, which holds keys and passwords"},
+	{"/var/lib", "programs' own data"},
+	{"/var/cache", "programs' caches"},
+}
+
+// systemParents are folders refused themselves (not what is inside them),
+// because they hold system folders: / holds everything.
+var systemParents = map[string]string{
+	"/":    "the whole file system",
+	"/var": "programs' data, caches and logs",
+}
+
+// ownDir is one of Trove's own folders.
+type ownDir struct{ path, what string }
+
+func ownDirsOf(data, config string) []ownDir {
+	var out []ownDir
+	for _, d := range []ownDir{{data, "Trove's own data folder (its index)"}, {config, "Trove's own settings folder"}} {
+		if d.path == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(d.path); err == nil {
+			d.path = real
+		}
+		out = append(out, ownDir{filepath.Clean(d.path), d.what})
+	}
+	return out
+}
+
+// refuseSystemFolder refuses to watch a system folder or Trove's own, in
+// whatever form the path names it (.., //, a trailing slash, a symbolic
+// link). Paths that do not resolve are left to the indexer, which says
+// what is wrong with them.
+func (s *Service) refuseSystemFolder(path string) error {
+	if !filepath.IsAbs(path) {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(filepath.Clean(path))
+	if err != nil {
+		return nil
+	}
+	what := s.systemFolder(real)
+	if what == "" {
+		return nil
+	}
+	name := real
+	if clean := filepath.Clean(path); clean != real {
+		name = fmt.Sprintf("%s (%s)", path, real)
+	}
+	return core.Invalid("INVALID_PATH",
+		`%s is %s, not a folder of documents: Trove does not watch it unless the request says "force": true`, name, what)
+}
+
+// systemFolder says what kind of system folder real is, or "".
+func (s *Service) systemFolder(real string) string {
+	if what, ok := systemParents[real]; ok {
+		return what
+	}
+	for _, d := range s.ownDirs {
+		if scan.Within(d.path, real) {
+			return d.what
+		}
+	}
+	for _, f := range systemFolders {
+		if scan.Within(f.root, real) {
+			return f.what
+		}
+	}
+	if fs := virtualFS(real); fs != "" {
+		return "on a virtual file system (" + fs + ")"
+	}
+	return ""
+}

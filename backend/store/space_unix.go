@@ -1,0 +1,13 @@
+//go:build unix
+
+package store
+
+import "golang.org/x/sys/unix"
+
+func freeSpace(dir string) (uint64, error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return 0, err
+	}
+	return uint64(st.Bavail) * uint64(st.Bsize), nil
+}
