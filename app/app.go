@@ -6,6 +6,7 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"log/slog"
 
@@ -54,16 +55,49 @@ func (a *App) Stats() (views.Stats, error) {
 }
 
 // Search is POST /api/search/.
-func (a *App) Search(body json.RawMessage) (views.SearchResponse, error) {
-	sr, err := views.DecodeSearch(body)
+func (a *App) Search(body json.RawMessage) (views.PageResponse, error) {
+	pr, err := views.DecodeSearchPage(body)
 	if err != nil {
-		return views.SearchResponse{}, err
+		return views.PageResponse{}, err
 	}
-	results, err := a.svc.Search(a.ctx(), sr)
+	page, err := a.svc.SearchPage(a.ctx(), pr)
 	if err != nil {
-		return views.SearchResponse{}, err
+		return views.PageResponse{}, err
 	}
-	return views.SearchResponseOf(sr.Query, results), nil
+	return views.PageResponseOf(pr.Query, pr, page), nil
+}
+
+// Preview is GET /api/files/{id}/preview.
+func (a *App) Preview(id int64, query string) (views.PreviewView, error) {
+	p, err := a.svc.Preview(a.ctx(), id, query)
+	if err != nil {
+		return views.PreviewView{}, err
+	}
+	return views.PreviewOf(p), nil
+}
+
+// ImageData is GET /api/files/{id}/image as a data: URL for the window.
+func (a *App) ImageData(id int64) (string, error) {
+	data, mime, err := a.svc.Image(a.ctx(), id)
+	if err != nil {
+		return "", err
+	}
+	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data), nil
+}
+
+// Apps is GET /api/files/{id}/apps.
+func (a *App) Apps(id int64) (views.AppList, error) {
+	apps, err := a.svc.Apps(a.ctx(), id)
+	if err != nil {
+		return views.AppList{}, err
+	}
+	return views.AppsOf(apps), nil
+}
+
+// OpenWith is POST /api/files/{id}/open-with.
+func (a *App) OpenWith(id int64, app string) error {
+	_, err := a.svc.OpenWith(a.ctx(), id, app)
+	return err
 }
 
 // File is GET /api/files/{id}.

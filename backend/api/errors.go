@@ -40,9 +40,21 @@ var families = []struct {
 	{"", "/api/watch", shapeSuccess},
 }
 
+// fileActions are the endpoints below /api/files/{id} that are Trove's own
+// (preview, image, applications, open with): they answer errors in the
+// status shape with a code, like every endpoint the spec does not name.
+var fileActions = []string{"/preview", "/image", "/apps", "/open-with"}
+
 // shapeOf is the error shape of a request.
 func shapeOf(method, path string) shape {
 	p := strings.ToLower(path)
+	if strings.HasPrefix(p, "/api/files/") {
+		for _, a := range fileActions {
+			if strings.HasSuffix(p, a) {
+				return shapeStatus
+			}
+		}
+	}
 	for _, f := range families {
 		if f.method != "" && f.method != method {
 			continue

@@ -8,15 +8,15 @@ import (
 
 // POST /api/search/
 func (s *Server) search(c *fiber.Ctx) error {
-	sr, err := views.DecodeSearch(c.Body())
+	pr, err := views.DecodeSearchPage(c.Body())
 	if err != nil {
 		return err
 	}
-	results, err := s.svc.Search(c.UserContext(), sr)
+	page, err := s.svc.SearchPage(c.UserContext(), pr)
 	if err != nil {
 		return err
 	}
-	return c.JSON(views.SearchResponseOf(sr.Query, results))
+	return c.JSON(views.PageResponseOf(pr.Query, pr, page))
 }
 
 // GET /api/search/stream?query=&limit=&min_score=&mode=

@@ -172,6 +172,10 @@ func (s *Server) routes(ui fs.FS) {
 	files.Get("/:file_id", s.getFile)
 	files.Post("/:file_id/open", s.openFile(false))
 	files.Post("/:file_id/reveal", s.openFile(true))
+	files.Get("/:file_id/preview", s.previewFile)
+	files.Get("/:file_id/image", s.fileImage)
+	files.Get("/:file_id/apps", s.fileApps)
+	files.Post("/:file_id/open-with", s.openWith)
 
 	a.Get("/status/", s.getStatus)
 	a.Post("/index/rebuild", s.rebuildIndex)

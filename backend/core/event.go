@@ -83,12 +83,13 @@ type FolderStatus struct {
 	FileCount    int64  `json:"file_count"`
 	IndexedCount int64  `json:"indexed_count"`
 	FailedCount  int64  `json:"failed_count"`
+	ProblemCount int64  `json:"problem_count"` // failures and files indexed with a warning
 }
 
 // FolderStatusOf is the folder.status event of a folder.
 func FolderStatusOf(d WatchedDirectory) FolderStatus {
 	return FolderStatus{ID: d.ID, Path: d.Path, Status: d.Status, Message: d.StatusMessage,
-		FileCount: d.FileCount, IndexedCount: d.IndexedCount, FailedCount: d.FailedCount}
+		FileCount: d.FileCount, IndexedCount: d.IndexedCount, FailedCount: d.FailedCount, ProblemCount: d.ProblemCount}
 }
 
 // FolderRemoved: a folder is no longer watched. AbsorbedBy is the folder
@@ -107,7 +108,8 @@ type ScanProgress struct {
 	FileCount    int64  `json:"file_count"`
 	IndexedCount int64  `json:"indexed_count"`
 	FailedCount  int64  `json:"failed_count"`
-	Pending      int    `json:"pending"` // files waiting in the queue
+	ProblemCount int64  `json:"problem_count"` // failures and files indexed with a warning
+	Pending      int    `json:"pending"`       // files waiting in the queue
 }
 
 // FiltersChanged: the filters changed, or files they exclude were removed.

@@ -19,9 +19,10 @@ type WatchedDirectory struct {
 	FilePattern   string // optional glob limiting which files count; "" for none
 	Status        string
 	StatusMessage string // why the status is error, or how the folder is watched
-	FileCount     int64  // files found by the last scan, after filters
+	FileCount     int64  // files found by the last scan, after filters, or known since if more
 	IndexedCount  int64
 	FailedCount   int64
+	ProblemCount  int64 // failed, or indexed with a note (name only, text cut)
 	LastScan      *time.Time
 	CreatedAt     time.Time
 	UpdatedAt     time.Time

@@ -143,7 +143,7 @@ func (s *segmenter) line(raw string) {
 		return
 	}
 	first := false
-	if s.firstLine == "" {
+	if s.firstLine == "" && !preamble(l) {
 		s.firstLine, first = l, true
 	}
 	// ATX heading.

@@ -218,7 +218,7 @@ func (ix *Indexer) addWatch(id int64, dir string) error {
 	}
 	err := ix.watcher.Add(dir)
 	if errors.Is(err, watch.ErrLimit) {
-		ix.setPolling(id, fmt.Sprintf("live watching unavailable (%v); rescanning every %v", err, pollEvery))
+		ix.setPolling(id, fmt.Sprintf("live watching unavailable (%v); rescanning every %d minutes", err, int(pollEvery.Minutes())))
 		return nil
 	}
 	return err

@@ -427,4 +427,8 @@ func TestWatchLimitFallsBackToRescans(t *testing.T) {
 		return f != nil && f["status"] == "complete" && strings.Contains(fmt.Sprint(f["status_message"]), "watch limit") &&
 			f["indexed_count"] == float64(3)
 	})
+	// The interval reads as people write it, not as Go prints a Duration.
+	if msg := fmt.Sprint(s.Folder(root)["status_message"]); !strings.Contains(msg, "rescanning every 5 minutes") {
+		t.Fatalf("status message %q", msg)
+	}
 }

@@ -133,7 +133,7 @@ func (ix *Indexer) publishProgress(id int64) {
 	}
 	d = ix.Status(d)
 	ix.Publish(core.ScanProgress{ID: id, Path: d.Path, Status: d.Status, FileCount: d.FileCount,
-		IndexedCount: d.IndexedCount, FailedCount: d.FailedCount, Pending: pending})
+		IndexedCount: d.IndexedCount, FailedCount: d.FailedCount, ProblemCount: d.ProblemCount, Pending: pending})
 }
 
 // Status overlays the live status onto a stored folder record. While the

@@ -46,6 +46,8 @@ var _ Indexing = (*indexer.Indexer)(nil)
 // Searcher answers one search.
 type Searcher interface {
 	Search(ctx context.Context, req search.Request) ([]search.Result, error)
+	SearchPage(ctx context.Context, req search.PageRequest) (search.Page, error)
+	Preview(ctx context.Context, id int64, text string) (search.Preview, error)
 }
 
 var _ Searcher = (*search.Engine)(nil)

@@ -54,6 +54,20 @@ const DefaultSearchTimeout = 5 * time.Second
 // (SEARCH_TIMEOUT); both are 503s. A search either finishes within its
 // time or fails: no partial results.
 func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchAnswer, error) {
+	var res []SearchResult
+	notice, err := s.guard(ctx, req, func(ctx context.Context, req SearchRequest) (err error) {
+		res, err = s.search.Search(ctx, req)
+		return err
+	})
+	if err != nil {
+		return SearchAnswer{}, err
+	}
+	return SearchAnswer{Results: res, Notice: notice}, nil
+}
+
+// guard runs one search, as run, under the search time limit and the
+// embedding fallback that Search describes, and returns the notice.
+func (s *Service) guard(ctx context.Context, req SearchRequest, run func(context.Context, SearchRequest) error) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.searchTimeout)
 	defer cancel()
 	s.searches.running.Add(1)
@@ -66,29 +80,28 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchAnswer, 
 	if req.Mode == ModeSemantic && s.Embedding().Failing() {
 		req.Mode, fellBack = ModeKeyword, true
 	}
-	res, err := s.search.Search(ctx, req)
+	err := run(ctx, req)
 	emb := s.Embedding()
 	if err == nil && req.Mode == ModeSemantic && emb.Failing() && !fellBack {
 		// The provider failed during this search.
 		req.Mode = ModeKeyword
-		res, err = s.search.Search(ctx, req)
+		err = run(ctx, req)
 	}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		s.searches.timedOut.Add(1)
 		s.log.Warn("search stopped at its time limit", "limit", s.searchTimeout, "query_chars", len([]rune(req.Query)))
-		return SearchAnswer{}, core.Unavailable("SEARCH_TIMEOUT", "the search took longer than %s and was stopped; narrow it (fewer words ending in *, a folder or filters) and try again", s.searchTimeout)
+		return "", core.Unavailable("SEARCH_TIMEOUT", "the search took longer than %s and was stopped; narrow it (fewer words ending in *, a folder or filters) and try again", s.searchTimeout)
 	case ctx.Err() != nil:
 		s.searches.cancelled.Add(1)
-		return SearchAnswer{}, core.Unavailable("SEARCH_CANCELLED", "the search was cancelled: %v", context.Cause(ctx))
+		return "", core.Unavailable("SEARCH_CANCELLED", "the search was cancelled: %v", context.Cause(ctx))
 	case err != nil:
-		return SearchAnswer{}, s.indexErr(err)
+		return "", s.indexErr(err)
 	}
-	ans := SearchAnswer{Results: res}
 	if wantsMeaning && emb.Failing() {
-		ans.Notice = "Semantic search is unavailable (" + emb.Message + "); these results match your words only."
+		return "Semantic search is unavailable (" + emb.Message + "); these results match your words only.", nil
 	}
-	return ans, nil
+	return "", nil
 }
 
 // searchCounts count searches by how they ended.

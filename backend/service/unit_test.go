@@ -151,6 +151,23 @@ func (f *fakeSearcher) Search(ctx context.Context, req search.Request) ([]search
 	return f.results, f.err
 }
 
+// SearchPage pages through the same results, every one a group of its own.
+func (f *fakeSearcher) SearchPage(ctx context.Context, req search.PageRequest) (search.Page, error) {
+	res, err := f.Search(ctx, req.Request)
+	if err != nil {
+		return search.Page{}, err
+	}
+	page := search.Page{Total: len(res), Groups: len(res)}
+	for _, r := range res[min(req.Offset, len(res)):] {
+		page.Results = append(page.Results, search.PageResult{Result: r})
+	}
+	return page, nil
+}
+
+func (f *fakeSearcher) Preview(context.Context, int64, string) (search.Preview, error) {
+	return search.Preview{}, f.err
+}
+
 type fakeOpener struct {
 	opened, revealed []string
 	err              error
@@ -389,6 +406,29 @@ func TestUnitSearchEndsAtItsLimitOrItsCaller(t *testing.T) {
 	u.search.block, u.search.err = false, fmt.Errorf("scan: %w", sqlite3.CORRUPT)
 	_, err = u.svc.Search(t.Context(), SearchRequest{Query: "roof"})
 	wantCode(t, "a search over a damaged index", err, core.ErrUnavailable, "INDEX_DAMAGED")
+}
+
+// A paged search (what POST /api/search/ runs) has the same time limit,
+// cancellation and damage report as Search.
+func TestUnitSearchPageEndsAtItsLimitOrItsCaller(t *testing.T) {
+	u := newUnit(t)
+	u.search.results = []search.Result{{File: core.File{ID: 1}}, {File: core.File{ID: 2}}}
+	page, err := u.svc.SearchPage(t.Context(), PageRequest{Request: SearchRequest{Query: "roof"}, Offset: 1})
+	if err != nil || len(page.Results) != 1 || page.Total != 2 || page.Notice != "" {
+		t.Fatalf("page: %+v %v", page, err)
+	}
+	u.search.block = true
+	u.svc.searchTimeout = 20 * time.Millisecond
+	_, err = u.svc.SearchPage(t.Context(), PageRequest{Request: SearchRequest{Query: "roof"}})
+	wantCode(t, "a paged search past its limit", err, core.ErrUnavailable, "SEARCH_TIMEOUT")
+	u.svc.searchTimeout = time.Hour
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err = u.svc.SearchPage(ctx, PageRequest{Request: SearchRequest{Query: "roof"}})
+	wantCode(t, "a paged search whose caller left", err, core.ErrUnavailable, "SEARCH_CANCELLED")
+	u.search.block, u.search.err = false, fmt.Errorf("scan: %w", sqlite3.CORRUPT)
+	_, err = u.svc.SearchPage(t.Context(), PageRequest{Request: SearchRequest{Query: "roof"}})
+	wantCode(t, "a paged search over a damaged index", err, core.ErrUnavailable, "INDEX_DAMAGED")
 }
 
 // Applying filters removes exactly the indexed files they now exclude,

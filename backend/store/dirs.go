@@ -11,16 +11,17 @@ import (
 )
 
 const dirColumns = `d.id, d.path, d.is_active, d.recursive, COALESCE(d.file_pattern, ''), d.status, d.status_message,
-	d.file_count, d.last_scan_ns, d.created_ns, d.updated_ns,
+	MAX(d.file_count, (SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id)), d.last_scan_ns, d.created_ns, d.updated_ns,
 	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND f.state = 'indexed'),
-	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND f.state = 'failed')`
+	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND f.state = 'failed'),
+	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND (f.state = 'failed' OR f.error != ''))`
 
 func scanDir(row interface{ Scan(...any) error }) (core.WatchedDirectory, error) {
 	var d core.WatchedDirectory
 	var lastScan sql.NullInt64
 	var created, updated int64
 	err := row.Scan(&d.ID, &d.Path, &d.IsActive, &d.Recursive, &d.FilePattern, &d.Status, &d.StatusMessage,
-		&d.FileCount, &lastScan, &created, &updated, &d.IndexedCount, &d.FailedCount)
+		&d.FileCount, &lastScan, &created, &updated, &d.IndexedCount, &d.FailedCount, &d.ProblemCount)
 	if err != nil {
 		return d, err
 	}

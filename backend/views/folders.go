@@ -33,7 +33,7 @@ func (r WatchRequest) Target(field string) (string, service.WatchOptions, error)
 	if r.FilePattern != nil {
 		o.FilePattern = *r.FilePattern
 	}
-	return *p, o, nil
+	return expandHome(*p), o, nil
 }
 
 // Watched is what POST /api/watch/directory reports in its data.
@@ -62,6 +62,7 @@ type Folder struct {
 	FileCount     int64   `json:"file_count"`
 	IndexedCount  int64   `json:"indexed_count"`
 	FailedCount   int64   `json:"failed_count"`
+	ProblemCount  int64   `json:"problem_count"`
 	Status        string  `json:"status"`
 	AddedAt       string  `json:"added_at"`
 	StatusMessage string  `json:"status_message"`
@@ -85,7 +86,7 @@ func FoldersOf(all []core.WatchedDirectory, page Page) FolderList {
 	out := FolderList{TotalDirectories: len(all), Directories: make([]Folder, len(dirs)), Page: page}
 	for i, d := range dirs {
 		out.Directories[i] = Folder{ID: d.ID, Path: d.Path, FileCount: d.FileCount, IndexedCount: d.IndexedCount,
-			FailedCount: d.FailedCount, Status: d.Status, AddedAt: UTCTime(d.CreatedAt), StatusMessage: d.StatusMessage,
+			FailedCount: d.FailedCount, ProblemCount: d.ProblemCount, Status: d.Status, AddedAt: UTCTime(d.CreatedAt), StatusMessage: d.StatusMessage,
 			LastScan: OptionalUTC(d.LastScan), Embedding: d.Embedding}
 	}
 	return out

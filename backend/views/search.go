@@ -30,6 +30,9 @@ type SearchRequest struct {
 	Directory string          `json:"directory"`
 	Filters   json.RawMessage `json:"filters"`
 	Limit     *int            `json:"limit"`
+	Offset    *int            `json:"offset"`
+	Sort      string          `json:"sort"`
+	Order     string          `json:"order"`
 	MinScore  *float64        `json:"min_score"`
 	Mode      string          `json:"mode"`
 	Explain   bool            `json:"explain"`
@@ -100,6 +103,7 @@ type searchFilters struct {
 	MinSize        *int64     `json:"min_size"`
 	MaxSize        *int64     `json:"max_size"`
 	Path           string     `json:"path"`
+	Kinds          stringList `json:"kinds"` // read by parseKinds
 }
 
 // stringList accepts a string or a list of strings.
@@ -131,7 +135,7 @@ func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
 		if field, problem, ok := numberProblem(err); ok {
 			return out, core.InvalidField("INVALID_FILTER", "filters."+field, "%s", problem)
 		}
-		return out, core.InvalidField("INVALID_FILTER", "filters", "%s (accepted keys: extensions, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
+		return out, core.InvalidField("INVALID_FILTER", "filters", "%s (accepted keys: extensions, kinds, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
 			strings.TrimPrefix(err.Error(), "json: "))
 	}
 	out.Extensions, out.PathGlob = f.Extensions, f.Path
@@ -225,16 +229,19 @@ func SearchResponseOf(query string, ans service.SearchAnswer) SearchResponse {
 	results := ans.Results
 	out := SearchResponse{Results: make([]SearchHit, len(results)), Total: len(results), Query: query, Notice: ans.Notice}
 	for i, r := range results {
-		f := r.File
 		out.Results[i] = SearchHit{
-			File: SearchFile{FilePath: f.Path, Filename: f.Filename, Extension: f.Extension,
-				Created: LocalTime(f.Created), Modified: LocalTime(f.Modified), Accessed: LocalTime(f.Accessed),
-				Title: titleOf(f), Summary: f.Summary, Keywords: keywordsOf(f), ID: f.ID, Size: f.Size, Mime: f.Mime},
+			File:           searchFileOf(r.File),
 			RelevanceScore: round(r.Score), SemanticScore: round(r.Semantic), KeywordScore: round(r.Keyword),
 			Snippet: r.Snippet, Explain: explainOf(r.Explain),
 		}
 	}
 	return out
+}
+
+func searchFileOf(f core.File) SearchFile {
+	return SearchFile{FilePath: f.Path, Filename: f.Filename, Extension: f.Extension,
+		Created: LocalTime(f.Created), Modified: LocalTime(f.Modified), Accessed: LocalTime(f.Accessed),
+		Title: titleOf(f), Summary: f.Summary, Keywords: keywordsOf(f), ID: f.ID, Size: f.Size, Mime: f.Mime}
 }
 
 // StreamHit is one result of GET /api/search/stream.

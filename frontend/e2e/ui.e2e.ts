@@ -47,6 +47,8 @@ describe('Trove in a browser', () => {
     await page.getByTestId('empty-no-folders').waitFor({ timeout: T });
     await page.getByRole('button', { name: 'Add a folder' }).click();
     await page.waitForURL('**/folders');
+    // It lands ready to add one: the path field has the focus.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: T }).toBe('folder-path');
 
     const input = page.getByLabel('Folder path');
     await input.fill('Documents');
@@ -124,11 +126,14 @@ describe('Trove in a browser', () => {
     await page.getByText('Opened roof-leak.md').waitFor({ timeout: T });
     await page.unroute('**/api/files/*/*');
 
-    // A type chip narrows the results.
+    // A type chip narrows the results: kinds of the results with their
+    // counts, and any other extension by name.
     await box.fill('report');
     await expect.poll(() => page.getByTestId('result').first().getByTestId('result-title').textContent(), { timeout: T }).toMatch(/Quarterly report/i);
     await page.getByTestId('chip-type').click();
-    await page.getByRole('checkbox', { name: '.csv' }).check();
+    await expect.poll(() => page.getByTestId('kinds').textContent(), { timeout: T }).toMatch(/Documents\s*\d/);
+    await page.getByLabel('Another extension').fill('csv');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByTestId('empty-no-results').or(page.getByTestId('result').first()).waitFor({ timeout: T });
     await expect.poll(() => page.getByTestId('empty-no-results').count(), { timeout: T }).toBe(1);
     await page.getByRole('button', { name: 'Search without filters' }).click();

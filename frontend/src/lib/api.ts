@@ -21,6 +21,7 @@ import type {
   QueueStatus,
   SearchRequest,
   SearchResponse,
+  Preview,
   Settings,
   SettingsPatch,
   Stats,
@@ -325,6 +326,43 @@ export const stats = (): Promise<Stats> => (isDesktop() ? bind('Stats') : http('
 
 export const search = (req: SearchRequest, opt: HttpOptions = {}): Promise<SearchResponse> =>
   isDesktop() ? bind('Search', req) : http('POST', '/api/search/', req, opt);
+
+/** An indexed file's text with the query's words marked. */
+export const preview = (id: number, query: string, opt: HttpOptions = {}): Promise<Preview> =>
+  isDesktop()
+    ? bind('Preview', id, query)
+    : http('GET', `/api/files/${enc(String(id))}/preview?query=${enc(query)}`, undefined, opt);
+
+/** The desktop's applications for an indexed file's type. */
+export const fileApps = (id: number): Promise<{ apps: { id: string; name: string }[] }> =>
+  isDesktop() ? bind('Apps', id) : http('GET', `/api/files/${enc(String(id))}/apps`);
+
+/** Opens an indexed file with one of the applications fileApps lists. */
+export const openWith = (id: number, app: string): Promise<null> =>
+  isDesktop()
+    ? bind('OpenWith', id, app).then(nothing)
+    : http('POST', `/api/files/${enc(String(id))}/open-with`, { app }).then(nothing);
+
+/** An indexed image as a URL the page can show (a data: or blob: URL). */
+export async function imageURL(id: number): Promise<string> {
+  if (isDesktop()) return bind('ImageData', id);
+  const token = getToken();
+  const res = await fetch(`/api/files/${enc(String(id))}/image`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    credentials: 'same-origin',
+  });
+  if (!res.ok) {
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    throw normalizeHttpError(res.status, json, text || res.statusText);
+  }
+  return URL.createObjectURL(await res.blob());
+}
 
 export const file = (id: number): Promise<FileRecord> =>
   isDesktop() ? bind('File', id) : http('GET', `/api/files/${enc(String(id))}`);

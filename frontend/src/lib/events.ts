@@ -37,6 +37,7 @@ export interface FolderStatus {
   file_count: number;
   indexed_count: number;
   failed_count: number;
+  problem_count: number;
 }
 
 export interface FolderRemoved {
@@ -52,6 +53,7 @@ export interface ScanProgress {
   file_count: number;
   indexed_count: number;
   failed_count: number;
+  problem_count: number;
   pending: number;
 }
 

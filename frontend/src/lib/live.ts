@@ -21,6 +21,7 @@ export function foldersReducer(folders: Folder[], ev: TroveEvent): Folder[] {
         file_count: d.file_count,
         indexed_count: d.indexed_count,
         failed_count: d.failed_count,
+        problem_count: d.problem_count,
       };
       if (typeof d.path === 'string') patch.path = d.path;
       if (ev.type === 'folder.status') {
@@ -93,6 +94,7 @@ function pickLive(f: Folder): Partial<Folder> {
     file_count: f.file_count,
     indexed_count: f.indexed_count,
     failed_count: f.failed_count,
+    problem_count: f.problem_count,
     pending: f.pending,
   };
 }

@@ -3,7 +3,16 @@
 // request's is dropped, so a slow early answer never replaces a newer one.
 
 import { writable, type Readable } from 'svelte/store';
-import { ApiError, asApiError, type SearchRequest, type SearchResponse, type SearchResult } from './api';
+import {
+  ApiError,
+  asApiError,
+  type KindFacet,
+  type SearchRequest,
+  type SearchResponse,
+  type SearchResult,
+  type SortKey,
+  type SortOrder,
+} from './api';
 import { localDay } from './format';
 
 export type DateRange = 'any' | 'today' | 'week' | 'month' | 'year' | 'custom';
@@ -13,10 +22,17 @@ export interface SearchParams {
   /** Extensions without the dot ("pdf"); empty means every type. */
   extensions: string[];
   date: DateRange;
-  /** The day for date = "custom" (YYYY-MM-DD). */
+  /** The first day for date = "custom" (YYYY-MM-DD), or "" for open. */
   customAfter: string;
+  /** The last day for date = "custom" (YYYY-MM-DD), or "" for open. */
+  customBefore: string;
   /** A watched folder to search in, or "" for all. */
   directory: string;
+  /** Kinds of file (documents, pdf, ..., none); empty means every kind. */
+  kinds: string[];
+  sort: SortKey;
+  /** "" is the sort's own default (descending, ascending for names). */
+  order: SortOrder | '';
 }
 
 export type SearchPhase = 'idle' | 'loading' | 'done' | 'error';
@@ -27,7 +43,16 @@ export interface SearchState {
   /** True while a request (or its debounce) is pending; results stay shown. */
   pending: boolean;
   results: SearchResult[];
+  /** Matching files, copies included. */
   total: number;
+  /** More files match than are counted: total is a lower bound. */
+  estimated: boolean;
+  /** Results to page through (copies count once). */
+  totalGroups: number;
+  /** A next page is being fetched. */
+  loadingMore: boolean;
+  didYouMean: string;
+  facets: KindFacet[];
   /** The query of the results shown. */
   shownQuery: string;
   error: ApiError | null;
@@ -36,7 +61,29 @@ export interface SearchState {
   notice: string;
 }
 
-export const emptyParams: SearchParams = { query: '', extensions: [], date: 'any', customAfter: '', directory: '' };
+export const emptyParams: SearchParams = {
+  query: '',
+  extensions: [],
+  date: 'any',
+  customAfter: '',
+  customBefore: '',
+  directory: '',
+  kinds: [],
+  sort: 'relevance',
+  order: '',
+};
+
+export const sortLabels: Record<SortKey, string> = {
+  relevance: 'Relevance',
+  modified: 'Date modified',
+  name: 'Name',
+  size: 'Size',
+};
+
+/** The direction a sort goes in without an explicit order. */
+export function defaultOrder(sort: SortKey): SortOrder {
+  return sort === 'name' ? 'asc' : 'desc';
+}
 
 export const dateLabels: Record<DateRange, string> = {
   any: 'Any time',
@@ -44,7 +91,7 @@ export const dateLabels: Record<DateRange, string> = {
   week: 'Past 7 days',
   month: 'Past 30 days',
   year: 'Past year',
-  custom: 'Since…',
+  custom: 'Between…',
 };
 
 /** The first day (YYYY-MM-DD, local) a date range includes, or "" for any. */
@@ -63,27 +110,89 @@ export function modifiedAfter(p: Pick<SearchParams, 'date' | 'customAfter'>, now
     case 'year':
       return back(364);
     case 'custom':
-      return /^\d{4}-\d{2}-\d{2}$/.test(p.customAfter) ? p.customAfter : '';
+      return isDay(p.customAfter) ? p.customAfter : '';
     default:
       return '';
   }
 }
 
+const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
+
+/** The last day (YYYY-MM-DD, inclusive) a date range includes, or "". */
+export function modifiedBefore(p: Pick<SearchParams, 'date' | 'customBefore'>): string {
+  return p.date === 'custom' && isDay(p.customBefore) ? p.customBefore : '';
+}
+
 /** The POST /api/search/ body for the parameters. */
-export function buildRequest(p: SearchParams, now: Date, limit = 50, explain = false): SearchRequest {
+export function buildRequest(p: SearchParams, now: Date, limit = 50, explain = false, offset = 0): SearchRequest {
   const req: SearchRequest = { query: p.query.trim(), limit };
+  if (offset > 0) req.offset = offset;
+  if (p.sort && p.sort !== 'relevance') req.sort = p.sort;
+  if (p.order && p.order !== defaultOrder(p.sort || 'relevance')) req.order = p.order;
   if (explain) req.explain = true;
   if (p.directory) req.directory = p.directory;
   const filters: SearchRequest['filters'] = {};
   if (p.extensions.length) filters.extensions = [...p.extensions];
+  if (p.kinds.length) filters.kinds = [...p.kinds];
   const after = modifiedAfter(p, now);
   if (after) filters.modified_after = after;
+  const before = modifiedBefore(p);
+  if (before) filters.modified_before = before;
   if (Object.keys(filters).length) req.filters = filters;
   return req;
 }
 
 export function hasFilters(p: SearchParams): boolean {
-  return p.extensions.length > 0 || p.directory !== '' || modifiedAfter(p, new Date()) !== '';
+  return (
+    p.extensions.length > 0 ||
+    p.kinds.length > 0 ||
+    p.directory !== '' ||
+    modifiedAfter(p, new Date()) !== '' ||
+    modifiedBefore(p) !== ''
+  );
+}
+
+// The search in the address bar: q, sort, order, kind, ext, date, after,
+// before, dir. Only what differs from the defaults is written.
+
+const dateRanges: DateRange[] = ['any', 'today', 'week', 'month', 'year', 'custom'];
+const sortKeys: SortKey[] = ['relevance', 'modified', 'name', 'size'];
+
+/** The URL query string ("?q=...", or "" for no search) of the parameters. */
+export function paramsToURL(p: SearchParams): string {
+  const u = new URLSearchParams();
+  if (p.query.trim()) u.set('q', p.query);
+  if (p.sort !== 'relevance') u.set('sort', p.sort);
+  if (p.order) u.set('order', p.order);
+  for (const k of p.kinds) u.append('kind', k);
+  for (const e of p.extensions) u.append('ext', e);
+  if (p.date !== 'any') u.set('date', p.date);
+  if (p.date === 'custom' && p.customAfter) u.set('after', p.customAfter);
+  if (p.date === 'custom' && p.customBefore) u.set('before', p.customBefore);
+  if (p.directory) u.set('dir', p.directory);
+  const s = u.toString();
+  return s ? '?' + s : '';
+}
+
+/** The parameters of a URL query string; anything unknown is left at its default. */
+export function paramsFromURL(search: string): SearchParams {
+  const u = new URLSearchParams(search);
+  const p: SearchParams = { ...emptyParams, extensions: [], kinds: [] };
+  p.query = u.get('q') ?? '';
+  const sort = u.get('sort') as SortKey | null;
+  if (sort && sortKeys.includes(sort)) p.sort = sort;
+  const order = u.get('order');
+  if (order === 'asc' || order === 'desc') p.order = order;
+  p.kinds = u.getAll('kind').filter((k) => /^[a-z]+$/.test(k));
+  p.extensions = u.getAll('ext').filter((e) => e !== '');
+  const date = u.get('date') as DateRange | null;
+  if (date && dateRanges.includes(date)) p.date = date;
+  if (p.date === 'custom') {
+    p.customAfter = isDay(u.get('after') ?? '') ? u.get('after')! : '';
+    p.customBefore = isDay(u.get('before') ?? '') ? u.get('before')! : '';
+  }
+  p.directory = u.get('dir') ?? '';
+  return p;
 }
 
 export interface SearchControllerOptions {
@@ -102,7 +211,13 @@ export interface SearchController extends Readable<SearchState> {
   runNow(): void;
   /** Searches again quietly when the index changed (nothing when idle). */
   refresh(): void;
-  /** Moves the selection by delta, within the results. */
+  /** Fetches the next page and appends it (nothing when all are shown). */
+  loadMore(): void;
+  /** Whether more results than those shown exist. */
+  hasMore(): boolean;
+  /** Replaces every parameter (the address bar changed) and searches at once. */
+  replace(p: SearchParams): void;
+  /** Moves the selection by delta, within the results (loading more at the end). */
   move(delta: number): void;
   select(index: number): void;
   selected(): SearchResult | undefined;
@@ -119,11 +234,17 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
     pending: false,
     results: [],
     total: 0,
+    estimated: false,
+    totalGroups: 0,
+    loadingMore: false,
+    didYouMean: '',
+    facets: [],
     shownQuery: '',
     error: null,
     selected: 0,
     notice: '',
   };
+  const limit = opt.limit ?? 50;
   const store = writable(state);
   const commit = (next: Partial<SearchState>) => {
     state = { ...state, ...next };
@@ -152,7 +273,9 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
     inflight = ctrl;
     commit({ pending: true, phase: state.phase === 'done' ? 'done' : 'loading' });
     try {
-      const res = await opt.search(buildRequest(params, now(), opt.limit, opt.explain), { signal: ctrl?.signal });
+      // A refresh keeps as many results as are shown.
+      const size = query === state.shownQuery ? Math.max(limit, state.results.length) : limit;
+      const res = await opt.search(buildRequest(params, now(), size, opt.explain), { signal: ctrl?.signal });
       if (mine !== seq) return; // a newer request was made: this answer is stale
       inflight = null;
       const results = res.results ?? [];
@@ -163,7 +286,8 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
         phase: 'done',
         pending: false,
         results,
-        total: res.total ?? res.results?.length ?? 0,
+        ...counts(res),
+        loadingMore: false,
         shownQuery: query,
         error: null,
         selected: Math.max(0, keep),
@@ -177,11 +301,54 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
     }
   };
 
+  const counts = (res: SearchResponse) => {
+    const total = res.total ?? res.results?.length ?? 0;
+    return {
+      total,
+      estimated: res.total_estimated === true,
+      totalGroups: res.total_groups ?? total,
+      didYouMean: res.did_you_mean?.query ?? '',
+      facets: res.facets?.kinds ?? [],
+    };
+  };
+
+  const hasMore = () => state.phase === 'done' && state.results.length < state.totalGroups;
+
+  const loadMore = async () => {
+    if (!hasMore() || state.loadingMore || state.pending) return;
+    const mine = seq;
+    commit({ loadingMore: true });
+    try {
+      const res = await opt.search(buildRequest(state.params, now(), limit, opt.explain, state.results.length), {});
+      if (mine !== seq) return; // the search changed meanwhile
+      const have = new Set(state.results.map((r) => r.file.id));
+      const more = (res.results ?? []).filter((r) => !have.has(r.file.id));
+      commit({ results: [...state.results, ...more], ...counts(res), loadingMore: false });
+      if (more.length === 0) commit({ totalGroups: state.results.length });
+    } catch (e) {
+      if (mine !== seq) return;
+      commit({ loadingMore: false, phase: 'error', error: asApiError(e) });
+    }
+  };
+
   const schedule = (delay: number) => {
     cancel();
     if (!state.params.query.trim()) {
       seq++; // any answer still on its way is now stale
-      commit({ phase: 'idle', pending: false, results: [], total: 0, shownQuery: '', error: null, selected: 0, notice: '' });
+      commit({
+        phase: 'idle',
+        pending: false,
+        results: [],
+        total: 0,
+        estimated: false,
+        totalGroups: 0,
+        didYouMean: '',
+        facets: [],
+        shownQuery: '',
+        error: null,
+        selected: 0,
+        notice: '',
+      });
       return;
     }
     commit({ pending: true });
@@ -206,10 +373,22 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
     refresh() {
       if (state.params.query.trim() && !timer) void run();
     },
+    loadMore() {
+      void loadMore();
+    },
+    hasMore,
+    replace(p) {
+      const params = { ...p, extensions: [...p.extensions], kinds: [...p.kinds] };
+      if (JSON.stringify(params) === JSON.stringify(state.params)) return;
+      commit({ params });
+      schedule(0);
+    },
     move(delta) {
       const n = state.results.length;
       if (!n) return;
-      commit({ selected: Math.min(n - 1, Math.max(0, state.selected + delta)) });
+      const to = state.selected + delta;
+      if (to >= n - 5 && hasMore()) void loadMore();
+      commit({ selected: Math.min(n - 1, Math.max(0, to)) });
     },
     select(index) {
       if (index >= 0 && index < state.results.length) commit({ selected: index });

@@ -35,7 +35,12 @@ export interface SearchFilters {
   min_size?: number;
   max_size?: number;
   path?: string;
+  /** Kinds of file (documents, pdf, images, none, ...). */
+  kinds?: string | string[];
 }
+
+export type SortKey = 'relevance' | 'modified' | 'name' | 'size';
+export type SortOrder = 'asc' | 'desc';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
@@ -44,6 +49,10 @@ export interface SearchRequest {
   directory?: string;
   filters?: SearchFilters;
   limit?: number;
+  /** Results to skip (paging). */
+  offset?: number;
+  sort?: SortKey;
+  order?: SortOrder;
   min_score?: number;
   mode?: SearchMode;
   /** Adds `explain` to each result: why it ranks where it does. */
@@ -72,6 +81,10 @@ export interface SearchResult {
   semantic_score: number;
   snippet: string;
   explain?: Explain;
+  /** The kind of file (documents, pdf, code, none, ...). */
+  kind?: string;
+  /** Other files with the same content that match too. */
+  copies?: SearchFile[];
 }
 
 /** Why a result ranks where it does (docs/api.md, "explain"). */
@@ -93,10 +106,39 @@ export interface ExplainWord {
 
 export interface SearchResponse {
   results: SearchResult[];
+  /** Matching files, copies included. */
   total: number;
+  /** True when more files match than Trove counts exactly: total is a lower bound. */
+  total_estimated?: boolean;
+  /** Results to page through (copies of one content count once). */
+  total_groups?: number;
+  offset?: number;
+  sort?: SortKey;
+  order?: SortOrder;
   query: string;
   /** What the results lack, such as "Semantic search is unavailable (...)". */
   notice?: string;
+  did_you_mean?: { query: string; corrections: { typed: string; suggested: string }[] } | null;
+  facets?: { kinds: KindFacet[] };
+}
+
+export interface KindFacet {
+  kind: string;
+  label: string;
+  count: number;
+  extensions: { extension: string; count: number }[];
+}
+
+export interface Preview {
+  id: number;
+  file_path: string;
+  filename: string;
+  mime: string;
+  kind: string;
+  image: boolean;
+  parts: { text: string; mark?: boolean }[];
+  matches: number;
+  truncated: boolean;
 }
 
 export interface FileRecord {
@@ -125,6 +167,8 @@ export interface Folder {
   file_count: number;
   indexed_count: number;
   failed_count: number;
+  /** Failed, or indexed with a note (name only, text cut): the Problems list. */
+  problem_count?: number;
   status: FolderStatus;
   added_at?: string;
   status_message: string;

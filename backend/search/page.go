@@ -1,0 +1,466 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"trove/backend/core"
+	"trove/backend/query"
+	"trove/backend/store"
+)
+
+// A page of results: every file the query matches is counted and can be
+// reached by paging, in any order, and copies of one content show once.
+//
+// Ranking stays as it is (the shortlist of rank, best first). The files a
+// query matches are then listed without scoring them, from the same
+// full-text tables in one pass (store.MatchingKeys): the shortlist is the
+// head of the relevance order, and the matching files it did not hold
+// follow, scored only when a page reaches them. Other orders sort the
+// same set by a column and score only the page they show. Because a score
+// depends only on a file's own evidence and the collection's statistics,
+// a file scores the same whichever way it was reached.
+
+// SortKey orders a page.
+type SortKey string
+
+// Orders of results.
+const (
+	ByRelevance SortKey = "relevance"
+	ByModified  SortKey = "modified"
+	ByName      SortKey = "name"
+	BySize      SortKey = "size"
+)
+
+// MaxCounted is the most matching files listed exactly; beyond it the
+// total is an estimate and pages end there.
+const MaxCounted = 20000
+
+// PageRequest is a search with paging, order, grouping and kinds.
+type PageRequest struct {
+	Request
+	Offset int
+	Sort   SortKey // "" is relevance
+	Asc    bool    // ascending (the default is descending, ascending for names)
+	Kinds  []string
+}
+
+// PageResult is one result: a file and the other files of the same
+// content that match too.
+type PageResult struct {
+	Result
+	Copies []core.File
+}
+
+// Correction is a typed word the index lacks and the word of the index
+// used instead.
+type Correction struct {
+	Typed, Suggested string
+}
+
+// ExtCount is how many matching files have an extension (type filters
+// aside).
+type ExtCount struct {
+	Ext   string
+	Count int
+}
+
+// Page is one page of results and what is known of all of them.
+type Page struct {
+	Results     []PageResult
+	Total       int  // matching files, copies included
+	Estimated   bool // Total is a lower bound: more than MaxCounted match
+	Groups      int  // results to page through: copies of one content count once
+	Corrections []Correction
+	Facets      []ExtCount // by extension, over the matches before the type filter
+}
+
+// entry is a matching file on its way to a page.
+type entry struct {
+	key    store.FileKey
+	scored *Scored
+	ranked bool // from rank's shortlist, in its order
+}
+
+// SearchPage runs a search and returns one page of its results.
+func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
+	q := query.Parse(pr.Query)
+	if len(q.Errors) > 0 {
+		return Page{}, core.Invalid("INVALID_QUERY", "%s", strings.Join(q.Errors, "; "))
+	}
+	if pr.Mode == "" {
+		pr.Mode = Hybrid
+	}
+	if pr.Sort == "" {
+		pr.Sort = ByRelevance
+	}
+	p := newPlan(q)
+	filter, err := e.fileFilter(pr.Request, q)
+	if err != nil {
+		return Page{}, err
+	}
+	// Types are decided here, after the facets are counted.
+	typeOK := kindMatcher(pr.Kinds, append(slices.Clone(pr.Filters.Extensions), q.Exts...))
+	filter.Exts = nil
+	if len(p.terms) == 0 {
+		keys, more, err := e.Store.BrowseKeys(ctx, filter, MaxCounted)
+		if err != nil {
+			return Page{}, err
+		}
+		var list []entry
+		for _, k := range keys {
+			if globMatch(pr.Filters.PathGlob, k.Path) {
+				list = append(list, entry{key: k})
+			}
+		}
+		return e.page(ctx, pr, nil, list, more, typeOK)
+	}
+	s := newSearcher(e, pr.Request, p, filter)
+	ranked, err := s.rank(ctx)
+	if err != nil {
+		return Page{}, err
+	}
+	list, more, err := s.matching(ctx, ranked)
+	if err != nil {
+		return Page{}, err
+	}
+	return e.page(ctx, pr, s, list, more, typeOK)
+}
+
+// matching lists the ranked files that hold, then the other matching
+// files, each once, all passing the filters but the type.
+func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool, error) {
+	var exprs []string
+	for i, t := range s.terms {
+		if t.source != Feedback && s.weight[i] > 0 {
+			exprs = append(exprs, t.expr)
+		}
+	}
+	var keys []store.FileKey
+	var more bool
+	if len(exprs) > 0 && s.req.MinScore <= 0 {
+		var err error
+		if keys, more, err = s.e.Store.MatchingKeys(ctx, strings.Join(exprs, " OR "), s.filter, MaxCounted); err != nil {
+			return nil, false, err
+		}
+	}
+	ids := make([]int64, len(ranked))
+	for i, r := range ranked {
+		ids[i] = r.C.ID
+	}
+	known, err := s.e.Store.KeysOf(ctx, ids)
+	if err != nil {
+		return nil, false, err
+	}
+	var allowed map[int64]bool
+	if !s.filter.Empty() {
+		if allowed, err = s.e.Store.Allowed(ctx, ids, s.filter); err != nil {
+			return nil, false, err
+		}
+	}
+	var excluded map[int64]bool
+	if s.p.excluded != "" {
+		if excluded, err = s.e.Store.MatchingFiles(ctx, s.p.excluded); err != nil {
+			return nil, false, err
+		}
+	}
+	seen := map[int64]bool{}
+	var list []entry
+	for i := range ranked {
+		r := &ranked[i]
+		k, ok := known[r.C.ID]
+		if !ok || allowed != nil && !allowed[r.C.ID] || excluded[r.C.ID] || r.Score < s.req.MinScore ||
+			!globMatch(s.req.Filters.PathGlob, k.Path) {
+			continue
+		}
+		seen[k.ID] = true
+		list = append(list, entry{key: k, scored: r, ranked: true})
+	}
+	for _, k := range keys {
+		if !seen[k.ID] && !excluded[k.ID] && globMatch(s.req.Filters.PathGlob, k.Path) {
+			seen[k.ID] = true
+			list = append(list, entry{key: k})
+		}
+	}
+	return list, more, nil
+}
+
+// page counts, filters by type, orders, groups copies and cuts one page.
+func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []entry, more bool, typeOK func(string) bool) (Page, error) {
+	var out Page
+	out.Facets = facets(list)
+	if typeOK != nil {
+		list = slices.DeleteFunc(list, func(en entry) bool { return !typeOK(en.key.Extension) })
+	}
+	out.Total, out.Estimated = len(list), more
+	if s != nil {
+		out.Corrections = s.corrections()
+	}
+	if s != nil && (pr.Sort == ByRelevance && (pr.Asc || needsRest(list, pr))) {
+		if err := s.scoreRest(ctx, list); err != nil {
+			return out, err
+		}
+	}
+	order(list, pr.Sort, pr.Asc, s == nil)
+	groups := group(list)
+	out.Groups = len(groups)
+	from := min(pr.Offset, len(groups))
+	groups = groups[from:min(from+max(pr.Limit, 1), len(groups))]
+	if s != nil {
+		if err := s.scorePage(ctx, groups); err != nil {
+			return out, err
+		}
+	}
+	res, err := e.load(ctx, groups)
+	if err != nil {
+		return out, err
+	}
+	if s != nil {
+		s.finish(ctx, res, groups)
+	}
+	out.Results = res
+	return out, nil
+}
+
+// needsRest reports whether a relevance page reaches past the ranked
+// files (counted as results: copies of one content count once).
+func needsRest(list []entry, pr PageRequest) bool {
+	head := rankedHead(list)
+	return head < len(list) && len(group(list[:head])) < pr.Offset+max(pr.Limit, 1)
+}
+
+// rankedHead is how many entries lead the list from rank's shortlist.
+func rankedHead(list []entry) int {
+	n := 0
+	for n < len(list) && list[n].ranked {
+		n++
+	}
+	return n
+}
+
+// scoreRest completes the evidence of the matching files rank did not
+// score, scores them and puts them after the ranked ones in their order.
+func (s *searcher) scoreRest(ctx context.Context, list []entry) error {
+	var ids []int64
+	for _, en := range list {
+		if en.scored == nil {
+			ids = append(ids, en.key.ID)
+		}
+	}
+	scores, err := s.score(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		if list[i].scored == nil {
+			if sc, ok := scores[list[i].key.ID]; ok {
+				list[i].scored = sc
+			} else {
+				list[i].scored = &Scored{C: s.cand(list[i].key.ID)}
+			}
+		}
+	}
+	return nil
+}
+
+// score completes the evidence of the given files and fuses them.
+func (s *searcher) score(ctx context.Context, ids []int64) (map[int64]*Scored, error) {
+	out := map[int64]*Scored{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		s.cand(id)
+	}
+	if err := s.completeEvidence(ctx, ids); err != nil {
+		return nil, err
+	}
+	cands := make([]*Candidate, 0, len(ids))
+	for _, id := range ids {
+		cands = append(cands, s.cands[id])
+	}
+	for _, r := range Fuse(s.query(), cands, s.col, s.t) {
+		out[r.C.ID] = &r
+	}
+	return out, nil
+}
+
+// order sorts the list by key. Relevance keeps the ranked files first
+// (best first) and puts the rest after them by score; browsing without
+// words orders by date.
+func order(list []entry, key SortKey, asc, browse bool) {
+	if key == ByRelevance && browse {
+		key = ByModified
+	}
+	var cmpf func(a, b entry) int
+	switch key {
+	case ByModified:
+		cmpf = func(a, b entry) int { return cmp.Compare(a.key.Modified, b.key.Modified) }
+	case BySize:
+		cmpf = func(a, b entry) int { return cmp.Compare(a.key.Size, b.key.Size) }
+	case ByName:
+		cmpf = func(a, b entry) int {
+			return cmp.Or(cmp.Compare(strings.ToLower(a.key.Filename), strings.ToLower(b.key.Filename)), cmp.Compare(a.key.Path, b.key.Path))
+		}
+	default:
+		// Ranked files lead in rank's order; the rest follow by score.
+		rest := list[rankedHead(list):]
+		slices.SortStableFunc(rest, func(a, b entry) int { return cmp.Compare(scoreOf(b), scoreOf(a)) })
+		if asc {
+			slices.Reverse(list)
+		}
+		return
+	}
+	slices.SortStableFunc(list, func(a, b entry) int {
+		c := cmpf(a, b)
+		if !asc {
+			c = -c
+		}
+		// Ties (same size, same minute) in path order, so pages are stable.
+		return cmp.Or(c, cmp.Compare(a.key.Path, b.key.Path), cmp.Compare(a.key.ID, b.key.ID))
+	})
+}
+
+func scoreOf(en entry) float64 {
+	if en.scored == nil {
+		return 0
+	}
+	return en.scored.Score
+}
+
+// group keeps the first file of each content and lists the later ones as
+// its copies. Empty files and files without a hash are never copies.
+type groupOf struct {
+	head   entry
+	copies []entry
+}
+
+func group(list []entry) []groupOf {
+	at := map[string]int{}
+	var out []groupOf
+	for _, en := range list {
+		h := en.key.Hash
+		if h != "" && en.key.Size > 0 {
+			if i, ok := at[h]; ok {
+				out[i].copies = append(out[i].copies, en)
+				continue
+			}
+			at[h] = len(out)
+		}
+		out = append(out, groupOf{head: en})
+	}
+	return out
+}
+
+// scorePage scores the page's files that have no score yet (other orders
+// than relevance).
+func (s *searcher) scorePage(ctx context.Context, groups []groupOf) error {
+	var ids []int64
+	for _, g := range groups {
+		if g.head.scored == nil {
+			ids = append(ids, g.head.key.ID)
+		}
+	}
+	scores, err := s.score(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range groups {
+		if groups[i].head.scored == nil {
+			groups[i].head.scored = scores[groups[i].head.key.ID]
+		}
+	}
+	return nil
+}
+
+// load reads the page's files and their copies.
+func (e *Engine) load(ctx context.Context, groups []groupOf) ([]PageResult, error) {
+	var ids []int64
+	for _, g := range groups {
+		ids = append(ids, g.head.key.ID)
+		for _, c := range g.copies {
+			ids = append(ids, c.key.ID)
+		}
+	}
+	files, err := e.Store.IndexedFiles(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PageResult, 0, len(groups))
+	for _, g := range groups {
+		f, ok := files[g.head.key.ID]
+		if !ok {
+			continue // deleted meanwhile
+		}
+		r := PageResult{Result: Result{File: f}}
+		if sc := g.head.scored; sc != nil {
+			r.Score, r.Keyword, r.Semantic = sc.Score, sc.Keyword, sc.Semantic
+		}
+		for _, c := range g.copies {
+			if cf, ok := files[c.key.ID]; ok {
+				r.Copies = append(r.Copies, cf)
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// finish adds snippets and explanations, as results does.
+func (s *searcher) finish(ctx context.Context, out []PageResult, groups []groupOf) {
+	scored := map[int64]*Scored{}
+	for _, g := range groups {
+		scored[g.head.key.ID] = g.head.scored
+	}
+	q := s.query()
+	plain := make([]Result, len(out))
+	for i := range out {
+		if sc := scored[out[i].File.ID]; s.req.Explain && sc != nil {
+			x := explain(q, *sc, s.col, s.t)
+			out[i].Explain = &x
+		}
+		plain[i] = out[i].Result
+	}
+	if !s.req.Snippets {
+		return
+	}
+	p := s.p
+	for _, t := range s.terms {
+		if t.source == Corrected {
+			p.stems = append(p.stems, t.stem)
+			p.roots = append(p.roots, root(t.text, t.stem))
+		}
+	}
+	s.e.snippets(ctx, plain, p, s.cands)
+	for i := range out {
+		out[i].Snippet = plain[i].Snippet
+	}
+}
+
+// corrections are the typed words the search replaced.
+func (s *searcher) corrections() []Correction {
+	var out []Correction
+	for _, t := range s.terms {
+		if t.source == Corrected {
+			out = append(out, Correction{Typed: t.of, Suggested: t.text})
+		}
+	}
+	return out
+}
+
+// facets counts the matching files by extension, most first.
+func facets(list []entry) []ExtCount {
+	n := map[string]int{}
+	for _, en := range list {
+		n[en.key.Extension]++
+	}
+	out := make([]ExtCount, 0, len(n))
+	for e, c := range n {
+		out = append(out, ExtCount{Ext: e, Count: c})
+	}
+	slices.SortFunc(out, func(a, b ExtCount) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Ext, b.Ext)) })
+	return out
+}

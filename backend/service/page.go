@@ -1,0 +1,48 @@
+package service
+
+import (
+	"context"
+
+	"trove/backend/search"
+)
+
+// Paged search: the engine's types, so the shells need no import of it.
+type (
+	PageRequest = search.PageRequest
+	Page        = search.Page
+	SortKey     = search.SortKey
+	ExtCount    = search.ExtCount
+)
+
+// MaxCounted is the most matching files a search counts exactly.
+const MaxCounted = search.MaxCounted
+
+// Kinds are the families of file types of the type filter.
+var Kinds = search.Kinds
+
+// KindOf returns the kind of a file extension.
+func KindOf(ext string) string { return search.KindOf(ext) }
+
+// ValidKind reports whether id names a kind.
+func ValidKind(id string) bool { return search.ValidKind(id) }
+
+// PageAnswer is one page of results and what they lack (see SearchAnswer).
+type PageAnswer struct {
+	Page
+	Notice string
+}
+
+// SearchPage runs a query and returns one page of its results, with the
+// true total, under the same time limit and fallback as Search.
+func (s *Service) SearchPage(ctx context.Context, req PageRequest) (PageAnswer, error) {
+	var page Page
+	notice, err := s.guard(ctx, req.Request, func(ctx context.Context, r SearchRequest) (err error) {
+		req.Request = r
+		page, err = s.search.SearchPage(ctx, req)
+		return err
+	})
+	if err != nil {
+		return PageAnswer{}, err
+	}
+	return PageAnswer{Page: page, Notice: notice}, nil
+}

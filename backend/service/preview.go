@@ -1,0 +1,67 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"time"
+
+	"trove/backend/core"
+	"trove/backend/fileread"
+	"trove/backend/search"
+)
+
+// FilePreview is an indexed file's text with the query's words marked.
+type FilePreview = search.Preview
+
+// Preview returns an indexed file's text as indexed, with every word
+// matching text marked. Only files the index holds have one.
+func (s *Service) Preview(ctx context.Context, id int64, text string) (FilePreview, error) {
+	return s.search.Preview(ctx, id, text)
+}
+
+// MaxImage is the largest image the preview serves.
+const MaxImage = 32 << 20
+
+// imageRead bounds reading one image from disk.
+const imageRead = 10 * time.Second
+
+// Image returns the bytes and MIME type of an indexed image. It reads the
+// file as the indexer does (fileread: no links below its folder, no FIFO,
+// no other file swapped in), so the preview can show nothing the index
+// does not hold.
+func (s *Service) Image(ctx context.Context, id int64) ([]byte, string, error) {
+	f, err := s.store.File(ctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	switch {
+	case f.State != core.StateIndexed:
+		return nil, "", core.NotFound("NOT_INDEXED", "file %d is not indexed", id)
+	case !strings.HasPrefix(f.Mime, "image/") || f.Mime == "image/svg+xml":
+		return nil, "", core.Invalid("NOT_AN_IMAGE", "file %d is %q, not an image the preview shows", id, f.Mime)
+	case f.Size > MaxImage:
+		return nil, "", core.Invalid("TOO_LARGE", "file %d is larger than %d MB", id, MaxImage>>20)
+	}
+	dir, err := s.store.Directory(ctx, f.DirID)
+	if err != nil {
+		return nil, "", err
+	}
+	rctx, cancel := fileread.WithTimeout(ctx, imageRead)
+	defer cancel()
+	fh, err := fileread.Open(rctx, dir.Path, f.Path, nil)
+	if err != nil {
+		var te *fileread.TimeoutError
+		if errors.As(err, &te) {
+			return nil, "", core.Invalid("READ_TIMEOUT", "%v", err)
+		}
+		return nil, "", core.NotFound("FILE_GONE", "%s cannot be read: %v", f.Path, err)
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh.Reader(), MaxImage))
+	if err != nil {
+		return nil, "", core.NotFound("FILE_GONE", "%s cannot be read: %v", f.Path, err)
+	}
+	return data, f.Mime, nil
+}

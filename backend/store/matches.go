@@ -1,0 +1,149 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// FileKey is what the result list needs of a matching file before ranking
+// it: its type (for the type facets), its sort keys and its content (to
+// group copies).
+type FileKey struct {
+	ID        int64
+	Path      string
+	Extension string
+	Filename  string
+	Size      int64
+	Modified  int64 // Unix ns
+	Hash      string
+}
+
+const fileKeyColumns = `f.id, f.path, f.extension, f.filename, f.size, f.modified_ns, f.content_hash`
+
+func scanKeys(rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+}, limit int) ([]FileKey, bool, error) {
+	var out []FileKey
+	for rows.Next() {
+		if limit > 0 && len(out) == limit {
+			return out, true, rows.Err()
+		}
+		var k FileKey
+		if err := rows.Scan(&k.ID, &k.Path, &k.Extension, &k.Filename, &k.Size, &k.Modified, &k.Hash); err != nil {
+			return nil, false, err
+		}
+		out = append(out, k)
+	}
+	return out, false, rows.Err()
+}
+
+// MatchingKeys returns the indexed files passing f whose text or card
+// match expr (an FTS5 expression), up to limit; more reports that there
+// are more than limit. One pass over each table's posting lists: matches
+// are counted, not scored.
+func (s *Store) MatchingKeys(ctx context.Context, expr string, f FileFilter, limit int) (keys []FileKey, more bool, err error) {
+	cond, fargs := f.where("f")
+	args := append([]any{expr}, fargs...)
+	q := `SELECT ` + fileKeyColumns + ` FROM files f WHERE f.id IN (
+		SELECT rowid FROM fts_content WHERE fts_content MATCH ?1
+		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1) AND ` + renumber(cond, 2)
+	if limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, limit+1)
+	}
+	rows, err := s.rdb().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, false, fmt.Errorf("matching files: %w", err)
+	}
+	defer rows.Close()
+	return scanKeys(rows, limit)
+}
+
+// renumber gives the filter's anonymous parameters numbers from first on,
+// so they can follow a numbered one.
+func renumber(cond string, first int) string {
+	var b strings.Builder
+	for _, r := range cond {
+		if r == '?' {
+			fmt.Fprintf(&b, "?%d", first)
+			first++
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// KeysOf returns the keys of the given files that are indexed.
+func (s *Store) KeysOf(ctx context.Context, ids []int64) (map[int64]FileKey, error) {
+	out := make(map[int64]FileKey, len(ids))
+	const batch = 500
+	for start := 0; start < len(ids); start += batch {
+		part := ids[start:min(start+batch, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileKeyColumns+` FROM files f NOT INDEXED WHERE f.state = 'indexed' AND f.id IN (?`+
+			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("file keys: %w", err)
+		}
+		keys, _, err := scanKeys(rows, 0)
+		rows.Close()
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			out[k.ID] = k
+		}
+	}
+	return out, nil
+}
+
+// BrowseKeys lists the keys of every indexed file passing f, up to limit
+// (a query of filters only).
+func (s *Store) BrowseKeys(ctx context.Context, f FileFilter, limit int) ([]FileKey, bool, error) {
+	cond, args := f.where("f")
+	q := `SELECT ` + fileKeyColumns + ` FROM files f WHERE ` + cond + ` ORDER BY f.modified_ns DESC`
+	if limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, limit+1)
+	}
+	rows, err := s.rdb().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, false, fmt.Errorf("browse: %w", err)
+	}
+	defer rows.Close()
+	return scanKeys(rows, limit)
+}
+
+// FileText returns an indexed file's stored text (its passages in order,
+// a blank line between them), up to about maxBytes, and whether it was
+// cut there.
+func (s *Store) FileText(ctx context.Context, id int64, maxBytes int) (string, bool, error) {
+	rows, err := s.rdb().QueryContext(ctx, `SELECT text FROM chunks WHERE file_id = ? ORDER BY ord`, id)
+	if err != nil {
+		return "", false, fmt.Errorf("file text: %w", err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return "", false, err
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		if b.Len()+len(t) > maxBytes {
+			b.WriteString(strings.ToValidUTF8(t[:max(maxBytes-b.Len(), 0)], ""))
+			return b.String(), true, rows.Err()
+		}
+		b.WriteString(t)
+	}
+	return b.String(), false, rows.Err()
+}

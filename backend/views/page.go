@@ -1,0 +1,268 @@
+package views
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+
+	"trove/backend/core"
+	"trove/backend/service"
+)
+
+// Sort orders of POST /api/search/ and their default directions.
+var sortOrders = map[string]string{"relevance": "desc", "modified": "desc", "size": "desc", "name": "asc"}
+
+// MaxOffset bounds offset: pages end where the counted matches end.
+const MaxOffset = service.MaxCounted
+
+// DecodeSearchPage reads POST /api/search/ (and the desktop window's
+// search): a search with offset, sort, order and kinds.
+func DecodeSearchPage(body []byte) (service.PageRequest, error) {
+	var req SearchRequest
+	if err := Decode(body, &req); err != nil {
+		return service.PageRequest{}, err
+	}
+	return req.BuildPage()
+}
+
+// BuildPage checks the request, paging and order included.
+func (r SearchRequest) BuildPage() (service.PageRequest, error) {
+	sr, err := r.Build()
+	if err != nil {
+		return service.PageRequest{}, err
+	}
+	pr := service.PageRequest{Request: sr}
+	if r.Offset != nil {
+		if *r.Offset < 0 || *r.Offset > MaxOffset {
+			return pr, core.InvalidField("INVALID_PARAMETER", "offset", "must be from 0 to %d, got %d", MaxOffset, *r.Offset)
+		}
+		pr.Offset = *r.Offset
+	}
+	sort := r.Sort
+	if sort == "" {
+		sort = "relevance"
+	}
+	def, ok := sortOrders[sort]
+	if !ok {
+		return pr, core.InvalidField("INVALID_PARAMETER", "sort", "%q is not an order (use relevance, modified, name or size)", r.Sort)
+	}
+	order := r.Order
+	if order == "" {
+		order = def
+	}
+	if order != "asc" && order != "desc" {
+		return pr, core.InvalidField("INVALID_PARAMETER", "order", "%q is not a direction (use asc or desc)", r.Order)
+	}
+	pr.Sort, pr.Asc = service.SortKey(sort), order == "asc"
+	pr.Kinds, err = parseKinds(r.Filters)
+	return pr, err
+}
+
+func parseKinds(raw json.RawMessage) ([]string, error) {
+	var f struct {
+		Kinds stringList `json:"kinds"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &f) != nil {
+		return nil, nil // parseFilters has said what is wrong
+	}
+	for _, k := range f.Kinds {
+		if !service.ValidKind(k) {
+			ids := make([]string, len(service.Kinds))
+			for i, k := range service.Kinds {
+				ids[i] = k.ID
+			}
+			return nil, core.InvalidField("INVALID_FILTER", "filters.kinds", "%q is not a kind (use %s)", k, strings.Join(ids, ", "))
+		}
+	}
+	return f.Kinds, nil
+}
+
+// PageResponse is the answer of POST /api/search/.
+type PageResponse struct {
+	Results        []PageHit   `json:"results"`
+	Total          int         `json:"total"`
+	TotalEstimated bool        `json:"total_estimated"`
+	TotalGroups    int         `json:"total_groups"`
+	Offset         int         `json:"offset"`
+	Limit          int         `json:"limit"`
+	Sort           string      `json:"sort"`
+	Order          string      `json:"order"`
+	Query          string      `json:"query"`
+	DidYouMean     *DidYouMean `json:"did_you_mean"`
+	Facets         Facets      `json:"facets"`
+	// Notice says what the results lack; absent when nothing is missing.
+	Notice string `json:"notice,omitempty"`
+}
+
+// PageHit is one result with its kind and the copies of its content.
+type PageHit struct {
+	SearchHit
+	Kind   string       `json:"kind"`
+	Copies []SearchFile `json:"copies"`
+}
+
+// DidYouMean is the query with the words the index lacks replaced by the
+// closest words it holds (the search has already used them).
+type DidYouMean struct {
+	Query       string           `json:"query"`
+	Corrections []CorrectionView `json:"corrections"`
+}
+
+// CorrectionView is one replaced word.
+type CorrectionView struct {
+	Typed     string `json:"typed"`
+	Suggested string `json:"suggested"`
+}
+
+// Facets count the matching files by kind and extension, before the type
+// filter (so every kind can be chosen).
+type Facets struct {
+	Kinds []KindCount `json:"kinds"`
+}
+
+// KindCount is a kind's matching files and its extensions'.
+type KindCount struct {
+	Kind       string     `json:"kind"`
+	Label      string     `json:"label"`
+	Count      int        `json:"count"`
+	Extensions []ExtCount `json:"extensions"`
+}
+
+// ExtCount is an extension's matching files ("" for none).
+type ExtCount struct {
+	Extension string `json:"extension"`
+	Count     int    `json:"count"`
+}
+
+// PageResponseOf shows a page of results.
+func PageResponseOf(query string, pr service.PageRequest, p service.PageAnswer) PageResponse {
+	order := "desc"
+	if pr.Asc {
+		order = "asc"
+	}
+	out := PageResponse{Results: make([]PageHit, len(p.Results)), Total: p.Total, TotalEstimated: p.Estimated,
+		TotalGroups: p.Groups, Offset: pr.Offset, Limit: pr.Limit, Sort: string(pr.Sort), Order: order, Query: query,
+		Facets: facetsOf(p.Facets), Notice: p.Notice}
+	if out.Sort == "" {
+		out.Sort = "relevance"
+	}
+	plain := make([]service.SearchResult, len(p.Results))
+	for i, r := range p.Results {
+		plain[i] = r.Result
+	}
+	hits := SearchResponseOf(query, service.SearchAnswer{Results: plain}).Results
+	for i, r := range p.Results {
+		out.Results[i] = PageHit{SearchHit: hits[i], Kind: service.KindOf(r.File.Extension), Copies: make([]SearchFile, len(r.Copies))}
+		for j, c := range r.Copies {
+			out.Results[i].Copies[j] = searchFileOf(c)
+		}
+	}
+	if len(p.Corrections) > 0 {
+		d := &DidYouMean{Query: query}
+		for _, c := range p.Corrections {
+			d.Query = replaceWord(d.Query, c.Typed, c.Suggested)
+			d.Corrections = append(d.Corrections, CorrectionView{Typed: c.Typed, Suggested: c.Suggested})
+		}
+		out.DidYouMean = d
+	}
+	return out
+}
+
+// replaceWord replaces whole-word, case-insensitive occurrences of typed.
+func replaceWord(text, typed, with string) string {
+	re, err := regexp.Compile(`(?i)(^|[^\p{L}\p{N}])` + regexp.QuoteMeta(typed) + `($|[^\p{L}\p{N}])`)
+	if err != nil {
+		return text
+	}
+	return re.ReplaceAllString(text, "${1}"+strings.ReplaceAll(with, "$", "$$")+"${2}")
+}
+
+func facetsOf(exts []service.ExtCount) Facets {
+	byKind := map[string]*KindCount{}
+	for _, e := range exts {
+		k := service.KindOf(e.Ext)
+		kc := byKind[k]
+		if kc == nil {
+			kc = &KindCount{Kind: k, Extensions: []ExtCount{}}
+			byKind[k] = kc
+		}
+		kc.Count += e.Count
+		kc.Extensions = append(kc.Extensions, ExtCount{Extension: e.Ext, Count: e.Count})
+	}
+	out := Facets{Kinds: []KindCount{}}
+	for _, k := range service.Kinds {
+		if kc := byKind[k.ID]; kc != nil {
+			kc.Label = k.Label
+			out.Kinds = append(out.Kinds, *kc)
+		}
+	}
+	slices.SortStableFunc(out.Kinds, func(a, b KindCount) int { return b.Count - a.Count })
+	return out
+}
+
+// PreviewView is GET /api/files/{id}/preview: the file's text as indexed,
+// in parts, the matching words marked.
+type PreviewView struct {
+	ID        int64      `json:"id"`
+	Path      string     `json:"file_path"`
+	Filename  string     `json:"filename"`
+	Mime      string     `json:"mime"`
+	Kind      string     `json:"kind"`
+	Image     bool       `json:"image"`
+	Parts     []PartView `json:"parts"`
+	Matches   int        `json:"matches"`
+	Truncated bool       `json:"truncated"`
+}
+
+// PartView is a stretch of text; mark is true for a match.
+type PartView struct {
+	Text string `json:"text"`
+	Mark bool   `json:"mark,omitempty"`
+}
+
+// PreviewOf shows a preview.
+func PreviewOf(p service.FilePreview) PreviewView {
+	f := p.File
+	out := PreviewView{ID: f.ID, Path: f.Path, Filename: f.Filename, Mime: f.Mime, Kind: service.KindOf(f.Extension),
+		Image: strings.HasPrefix(f.Mime, "image/") && f.Mime != "image/svg+xml" && f.Size <= service.MaxImage,
+		Parts: make([]PartView, len(p.Parts)), Matches: p.Matches, Truncated: p.Truncated}
+	for i, part := range p.Parts {
+		out.Parts[i] = PartView{Text: part.Text, Mark: part.Mark}
+	}
+	return out
+}
+
+// AppView is an application that opens a file's type.
+type AppView struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// AppList is GET /api/files/{id}/apps.
+type AppList struct {
+	Apps []AppView `json:"apps"`
+}
+
+// AppsOf shows the applications for a file.
+func AppsOf(apps []service.DesktopApp) AppList {
+	out := AppList{Apps: make([]AppView, len(apps))}
+	for i, a := range apps {
+		out.Apps[i] = AppView{ID: a.ID, Name: a.Name}
+	}
+	return out
+}
+
+// DecodeOpenWith reads {"app": "<id>"}.
+func DecodeOpenWith(body []byte) (string, error) {
+	var req struct {
+		App string `json:"app"`
+	}
+	if err := Decode(body, &req); err != nil {
+		return "", err
+	}
+	if req.App == "" {
+		return "", core.InvalidField("MISSING_FIELD", "app", "required: an id from GET /api/files/{id}/apps")
+	}
+	return req.App, nil
+}

@@ -1,0 +1,408 @@
+// Results people can work with, in Debian's Chromium against a real Trove
+// server of its own: the true count and paging past 50, each sort, the
+// preview with its marks, copy path, grouped copies, did-you-mean, kinds
+// and a date range, the search in the address bar, and WCAG AA contrast in
+// both themes. Screenshots of the new screens go to docs/screenshots.
+
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { launch, shot, docsDir } from './browser';
+import { startServer, type Server } from './server';
+import { contrastFailures } from './contrast';
+
+const T = 20_000;
+const DAY = 86_400_000;
+const LOGS = 70; // more than one page of 50
+
+let server: Server;
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+let root: string;
+const pageErrors: string[] = [];
+
+interface Fixture {
+  path: string;
+  size: number;
+  mtime: number;
+}
+const logs: Fixture[] = [];
+
+// harbour-NN.txt: NN*3 days old; sizes not in the order of names or dates.
+function writeCorpus(dir: string): number {
+  const now = Date.now();
+  const put = (rel: string, text: string | Buffer, daysAgo: number) => {
+    const full = join(dir, rel);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, text);
+    const t = new Date(now - daysAgo * DAY);
+    utimesSync(full, t, t);
+    return full;
+  };
+  for (let i = 0; i < LOGS; i++) {
+    const name = `harbour-${String(i).padStart(2, '0')}.txt`;
+    const text = `Harbour log ${i}\n\n` + 'The ferry waited at the pier while the tide turned. '.repeat(1 + ((i * 37) % 23));
+    const full = put(`logs/${name}`, text, i * 3);
+    logs.push({ path: full, size: Buffer.byteLength(text), mtime: now - i * 3 * DAY });
+  }
+  const same = 'Changelog of the lighthouse keeper.\n\nThe lamp was replaced and the licence renewed for ten years.\n';
+  for (const d of ['debian-a', 'debian-b', 'debian-c']) put(`${d}/changelog`, same, 400);
+  put('notes/sourdough.md', '# Sourdough\n\nFeed the starter the night before; bake at 250 degrees.\n', 10);
+  // A 1x1 PNG named for the harbour: an image among the documents.
+  put(
+    'photos/harbour-photo.png',
+    Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c63f80f00000101000518d84e0000000049454e44ae426082', 'hex'),
+    1,
+  );
+  return LOGS + 3 + 1 + 1;
+}
+
+const box = () => page.getByRole('combobox', { name: 'Search your files' });
+const shownPaths = () => page.getByTestId('result').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')!));
+const total = async () => Number(await page.getByTestId('result-count').getAttribute('data-total'));
+
+async function search(q: string) {
+  await box().fill('');
+  await box().fill(q);
+  await expect.poll(() => page.getByTestId('result-count').count(), { timeout: T }).toBe(1);
+  await expect.poll(() => new URL(page.url()).searchParams.get('q'), { timeout: T }).toBe(q);
+}
+
+async function chooseSort(label: string) {
+  await page.getByTestId('chip-sort').click();
+  await page.getByRole('radio', { name: label }).click();
+}
+
+// Shows all n results: "Show more" (or the end of the list in view) loads
+// the next page.
+async function allResults(n: number) {
+  await expect
+    .poll(
+      async () => {
+        const c = await page.getByTestId('result').count();
+        if (c < n) await page.getByTestId('load-more').click({ timeout: 1000 }).catch(() => undefined);
+        return c;
+      },
+      { timeout: T },
+    )
+    .toBe(n);
+  return shownPaths();
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  root = join(server.dir, 'Results');
+  const n = writeCorpus(root);
+  const res = await fetch(server.url + '/api/watch/directory', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ path: root }),
+  });
+  expect(res.status).toBeLessThan(300);
+  // Wait (with a deadline) until every file is indexed.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const st = await (await fetch(server.url + '/api/files/stats')).json();
+    if (st.total_files === n) break;
+    if (Date.now() > deadline) throw new Error(`indexed ${st.total_files} of ${n} files in 60 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  browser = await launch();
+  ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) pageErrors.push(m.text());
+  });
+  await page.goto('/');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('results', () => {
+  it('shows the true count and pages past 50, by button and by arrow keys', async () => {
+    await search('harbour');
+    expect(await total()).toBe(LOGS + 1); // the logs and the photo by its name
+    await expect.poll(() => page.getByTestId('result-count').textContent()).toBe(`${LOGS + 1} results`);
+    expect(await page.getByTestId('result').count()).toBe(50);
+    // Arrow keys past the end of the first page load the next.
+    await box().focus();
+    for (let i = 0; i < 49; i++) await box().press('ArrowDown');
+    await expect.poll(() => page.getByTestId('result').count(), { timeout: T }).toBe(LOGS + 1);
+    // The selected result is visible, not under the sticky search bar.
+    const sel = page.locator('[data-testid="result"][aria-selected="true"]');
+    const top = await page.getByTestId('search-bar').boundingBox();
+    const at = await sel.boundingBox();
+    expect(at!.y).toBeGreaterThanOrEqual(top!.y + top!.height - 1);
+    const paths = await shownPaths();
+    expect(new Set(paths).size).toBe(LOGS + 1);
+    expect(paths).toContain(logs[LOGS - 1].path);
+    await page.getByTestId('result').first().scrollIntoViewIfNeeded();
+  });
+
+  it('sorts by date, name and size, each way, and by relevance', async () => {
+    await search('ferry');
+    expect(await total()).toBe(LOGS);
+    const byDate = [...logs].sort((a, b) => b.mtime - a.mtime).map((l) => l.path);
+    const byName = [...logs].sort((a, b) => a.path.localeCompare(b.path)).map((l) => l.path);
+    const bySize = [...logs].sort((a, b) => b.size - a.size || a.path.localeCompare(b.path)).map((l) => l.path);
+
+    await chooseSort('Date modified');
+    await expect.poll(async () => (await shownPaths())[0], { timeout: T }).toBe(byDate[0]);
+    expect(await allResults(LOGS)).toEqual(byDate);
+
+    await chooseSort('Name');
+    await expect.poll(async () => (await shownPaths())[0], { timeout: T }).toBe(byName[0]);
+    expect(await allResults(LOGS)).toEqual(byName);
+    await page.getByTestId('chip-sort').click();
+    await page.getByRole('button', { name: 'Descending' }).click();
+    await expect.poll(async () => (await shownPaths())[0], { timeout: T }).toBe(byName[byName.length - 1]);
+
+    await chooseSort('Size');
+    await expect.poll(async () => (await shownPaths())[0], { timeout: T }).toBe(bySize[0]);
+    const sizes = await allResults(LOGS);
+    const size = (p: string) => logs.find((l) => l.path === p)!.size;
+    for (let i = 1; i < sizes.length; i++) expect(size(sizes[i])).toBeLessThanOrEqual(size(sizes[i - 1]));
+    await shot(page, 'results-sorted', docsDir);
+
+    await chooseSort('Relevance');
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort'), { timeout: T }).toBe(null);
+    const res = await (
+      await fetch(server.url + '/api/search/', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: 'ferry', limit: 5 }),
+      })
+    ).json();
+    await expect
+      .poll(async () => (await shownPaths()).slice(0, 5), { timeout: T })
+      .toEqual(res.results.map((r: any) => r.file.file_path));
+  });
+
+  it('previews a result with every match marked and steps between them', async () => {
+    await search('ferry tide');
+    const first = page.getByTestId('result').first();
+    await first.hover();
+    await first.getByTestId('preview-button').click();
+    const pane = page.getByTestId('preview');
+    await pane.waitFor({ timeout: T });
+    const marks = pane.locator('mark');
+    await expect.poll(() => marks.count(), { timeout: T }).toBeGreaterThan(1);
+    const n = await marks.count();
+    expect(await pane.getByTestId('preview-matches').textContent()).toBe(`1 of ${n} matches`);
+    for (const m of await marks.allTextContents()) expect(m.toLowerCase()).toMatch(/^(ferry|tide)$/);
+    await pane.getByRole('button', { name: /Next match/ }).click();
+    expect(await pane.getByTestId('preview-matches').textContent()).toBe(`2 of ${n} matches`);
+    expect(await pane.locator('mark.current').textContent()).toBe(await marks.nth(1).textContent());
+    await shot(page, 'preview', docsDir);
+    // Space in the list toggles it; Escape closes it.
+    await box().press('Escape');
+    await expect.poll(() => pane.count(), { timeout: T }).toBe(0);
+    await box().press('Tab');
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByTestId('preview').count(), { timeout: T }).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('preview').count(), { timeout: T }).toBe(0);
+  });
+
+  it('copies the path of a result, by button and by keyboard', async () => {
+    await search('harbour');
+    const first = page.getByTestId('result').first();
+    const path = await first.getAttribute('data-path');
+    await first.hover();
+    await first.getByTestId('copy-path').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: T }).toBe(path);
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await box().focus();
+    await box().press('ArrowDown');
+    const second = await page.getByTestId('result').nth(1).getAttribute('data-path');
+    await box().press('Control+Shift+C');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: T }).toBe(second);
+  });
+
+  it('groups files of the same content, with their copies on demand', async () => {
+    await search('lighthouse keeper');
+    await expect.poll(() => page.getByTestId('result').count(), { timeout: T }).toBe(1);
+    expect(await page.getByTestId('result-count').textContent()).toMatch(/3 results \(2 copies grouped\)/);
+    const toggle = page.getByTestId('copies-toggle');
+    expect(await toggle.textContent()).toBe('+2 copies');
+    await toggle.click();
+    const copies = await page.getByTestId('copies').locator('li').allTextContents();
+    const shown = (await shownPaths())[0];
+    const all = [...copies, shown].sort();
+    expect(all).toEqual(['debian-a', 'debian-b', 'debian-c'].map((d) => join(root, d, 'changelog')));
+    await shot(page, 'duplicates', docsDir);
+  });
+
+  it('suggests a correction from the index that finds the file', async () => {
+    await search('lighthuose');
+    const dym = page.getByTestId('did-you-mean');
+    await dym.waitFor({ timeout: T });
+    expect(await dym.textContent()).toMatch(/Did you mean lighthouse\?/);
+    await dym.getByRole('button', { name: 'lighthouse' }).click();
+    await expect.poll(() => box().inputValue(), { timeout: T }).toBe('lighthouse');
+    await expect.poll(async () => (await shownPaths())[0] ?? '', { timeout: T }).toMatch(/debian-[abc]\/changelog$/);
+    // Nonsense finds nothing and says so.
+    await search('qqqxxyyzz');
+    await page.getByTestId('empty-no-results').waitFor({ timeout: T });
+    expect(await page.getByTestId('did-you-mean').count()).toBe(0);
+  });
+
+  it('filters by kind with counts of the results, and by a date range', async () => {
+    await search('harbour');
+    await page.getByTestId('chip-type').click();
+    const kinds = page.getByTestId('kinds');
+    await expect.poll(() => kinds.textContent(), { timeout: T }).toMatch(/Documents\s*70/);
+    expect(await kinds.textContent()).toMatch(/Images\s*1/);
+    await shot(page, 'kinds', docsDir);
+    await kinds.getByRole('checkbox', { name: /Images/ }).check();
+    await expect.poll(() => total(), { timeout: T }).toBe(1);
+    expect((await shownPaths())[0]).toMatch(/harbour-photo\.png$/);
+    // The counts stay those of every kind, so another can be picked.
+    await kinds.getByRole('checkbox', { name: /Documents/ }).check();
+    await expect.poll(() => total(), { timeout: T }).toBe(LOGS + 1);
+    await kinds.getByRole('checkbox', { name: /Images/ }).uncheck();
+    await expect.poll(() => total(), { timeout: T }).toBe(LOGS);
+    await page.keyboard.press('Escape');
+
+    // Logs 10 to 19 days * 3 ago: between 57 and 30 days ago, both ends in.
+    const day = (d: number) => {
+      const t = new Date(Date.now() - d * DAY);
+      return `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, '0')}-${String(t.getDate()).padStart(2, '0')}`;
+    };
+    await page.getByTestId('chip-date').click();
+    await page.getByRole('radio', { name: /Between two days/ }).click();
+    await page.getByLabel('Modified on or after').fill(day(57));
+    await page.getByLabel('Modified on or before').fill(day(30));
+    const want = logs.filter((l) => {
+      const d = (Date.now() - l.mtime) / DAY;
+      return d >= 29.5 && d <= 57.5;
+    }).length;
+    await expect.poll(() => total(), { timeout: T }).toBe(want);
+    expect(await page.getByTestId('chip-date').textContent()).toContain(`${day(57)} – ${day(30)}`);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => total(), { timeout: T }).toBe(LOGS + 1);
+  });
+
+  it('keeps the search in the address bar: reload, Back and Forward', async () => {
+    await page.goto('/?q=ferry');
+    await expect.poll(() => total(), { timeout: T }).toBe(LOGS);
+    await chooseSort('Name');
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort'), { timeout: T }).toBe('name');
+    await page.reload();
+    await expect.poll(() => box().inputValue(), { timeout: T }).toBe('ferry');
+    expect(await page.getByTestId('chip-sort').textContent()).toContain('Name');
+    await expect.poll(() => total(), { timeout: T }).toBe(LOGS);
+
+    await search('lighthouse');
+    await expect.poll(() => page.getByTestId('result').count(), { timeout: T }).toBe(1);
+    await page.goBack();
+    await expect.poll(() => box().inputValue(), { timeout: T }).toBe('ferry');
+    await expect.poll(() => total(), { timeout: T }).toBe(LOGS);
+    expect(await page.getByTestId('chip-sort').textContent()).toContain('Name');
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort'), { timeout: T }).toBe(null);
+    await expect.poll(() => page.getByTestId('chip-sort').textContent(), { timeout: T }).toContain('Relevance');
+    await page.goForward();
+    await expect.poll(() => page.getByTestId('chip-sort').textContent(), { timeout: T }).toContain('Name');
+    await page.goForward();
+    await expect.poll(() => box().inputValue(), { timeout: T }).toBe('lighthouse');
+
+    // Recent searches are offered in the empty box, and can be cleared.
+    await box().fill('');
+    await box().blur();
+    await box().focus();
+    const recent = page.getByTestId('recent-searches');
+    await recent.waitFor({ timeout: T });
+    expect(await recent.textContent()).toContain('ferry'); // shown long enough to count
+    await recent.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => recent.count(), { timeout: T }).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem('trove.recent'))).toBe(null);
+  });
+
+  it('settings: a section link scrolls the content only; a refused value shows above the unsaved bar; no internal names', async () => {
+    await page.goto('/settings');
+    await page.getByRole('link', { name: 'Filters' }).first().click();
+    await expect.poll(() => page.evaluate(() => document.getElementById('main')!.scrollTop), { timeout: T }).toBeGreaterThan(0);
+    const moved = await page.evaluate(() => ({
+      shell: document.querySelector('.shell')!.scrollTop,
+      doc: document.scrollingElement!.scrollTop,
+      sidebarTop: document.querySelector('.sidebar')!.getBoundingClientRect().top,
+    }));
+    expect(moved).toEqual({ shell: 0, doc: 0, sidebarTop: 0 });
+    expect(await page.locator('main').textContent()).not.toMatch(/blacklist_exclude|legacy/);
+
+    await page.locator('#set-queue-max_retries').fill('-5');
+    await page.getByTestId('settings-save').click();
+    const err = page.locator('[data-testid="field-error"][data-field="queue.max_retries"]');
+    await err.waitFor({ timeout: T });
+    const bar = await page.locator('.savebar').boundingBox();
+    const box = await err.boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(bar!.y);
+    await page.getByRole('button', { name: 'Discard' }).click();
+  });
+
+  it('activity: one queue count, and recent files lead to their search', async () => {
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(server.url + path, { method, headers: body ? { 'Content-Type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    await call('POST', '/api/queue/pause');
+    const more = join(server.dir, 'More');
+    for (let i = 0; i < 6; i++) {
+      mkdirSync(more, { recursive: true });
+      writeFileSync(join(more, `note-${i}.txt`), `Mooring note ${i}: the boat stays at berth ${i}.`);
+    }
+    expect((await call('POST', '/api/watch/directory', { path: more })).status).toBeLessThan(300);
+    await page.goto('/activity');
+    await expect.poll(() => page.getByTestId('queue-total').textContent(), { timeout: T }).toBe('6');
+    await expect.poll(() => page.getByTestId('queue-list-count').textContent(), { timeout: T }).toBe('6 items');
+    await call('POST', '/api/queue/resume');
+    await expect.poll(() => page.getByTestId('queue-total').textContent(), { timeout: T }).toBe('0');
+    const link = page.getByTestId('recent-link').first();
+    await link.waitFor({ timeout: T });
+    const name = (await link.textContent())!.trim();
+    await link.click();
+    await expect.poll(() => box().inputValue(), { timeout: T }).toBe(`"${name}"`);
+    await expect.poll(async () => (await shownPaths())[0] ?? '', { timeout: T }).toBe(join(more, name));
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`has WCAG AA contrast on every screen in the ${scheme} theme`, async () => {
+      const c = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, colorScheme: scheme });
+      const p = await c.newPage();
+      const failures: string[] = [];
+      const check = async (where: string) => {
+        await p.mouse.move(1270, 790);
+        for (const f of await contrastFailures(p)) {
+          failures.push(`${where}: "${f.text}" ${f.ratio}:1 < ${f.need}:1 (${f.color} on ${f.background}, ${f.where})`);
+        }
+      };
+      await p.goto('/?q=harbour');
+      await p.getByTestId('result').first().waitFor({ timeout: T });
+      await check('search');
+      await p.getByTestId('result').first().getByTestId('preview-button').click({ force: true });
+      await p.getByTestId('preview').locator('mark').first().waitFor({ timeout: T });
+      await check('preview');
+      await p.goto('/?q=lighthuose');
+      await p.getByTestId('did-you-mean').waitFor({ timeout: T });
+      await check('did you mean');
+      for (const path of ['/folders', '/activity', '/settings']) {
+        await p.goto(path);
+        await p.waitForLoadState('networkidle');
+        await check(path);
+      }
+      await c.close();
+      expect(failures).toEqual([]);
+    });
+  }
+
+  it('raised no page errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,29 @@
+// Copying text: the desktop window's clipboard, else the browser's, else
+// the old selection trick (pages not served from a secure origin).
+
+import { isDesktop } from './api';
+
+export async function copyText(text: string): Promise<void> {
+  const rt = (globalThis as { runtime?: { ClipboardSetText?: (t: string) => Promise<boolean> } }).runtime;
+  if (isDesktop() && rt?.ClipboardSetText) {
+    if (await rt.ClipboardSetText(text)) return;
+  }
+  if (typeof navigator !== 'undefined' && navigator.clipboard?.writeText) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return;
+    } catch {
+      // refused (no focus, no permission): try the selection
+    }
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.appendChild(area);
+  area.select();
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (!ok) throw new Error('the clipboard refused the text');
+}
