@@ -58,6 +58,7 @@ type pdfFile struct {
 	depth   int // nested get calls: a chain of /Length references is bounded
 	fonts   map[pdfRef]*pdfFont
 	tk      tick
+	layout  pdfLayout
 }
 
 func extractPDF(s *source, d *Document) error {
@@ -601,6 +602,9 @@ func (p *pdfFile) pageText(pg pdfPage, out *sink) {
 		}
 	}
 	defer p.mem.give(content)
-	ti := &pdfText{p: p, out: out, fonts: map[pdfName]*pdfFont{}}
+	ti := &pdfText{p: p, out: out, fonts: map[pdfName]*pdfFont{}, layout: p.layout}
+	ti.gs = pdfGState{ctm: pdfIdentity, th: 1}
 	ti.run(content, pg.resources, 0)
+	ti.layout.write(out)
+	p.layout = ti.layout // its buffers serve the next page
 }
