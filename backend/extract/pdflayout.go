@@ -140,12 +140,23 @@ func (l *pdfLayout) gutter(idx []int) (left, right []int) {
 	}
 	for k := 1; k < len(byX); k++ {
 		s := &l.spans[byX[k]]
-		if s.x0-reach >= 1.5*em && reach-minX >= 4*em && maxX-s.x0 >= 4*em {
+		if s.x0-reach >= 1.5*em && reach-minX >= 4*em && maxX-s.x0 >= 4*em &&
+			l.tall(byX[:k], em) && l.tall(byX[k:], em) {
 			return keepOrder(byX[:k]), keepOrder(byX[k:])
 		}
 		reach = max(reach, s.x1)
 	}
 	return nil, nil
+}
+
+// tall tells whether spans stand on more than one line: a column has
+// lines; a lone line is read left to right anyway.
+func (l *pdfLayout) tall(idx []int, em float64) bool {
+	lo, hi := l.spans[idx[0]].y, l.spans[idx[0]].y
+	for _, i := range idx {
+		lo, hi = min(lo, l.spans[i].y), max(hi, l.spans[i].y)
+	}
+	return hi-lo > em/2
 }
 
 // bands splits the block at its widest blank horizontal bands.

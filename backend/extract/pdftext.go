@@ -291,12 +291,14 @@ func (t *pdfText) show(s []byte) {
 	trm := pdfMatrix{g.size * g.th, 0, 0, g.size, 0, g.rise}.mul(t.tm).mul(g.ctm)
 	start := len(t.layout.text)
 	var tx float64
-	t.layout.text = f.walk(t.layout.text, s, func(w float64, space bool) {
-		adv := w*g.size + g.tc
+	gap := 0.15 * math.Abs(g.size)
+	t.layout.text = f.walk(t.layout.text, s, func(w float64, space bool) bool {
+		extra := g.tc
 		if space {
-			adv += g.tw
+			extra += g.tw
 		}
-		tx += adv * g.th
+		tx += (w*g.size + extra) * g.th
+		return extra > gap
 	})
 	end := pdfMatrix{1, 0, 0, 1, tx, 0}.mul(t.tm).mul(g.ctm)
 	t.advance(tx)
@@ -519,7 +521,9 @@ func (f *pdfFont) differences(p *pdfFile, enc pdfDict) {
 // walk appends the text of a shown string to dst, calling fn with each
 // code's width (text space units per unit of font size) and whether it is
 // the single-byte space that word spacing widens.
-func (f *pdfFont) walk(dst, s []byte, fn func(w float64, space bool)) []byte {
+// When fn says so, a space follows the glyph: character or word spacing
+// wide enough to part words (justified lines) shows no space glyph.
+func (f *pdfFont) walk(dst, s []byte, fn func(w float64, space bool) bool) []byte {
 	for i := 0; i < len(s); {
 		n, text, ok := f.code(s[i:])
 		var code uint32
@@ -529,8 +533,10 @@ func (f *pdfFont) walk(dst, s []byte, fn func(w float64, space bool)) []byte {
 		if ok {
 			dst = append(dst, text...)
 		}
-		fn(f.width(code), n == 1 && code == 32)
 		i += n
+		if fn(f.width(code), n == 1 && code == 32) && i < len(s) && ok && text != " " {
+			dst = append(dst, ' ')
+		}
 	}
 	return dst
 }

@@ -163,7 +163,7 @@ func (c *corpus) groff() error {
 	if err := c.write("groff.ms", roff(text)); err != nil {
 		return err
 	}
-	if err := c.runOut("groff.pdf", "groff", "-ms", "-Tpdf", c.path("groff.ms")); err != nil {
+	if err := c.runOut("groff.pdf", "groff", "-k", "-ms", "-Tpdf", c.path("groff.ms")); err != nil {
 		return err
 	}
 	c.add("groff.pdf", "groff", "pdf", text, "source")
@@ -201,7 +201,7 @@ func (c *corpus) ghostscript() error {
 	if err := c.write("gs.ms", roff(text)); err != nil {
 		return err
 	}
-	if err := c.runOut("gs.ps", "groff", "-ms", "-Tps", c.path("gs.ms")); err != nil {
+	if err := c.runOut("gs.ps", "groff", "-k", "-ms", "-Tps", c.path("gs.ms")); err != nil {
 		return err
 	}
 	if err := c.run("ps2pdf", c.path("gs.ps"), c.path("gs.pdf")); err != nil {
