@@ -37,7 +37,7 @@ check: deps
 test: check go-test fuzz frontend-test e2e-test desktop-test
 
 ## go-test: Go tests, with the race detector
-go-test: deps
+go-test: deps fidelity-deps
 	$(GO) test -count=1 -race -timeout 20m ./...
 
 ## fuzz: every fuzz target for FUZZTIME (default 3s) each
@@ -49,3 +49,4 @@ clean:
 
 include mk/frontend.mk
 include mk/desktop.mk
+include mk/fidelity.mk
