@@ -63,6 +63,8 @@ type pdfFile struct {
 	layout  pdfLayout
 	gens    map[int]int // object number -> generation, for decryption keys
 	crypt   *pdfCrypt   // nil unless the file is encrypted
+	// unmapped counts glyphs shown in fonts that give no text
+	unmapped int
 }
 
 func extractPDF(s *source, d *Document) error {
@@ -99,14 +101,18 @@ func (p *pdfFile) extract(s *source, d *Document) error {
 	p.info(trailer, d)
 	pages := p.pages(trailer)
 	setMeta(d, "pages", strconv.Itoa(len(pages)))
-	for _, pg := range pages {
+	for i, pg := range pages {
 		if s.text.full() {
 			break
 		}
 		if err := p.ctx.Err(); err != nil {
 			return err
 		}
+		before := s.text.len()
 		p.pageText(pg, s.text)
+		if s.text.len()-before < 4 {
+			s.textless = append(s.textless, i+1)
+		}
 		s.text.nl()
 		s.text.WriteString("\n")
 	}
@@ -118,9 +124,16 @@ func (p *pdfFile) extract(s *source, d *Document) error {
 		return warning("corrupt PDF: no pages could be read")
 	case truncated:
 		return warning("truncated PDF: only part of the text was indexed")
+	case len(s.textless) == len(pages) && p.unmapped > 0:
+		return warning("PDF fonts without a map to Unicode: text not readable")
+	case len(s.textless) == len(pages) && !s.opt.OCR:
+		return errPDFNoTextLayer
 	}
 	return nil
 }
+
+// errPDFNoTextLayer says why a scanned PDF gives no text.
+var errPDFNoTextLayer = warning("PDF without a text layer (scanned pages): turn on OCR to read them")
 
 var pdfObjRe = regexp.MustCompile(`(\d{1,10})\s+(\d{1,5})\s+obj\b`)
 

@@ -303,6 +303,8 @@ func (t *pdfText) show(s []byte) {
 	end := pdfMatrix{1, 0, 0, 1, tx, 0}.mul(t.tm).mul(g.ctm)
 	t.advance(tx)
 	t.layout.add(start, trm, end.e(), end.f())
+	t.p.unmapped += f.unmapped
+	f.unmapped = 0
 }
 
 func (t *pdfText) fontFor(res pdfDict, name pdfName) *pdfFont {
@@ -327,12 +329,13 @@ func (t *pdfText) fontFor(res pdfDict, name pdfName) *pdfFont {
 // pdfFont maps character codes to text: through the ToUnicode CMap when
 // there is one, else through the simple font's encoding.
 type pdfFont struct {
-	cmap    map[string]string
-	codeLen int // 1 or 2 when all CMap codes have that length; 0 when mixed
-	twoByte bool
-	ucs2    bool
-	simple  [256]rune
-	multi   map[byte]string // codes whose glyph names spell several characters (f_f_i)
+	cmap     map[string]string
+	codeLen  int // 1 or 2 when all CMap codes have that length; 0 when mixed
+	twoByte  bool
+	ucs2     bool
+	simple   [256]rune
+	multi    map[byte]string
+	unmapped int // codes shown that gave no text // codes whose glyph names spell several characters (f_f_i)
 	// widths, in text space units per unit of font size
 	scale  float64            // glyph space to text space (1/1000, or a Type 3 font's matrix)
 	first  int                // the code of widths[0] in a simple font
@@ -532,6 +535,8 @@ func (f *pdfFont) walk(dst, s []byte, fn func(w float64, space bool) bool) []byt
 		}
 		if ok {
 			dst = append(dst, text...)
+		} else {
+			f.unmapped++
 		}
 		i += n
 		if fn(f.width(code), n == 1 && code == 32) && i < len(s) && ok && text != " " {
