@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 )
 
 // Images, audio and video are indexed by name and type elsewhere; here only
@@ -227,6 +226,7 @@ func id3Text(b []byte) string {
 	return strings.TrimSpace(strings.ReplaceAll(s, "\x00", " "))
 }
 
+// utf16Text decodes UTF-16, its BOM (when there is one) deciding the order.
 func utf16Text(b []byte, bigEndian bool) string {
 	switch {
 	case bytes.HasPrefix(b, []byte("\xff\xfe")):
@@ -234,15 +234,7 @@ func utf16Text(b []byte, bigEndian bool) string {
 	case bytes.HasPrefix(b, []byte("\xfe\xff")):
 		b, bigEndian = b[2:], true
 	}
-	u := make([]uint16, len(b)/2)
-	for i := range u {
-		if bigEndian {
-			u[i] = binary.BigEndian.Uint16(b[2*i:])
-		} else {
-			u[i] = binary.LittleEndian.Uint16(b[2*i:])
-		}
-	}
-	return string(utf16.Decode(u))
+	return decodeUTF16(b, bigEndian)
 }
 
 // id3v1Meta reads the fixed 128-byte tag at the end of an MP3.
