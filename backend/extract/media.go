@@ -3,8 +3,11 @@ package extract
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"strconv"
 	"strings"
+
+	"github.com/dhowden/tag"
 )
 
 // Images, audio and video are indexed by name and type elsewhere; here only
@@ -36,6 +39,8 @@ func extractMedia(s *source, d *Document) error {
 		flacMeta(head, d)
 	case bytes.HasPrefix(head, []byte("OggS")):
 		oggMeta(head, d)
+	case len(head) >= 8 && string(head[4:8]) == "ftyp":
+		mp4Meta(s, d)
 	}
 	if d.Format == "audio" && d.Meta["title"] == "" && s.size >= 128 {
 		id3v1Meta(s, d)
@@ -45,6 +50,23 @@ func extractMedia(s *source, d *Document) error {
 		delete(d.Meta, "title")
 	}
 	return nil
+}
+
+// mp4Meta reads the iTunes-style tags of MP4 and M4A files with
+// dhowden/tag. The moov atom may sit at the end of the file, so the whole
+// file is its reader; the library caps each up-front allocation.
+func mp4Meta(s *source, d *Document) {
+	m, err := tag.ReadAtoms(io.NewSectionReader(s.r, 0, s.size))
+	if err != nil || m == nil {
+		return
+	}
+	setMeta(d, "title", m.Title())
+	setMeta(d, "artist", m.Artist())
+	setMeta(d, "album", m.Album())
+	setMeta(d, "genre", m.Genre())
+	if y := m.Year(); y > 0 {
+		setMeta(d, "year", strconv.Itoa(y))
+	}
 }
 
 func setSize(d *Document, w, h int) {
