@@ -105,7 +105,7 @@ func FuzzPDF(f *testing.F) {
 	f.Add(onePagePDF(page, "", "<< /Subtype /Type1 /Encoding << /BaseEncoding /MacRomanEncoding /Differences [97 /f_f_i /afii10017 /uni0416] >> >>"))
 	f.Add(onePagePDF(page, "", "<< /Subtype /Type0 /Encoding /Identity-H /DescendantFonts [<< /DW 500 /W [97 [600 700] 99 120 250] >>] >>"))
 	f.Add(onePagePDF(page, "", "<< /Subtype /Type3 /FontMatrix [0.01 0 0 0.01 0 0] /FirstChar 97 /Widths [50 60 70] >>"))
-	fuzzFamily(f, "pdf", "f.pdf", nil, "writer.pdf", "objstm.pdf", "encrypted.pdf", "aes256.pdf", "rc4-40.pdf",
+	fuzzFamily(f, "pdf", "f.pdf", nil, "writer.pdf", "objstm.pdf", "encrypted.pdf", "aes256.pdf", "rc4-40.pdf", "cid-no-tounicode.pdf",
 		"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]>>endobj "+
 			"3 0 obj<</Type/Page/Parent 2 0 R/Contents 4 0 R>>endobj 4 0 obj<</Length 5 0 R>>stream\n"+
 			"BT (hello) Tj [(a) -300 (b)] TJ ET\nendstream endobj 5 0 obj 31 endobj trailer<</Root 1 0 R>>\n%%EOF")

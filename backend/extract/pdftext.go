@@ -335,7 +335,8 @@ type pdfFont struct {
 	ucs2     bool
 	simple   [256]rune
 	multi    map[byte]string
-	unmapped int // codes shown that gave no text // codes whose glyph names spell several characters (f_f_i)
+	gidText  map[uint16]rune // an Identity-H font's codes read back through its TrueType cmap
+	unmapped int             // codes shown that gave no text // codes whose glyph names spell several characters (f_f_i)
 	// widths, in text space units per unit of font size
 	scale  float64            // glyph space to text space (1/1000, or a Type 3 font's matrix)
 	first  int                // the code of widths[0] in a simple font
@@ -363,6 +364,9 @@ func (p *pdfFile) loadFont(fd pdfDict) *pdfFont {
 	}
 	if f.twoByte {
 		f.cidWidths(p, fd)
+		if f.cmap == nil && !f.ucs2 {
+			f.gidText = p.cidFontCmap(fd)
+		}
 		return f
 	}
 	f.simpleWidths(p, fd)
@@ -564,6 +568,11 @@ func (f *pdfFont) code(s []byte) (int, string, bool) {
 	switch {
 	case f.twoByte && len(s) >= 2 && f.ucs2:
 		return 2, string(rune(int(s[0])<<8 | int(s[1]))), true
+	case f.twoByte && len(s) >= 2 && f.gidText != nil:
+		if r, ok := f.gidText[uint16(s[0])<<8|uint16(s[1])]; ok {
+			return 2, string(r), true
+		}
+		return 2, "", false
 	case f.twoByte && len(s) >= 2:
 		return 2, "", false // a glyph id without a map: nothing readable
 	case f.twoByte:

@@ -154,3 +154,16 @@ func TestPDFEncodings(t *testing.T) {
 		t.Errorf("StandardEncoding: %q", got)
 	}
 }
+
+// TestPDFCIDFontWithoutToUnicode: a Chromium PDF whose ToUnicode maps
+// were removed (testdata/cid-no-tounicode.pdf) is read through its
+// embedded TrueType fonts' cmap tables.
+func TestPDFCIDFontWithoutToUnicode(t *testing.T) {
+	doc, err := Extract(t.Context(), "testdata/cid-no-tounicode.pdf", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc.Text, "the first ferry") || !strings.Contains(doc.Text, "Zürich-bound") {
+		t.Errorf("%+v", doc)
+	}
+}
