@@ -131,7 +131,7 @@ func (l *pdfLayout) medianSize(idx []int) float64 {
 func (l *pdfLayout) gutter(idx []int) (left, right []int) {
 	em := l.medianSize(idx)
 	byX := slices.Clone(idx)
-	slices.SortStableFunc(byX, func(a, b int) int { return cmpFloat(l.spans[a].x0, l.spans[b].x0) })
+	slices.SortFunc(byX, func(a, b int) int { return cmpThen(l.spans[a].x0, l.spans[b].x0, a, b) })
 	minX := l.spans[byX[0]].x0
 	reach := l.spans[byX[0]].x1
 	maxX := reach
@@ -163,7 +163,7 @@ func (l *pdfLayout) tall(idx []int, em float64) bool {
 func (l *pdfLayout) bands(idx []int) [][]int {
 	em := l.medianSize(idx)
 	byY := slices.Clone(idx)
-	slices.SortStableFunc(byY, func(a, b int) int { return cmpFloat(l.spans[b].top(), l.spans[a].top()) })
+	slices.SortFunc(byY, func(a, b int) int { return cmpThen(l.spans[b].top(), l.spans[a].top(), a, b) })
 	gaps := make([]float64, len(byY))
 	low := l.spans[byY[0]].bottom()
 	widest := 0.0
@@ -200,7 +200,7 @@ func keepOrder(idx []int) []int {
 // within half a line of each other form a line, read left to right.
 func (l *pdfLayout) lines(out *sink, idx []int) {
 	byY := slices.Clone(idx)
-	slices.SortStableFunc(byY, func(a, b int) int { return cmpFloat(l.spans[b].y, l.spans[a].y) })
+	slices.SortFunc(byY, func(a, b int) int { return cmpThen(l.spans[b].y, l.spans[a].y, a, b) })
 	for from := 0; from < len(byY); {
 		first := &l.spans[byY[from]]
 		to := from + 1
@@ -208,7 +208,7 @@ func (l *pdfLayout) lines(out *sink, idx []int) {
 			to++
 		}
 		line := byY[from:to]
-		slices.SortStableFunc(line, func(a, b int) int { return cmpFloat(l.spans[a].x0, l.spans[b].x0) })
+		slices.SortFunc(line, func(a, b int) int { return cmpThen(l.spans[a].x0, l.spans[b].x0, a, b) })
 		var prev *pdfSpan
 		for _, i := range line {
 			s := &l.spans[i]
@@ -222,6 +222,15 @@ func (l *pdfLayout) lines(out *sink, idx []int) {
 		out.nl()
 		from = to
 	}
+}
+
+// cmpThen orders by a key, then by content-stream order: as stable as a
+// stable sort, and faster.
+func cmpThen(x, y float64, a, b int) int {
+	if c := cmpFloat(x, y); c != 0 {
+		return c
+	}
+	return a - b
 }
 
 func cmpFloat(a, b float64) int {
