@@ -39,8 +39,11 @@ check: deps
 test: check go-test fuzz frontend-test e2e-test desktop-test package-test cross
 
 ## go-test: Go tests, with the race detector
-go-test: deps go-test-deps
-	$(GO) test -count=1 -race -timeout 20m ./...
+go-test: deps go-test-deps fidelity-deps
+	$(GO) test -count=1 -race -timeout 20m -skip '^TestChaos$$' ./...
+	@echo "chaos test (kept seeds):"
+	set -o pipefail; $(GO) test -count=1 -race -timeout 20m -v -run '^TestChaos$$' ./backend/daemon/ \
+		| grep -E '^(=== RUN|--- |ok|FAIL|PASS)|chaos seed|seed [0-9]+: |chaos_test.go'
 
 ## fuzz: every fuzz target for FUZZTIME (default 3s) each
 fuzz: deps
@@ -56,3 +59,4 @@ clean:
 include mk/frontend.mk
 include mk/desktop.mk
 include mk/package.mk
+include mk/fidelity.mk

@@ -83,4 +83,7 @@ type ExtractionSettings struct {
 	MaxFileSizeMB  float64 `json:"max_file_size_mb"`
 	TimeoutSeconds float64 `json:"timeout_seconds"`
 	MaxTextMB      float64 `json:"max_text_mb"`
+	// OCR reads text in images and scanned PDF pages with tesseract; off by
+	// default, and harmless without tesseract (the files say so).
+	OCR bool `json:"ocr"`
 }

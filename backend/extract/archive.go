@@ -4,13 +4,18 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/bzip2"
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"strings"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
 )
 
 // zipDoc is an opened zip-based file whose reads share one budget of
@@ -148,6 +153,22 @@ func extractArchive(s *source, d *Document) error {
 		return extractZip(s, d)
 	case bytes.HasPrefix(s.head, []byte("\x1f\x8b")):
 		return extractGzip(s, d)
+	case bytes.HasPrefix(s.head, []byte("BZh")):
+		return extractCompressed(s, d, func(r io.Reader) (io.Reader, func(), error) { return bzip2.NewReader(r), func() {}, nil })
+	case bytes.HasPrefix(s.head, []byte("\xfd7zXZ\x00")):
+		return extractCompressed(s, d, func(r io.Reader) (io.Reader, func(), error) {
+			xr, err := xz.NewReader(r)
+			return xr, func() {}, err
+		})
+	case bytes.HasPrefix(s.head, []byte("\x28\xb5\x2f\xfd")):
+		return extractCompressed(s, d, func(r io.Reader) (io.Reader, func(), error) {
+			zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+				zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderMaxMemory(uint64(s.opt.MaxTextBytes)*zipMaxRatio))
+			if err != nil {
+				return nil, nil, err
+			}
+			return zr, zr.Close, nil
+		})
 	case len(s.head) > 262 && string(s.head[257:262]) == "ustar":
 		return listTar(s, d, s.reader())
 	}
@@ -242,22 +263,38 @@ func officeByEntries(z *zipDoc) string {
 	return ""
 }
 
+// zstdMaxWindow bounds the memory a zstd frame may ask for.
+const zstdMaxWindow = 64 << 20
+
 // extractGzip lists a .tar.gz, or indexes a gzipped text file such as a
 // compressed man page or changelog.
 func extractGzip(s *source, d *Document) error {
-	zr, err := gzip.NewReader(s.reader())
+	return extractCompressed(s, d, func(r io.Reader) (io.Reader, func(), error) {
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		zr.Multistream(false)
+		return zr, func() {}, nil
+	})
+}
+
+// extractCompressed lists a compressed tar (.tar.gz, .tar.bz2, .tar.xz,
+// .tar.zst), or indexes a compressed text file, through the decompressor
+// open gives. The expansion ratio is capped as for zip entries.
+func extractCompressed(s *source, d *Document, open func(io.Reader) (io.Reader, func(), error)) error {
+	zr, done, err := open(s.reader())
 	if err != nil {
 		return err
 	}
-	zr.Multistream(false)
+	defer done()
 	capped := &ratioReader{r: zr, left: s.size*zipMaxRatio + zipRatioSlack}
 	br := &peekReader{r: capped}
 	peek, _ := br.peek(512)
 	if len(peek) > 262 && string(peek[257:262]) == "ustar" {
 		return listTar(s, d, br)
 	}
-	inner := strings.TrimSuffix(strings.TrimSuffix(s.name, ".gz"), ".GZ")
-	if !textName(inner) || isBinary(peek) {
+	if !textName(innerName(s.name)) || isBinary(peek) {
 		return nil
 	}
 	data, err := io.ReadAll(io.LimitReader(br, int64(s.opt.MaxTextBytes)+4))
@@ -270,6 +307,16 @@ func extractGzip(s *source, d *Document) error {
 		return err
 	}
 	return nil
+}
+
+// innerName is a compressed file's name without its compression suffix.
+func innerName(name string) string {
+	ext := filepath.Ext(name)
+	switch strings.ToLower(ext) {
+	case ".gz", ".bz2", ".xz", ".zst":
+		return strings.TrimSuffix(name, ext)
+	}
+	return name
 }
 
 func listTar(s *source, d *Document, r io.Reader) error {

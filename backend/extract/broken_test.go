@@ -41,12 +41,13 @@ func TestCorruptPDF(t *testing.T) {
 	}
 }
 
+// TestEncryptedPDF: a PDF locked with a user password says so.
 func TestEncryptedPDF(t *testing.T) {
 	doc, err := Extract(t.Context(), "testdata/encrypted.pdf", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.Format != "pdf" || doc.Text != "" || doc.Warning != "encrypted PDF: contents not indexed" {
+	if doc.Format != "pdf" || doc.Text != "" || doc.Warning != "encrypted PDF that needs a password: contents not indexed" {
 		t.Errorf("%+v", doc)
 	}
 }

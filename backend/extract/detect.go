@@ -61,6 +61,7 @@ var extFamily = map[string]string{
 	".mp4": "video", ".m4v": "video", ".mov": "video", ".mkv": "video", ".webm": "video",
 	".avi": "video", ".wmv": "video", ".mpg": "video", ".mpeg": "video",
 	".zip": "archive", ".jar": "archive", ".tar": "archive", ".gz": "archive", ".tgz": "archive",
+	".bz2": "archive", ".tbz2": "archive", ".xz": "archive", ".txz": "archive", ".zst": "archive", ".tzst": "archive",
 }
 
 var extMime = map[string]string{
@@ -68,7 +69,8 @@ var extMime = map[string]string{
 	".svg": "image/svg+xml", ".xhtml": "application/xhtml+xml", ".rss": "application/rss+xml",
 	".atom": "application/atom+xml", ".ipynb": "application/x-ipynb+json",
 	".jar": "application/java-archive", ".tar": "application/x-tar", ".gz": "application/gzip",
-	".tgz": "application/gzip",
+	".tgz": "application/gzip", ".bz2": "application/x-bzip2", ".tbz2": "application/x-bzip2",
+	".xz": "application/x-xz", ".txz": "application/x-xz", ".zst": "application/zstd", ".tzst": "application/zstd",
 }
 
 // detect picks the family from a few magic bytes and the extension; the
@@ -171,6 +173,9 @@ var signatures = []signature{
 	{4, "ftyp", "video", "video/mp4"},
 	{0, "\x1a\x45\xdf\xa3", "video", "video/x-matroska"},
 	{0, "\x1f\x8b", "archive", "application/gzip"},
+	{0, "BZh91AY&SY", "archive", "application/x-bzip2"}, // block size 9 (the default), then a block's magic
+	{0, "BZh11AY&SY", "archive", "application/x-bzip2"},
+	{0, "BZh51AY&SY", "archive", "application/x-bzip2"},
 	{257, "ustar", "archive", "application/x-tar"},
 	{0, "7z\xbc\xaf\x27\x1c", "archive", "application/x-7z-compressed"},
 	{0, "Rar!\x1a\x07", "archive", "application/vnd.rar"},

@@ -38,6 +38,8 @@ type Options struct {
 	// Expect is the file as checked before (an os.Lstat result): another
 	// file found at the path is refused. nil: Extract's own check.
 	Expect fs.FileInfo
+	// OCR reads text in images and scanned PDF pages with tesseract (ocr.go).
+	OCR bool
 }
 
 // Document is what extraction learned about a file.
@@ -169,6 +171,11 @@ func runFamily(s *source, fam family) Document {
 	s.text = newSink(s.opt.MaxTextBytes)
 	err := protect(func() error { return fam.run(s, &doc) })
 	finish(s, &doc, fam, err)
+	if ocrWanted(s, &doc) {
+		if err := protect(func() error { runOCR(s, &doc); return nil }); err != nil {
+			doc.Warning = warningFor(doc.Format, err)
+		}
+	}
 	return doc
 }
 

@@ -81,6 +81,10 @@ func zipOf(entries ...string) func([]byte) []byte {
 }
 
 func FuzzText(f *testing.F) {
+	for _, c := range legacyTexts {
+		data, _ := c.enc.NewEncoder().Bytes([]byte(c.text))
+		f.Add(data)
+	}
 	fuzzFamily(f, "text", "f.txt", nil, "latin1.txt", "utf16le.txt", "utf16be.txt", "source.go", "\xff\xfe\x00")
 }
 
@@ -94,7 +98,14 @@ func FuzzHTML(f *testing.F) {
 }
 
 func FuzzPDF(f *testing.F) {
-	fuzzFamily(f, "pdf", "f.pdf", nil, "writer.pdf", "objstm.pdf", "encrypted.pdf",
+	page := []byte("BT /F1 10 Tf 1 0 0 1 72 700 Tm [(a) 20 (b) -400 (c)] TJ 3 Tc (de) Tj 0 -12 TD (f) ' 1 2 (g) \" ET " +
+		"q 1 0 0 -1 0 792 cm BT 1 0 0 -1 320 90 Tm (h) Tj ET Q")
+	f.Add(onePagePDF(lzwLiterals(page), "LZWDecode", helveticaFont))
+	f.Add(onePagePDF(runLength(page), "RunLengthDecode", helveticaFont))
+	f.Add(onePagePDF(page, "", "<< /Subtype /Type1 /Encoding << /BaseEncoding /MacRomanEncoding /Differences [97 /f_f_i /afii10017 /uni0416] >> >>"))
+	f.Add(onePagePDF(page, "", "<< /Subtype /Type0 /Encoding /Identity-H /DescendantFonts [<< /DW 500 /W [97 [600 700] 99 120 250] >>] >>"))
+	f.Add(onePagePDF(page, "", "<< /Subtype /Type3 /FontMatrix [0.01 0 0 0.01 0 0] /FirstChar 97 /Widths [50 60 70] >>"))
+	fuzzFamily(f, "pdf", "f.pdf", nil, "writer.pdf", "objstm.pdf", "encrypted.pdf", "aes256.pdf", "rc4-40.pdf", "cid-no-tounicode.pdf",
 		"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]>>endobj "+
 			"3 0 obj<</Type/Page/Parent 2 0 R/Contents 4 0 R>>endobj 4 0 obj<</Length 5 0 R>>stream\n"+
 			"BT (hello) Tj [(a) -300 (b)] TJ ET\nendstream endobj 5 0 obj 31 endobj trailer<</Root 1 0 R>>\n%%EOF")
@@ -133,7 +144,8 @@ func FuzzEPUB(f *testing.F) {
 }
 
 func FuzzRTF(f *testing.F) {
-	fuzzFamily(f, "rtf", "f.rtf", nil, "writer.rtf", `{\rtf1\ansi\ansicpg1251{\info{\title T}}\u1055?\'e9\bin3 abc{\*\x y}\par}`)
+	fuzzFamily(f, "rtf", "f.rtf", nil, "writer.rtf", `{\rtf1\ansi\ansicpg1251{\info{\title T}}\u1055?\'e9\bin3 abc{\*\x y}\par}`,
+		`{\rtf1{\fonttbl{\f1\fcharset128 M;}{\f2\fcharset204 A;}}\f1\'82\'a0{\f2\'e1}\u-10179?\u-8704?\u-10179?x\u-8704?\par}`)
 }
 
 func FuzzEML(f *testing.F) {
@@ -166,6 +178,9 @@ func FuzzXML(f *testing.F) {
 }
 
 func FuzzMedia(f *testing.F) {
+	ilst := mp4Atom("ilst", mp4Text("\xa9nam", "t"), mp4Text("\xa9day", "2001"))
+	moov := mp4Atom("moov", mp4Atom("udta", mp4Atom("meta", []byte{0, 0, 0, 0}, ilst)))
+	f.Add(append(mp4Atom("ftyp", []byte("M4A ")), moov...))
 	fuzzFamily(f, "image", "f.jpg", nil, "photo.jpg", "tone.flac",
 		"ID3\x03\x00\x00\x00\x00\x00\x20TIT2\x00\x00\x00\x06\x00\x00\x01\xff\xfeA\x00",
 		"II*\x00\x08\x00\x00\x00\x01\x00\x10\x01\x02\x00\x03\x00\x00\x00ab\x00\x00",
@@ -175,7 +190,8 @@ func FuzzMedia(f *testing.F) {
 func FuzzArchive(f *testing.F) {
 	f.Add(makeZip(map[string][]byte{"a.txt": []byte("hello"), "b/c.md": []byte("# hi")}))
 	f.Add(fixtureBytes(f, "writer.docx"))
-	fuzzFamily(f, "archive", "f.zip", nil, "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03")
+	fuzzFamily(f, "archive", "f.zip", nil, "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03",
+		"diary.txt.bz2", "diary.txt.xz", "diary.txt.zst")
 }
 
 // FuzzExtract goes through detection, as files arrive in practice.

@@ -31,6 +31,8 @@ type source struct {
 	head []byte // the first headLen bytes; all of a small file
 	opt  Options
 	text *sink
+	// textless lists the PDF pages (from 1) that gave no text: OCR reads them
+	textless []int
 }
 
 func (s *source) reader() io.Reader { return io.NewSectionReader(s.r, 0, s.size) }

@@ -269,8 +269,14 @@ func decodeHeader(v string) string {
 // bytes fall back to the text rules (UTF-8, else Windows-1252).
 func decodeCharset(name string, b []byte) string {
 	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "", "utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin1", "windows-1252", "cp1252":
+	case "", "utf-8", "utf8":
 		return decodeText(b, true)
+	case "us-ascii", "ascii", "iso-8859-1", "latin1", "windows-1252", "cp1252":
+		// A declared Western charset is trusted, unless the bytes are UTF-8.
+		if utf8.Valid(b) {
+			return string(b)
+		}
+		return decode1252(b)
 	}
 	enc, err := htmlindex.Get(name)
 	if err != nil {

@@ -3,9 +3,11 @@ package extract
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"strconv"
 	"strings"
-	"unicode/utf16"
+
+	"github.com/dhowden/tag"
 )
 
 // Images, audio and video are indexed by name and type elsewhere; here only
@@ -37,6 +39,8 @@ func extractMedia(s *source, d *Document) error {
 		flacMeta(head, d)
 	case bytes.HasPrefix(head, []byte("OggS")):
 		oggMeta(head, d)
+	case len(head) >= 8 && string(head[4:8]) == "ftyp":
+		mp4Meta(s, d)
 	}
 	if d.Format == "audio" && d.Meta["title"] == "" && s.size >= 128 {
 		id3v1Meta(s, d)
@@ -46,6 +50,23 @@ func extractMedia(s *source, d *Document) error {
 		delete(d.Meta, "title")
 	}
 	return nil
+}
+
+// mp4Meta reads the iTunes-style tags of MP4 and M4A files with
+// dhowden/tag. The moov atom may sit at the end of the file, so the whole
+// file is its reader; the library caps each up-front allocation.
+func mp4Meta(s *source, d *Document) {
+	m, err := tag.ReadAtoms(io.NewSectionReader(s.r, 0, s.size))
+	if err != nil || m == nil {
+		return
+	}
+	setMeta(d, "title", m.Title())
+	setMeta(d, "artist", m.Artist())
+	setMeta(d, "album", m.Album())
+	setMeta(d, "genre", m.Genre())
+	if y := m.Year(); y > 0 {
+		setMeta(d, "year", strconv.Itoa(y))
+	}
 }
 
 func setSize(d *Document, w, h int) {
@@ -227,6 +248,7 @@ func id3Text(b []byte) string {
 	return strings.TrimSpace(strings.ReplaceAll(s, "\x00", " "))
 }
 
+// utf16Text decodes UTF-16, its BOM (when there is one) deciding the order.
 func utf16Text(b []byte, bigEndian bool) string {
 	switch {
 	case bytes.HasPrefix(b, []byte("\xff\xfe")):
@@ -234,15 +256,7 @@ func utf16Text(b []byte, bigEndian bool) string {
 	case bytes.HasPrefix(b, []byte("\xfe\xff")):
 		b, bigEndian = b[2:], true
 	}
-	u := make([]uint16, len(b)/2)
-	for i := range u {
-		if bigEndian {
-			u[i] = binary.BigEndian.Uint16(b[2*i:])
-		} else {
-			u[i] = binary.LittleEndian.Uint16(b[2*i:])
-		}
-	}
-	return string(utf16.Decode(u))
+	return decodeUTF16(b, bigEndian)
 }
 
 // id3v1Meta reads the fixed 128-byte tag at the end of an MP3.

@@ -59,3 +59,30 @@ func TestImageSize(t *testing.T) {
 		}
 	}
 }
+
+// mp4Atom is one MP4 box.
+func mp4Atom(name string, body ...[]byte) []byte {
+	b := bytes.Join(body, nil)
+	out := binary.BigEndian.AppendUint32(nil, uint32(8+len(b)))
+	return append(append(out, name...), b...)
+}
+
+// mp4Text is an ilst item holding UTF-8 text.
+func mp4Text(name, value string) []byte {
+	return mp4Atom(name, mp4Atom("data", []byte{0, 0, 0, 1, 0, 0, 0, 0}, []byte(value)))
+}
+
+// TestM4ATags: an M4A's title, artist and album are read, with the moov
+// atom after the media data as many encoders write it.
+func TestM4ATags(t *testing.T) {
+	ilst := mp4Atom("ilst", mp4Text("\xa9nam", "Song of the Quoll"), mp4Text("\xa9ART", "Numbat Quartet"), mp4Text("\xa9alb", "Marsupial Nights"))
+	file := bytes.Join([][]byte{
+		mp4Atom("ftyp", []byte("M4A \x00\x00\x00\x00M4A mp42isom")),
+		mp4Atom("mdat", bytes.Repeat([]byte{0x55}, 300<<10)),
+		mp4Atom("moov", mp4Atom("udta", mp4Atom("meta", []byte{0, 0, 0, 0}, ilst))),
+	}, nil)
+	doc := extractBytes(t, "song.m4a", file, Options{})
+	if doc.Format != "audio" || doc.Title != "Song of the Quoll" || doc.Meta["artist"] != "Numbat Quartet" || doc.Meta["album"] != "Marsupial Nights" {
+		t.Errorf("%+v", doc)
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"golang.org/x/image/tiff/lzw"
 )
 
 // The PDF reader finds objects by scanning for "n g obj" rather than
@@ -58,6 +60,11 @@ type pdfFile struct {
 	depth   int // nested get calls: a chain of /Length references is bounded
 	fonts   map[pdfRef]*pdfFont
 	tk      tick
+	layout  pdfLayout
+	gens    map[int]int // object number -> generation, for decryption keys
+	crypt   *pdfCrypt   // nil unless the file is encrypted
+	// unmapped counts glyphs shown in fonts that give no text
+	unmapped int
 }
 
 func extractPDF(s *source, d *Document) error {
@@ -85,19 +92,27 @@ func (p *pdfFile) extract(s *source, d *Document) error {
 	p.index()
 	trailer := p.trailer()
 	if trailer["Encrypt"] != nil {
-		return warning("encrypted PDF: contents not indexed")
+		c, err := p.openCrypt(trailer)
+		if err != nil {
+			return err
+		}
+		p.crypt = c
 	}
 	p.info(trailer, d)
 	pages := p.pages(trailer)
 	setMeta(d, "pages", strconv.Itoa(len(pages)))
-	for _, pg := range pages {
+	for i, pg := range pages {
 		if s.text.full() {
 			break
 		}
 		if err := p.ctx.Err(); err != nil {
 			return err
 		}
+		before := s.text.len()
 		p.pageText(pg, s.text)
+		if s.text.len()-before < 4 {
+			s.textless = append(s.textless, i+1)
+		}
 		s.text.nl()
 		s.text.WriteString("\n")
 	}
@@ -109,16 +124,23 @@ func (p *pdfFile) extract(s *source, d *Document) error {
 		return warning("corrupt PDF: no pages could be read")
 	case truncated:
 		return warning("truncated PDF: only part of the text was indexed")
+	case len(s.textless) == len(pages) && p.unmapped > 0:
+		return warning("PDF fonts without a map to Unicode: text not readable")
+	case len(s.textless) == len(pages) && !s.opt.OCR:
+		return errPDFNoTextLayer
 	}
 	return nil
 }
+
+// errPDFNoTextLayer says why a scanned PDF gives no text.
+var errPDFNoTextLayer = warning("PDF without a text layer (scanned pages): turn on OCR to read them")
 
 var pdfObjRe = regexp.MustCompile(`(\d{1,10})\s+(\d{1,5})\s+obj\b`)
 
 // index records where each object starts; later definitions (incremental
 // updates) win.
 func (p *pdfFile) index() {
-	p.offsets = map[int]int{}
+	p.offsets, p.gens = map[int]int{}, map[int]int{}
 	for off := 0; off < len(p.data); {
 		i := bytes.Index(p.data[off:], []byte("obj"))
 		if i < 0 {
@@ -141,7 +163,11 @@ func (p *pdfFile) index() {
 			continue
 		}
 		num, _ := strconv.Atoi(string(p.data[start+m[2] : start+m[3]]))
+		gen, _ := strconv.Atoi(string(p.data[start+m[4] : start+m[5]]))
 		p.offsets[num] = at + 3
+		if gen != 0 {
+			p.gens[num] = gen
+		}
 	}
 }
 
@@ -165,6 +191,9 @@ func (p *pdfFile) get(num int) any {
 	defer func() { p.depth-- }()
 	p.cache[num] = nil // a self-reference during parsing reads null
 	v := p.parseAt(off)
+	if p.crypt != nil {
+		v = p.decryptObject(v, num)
+	}
 	p.cache[num] = v
 	return v
 }
@@ -204,6 +233,19 @@ func (p *pdfFile) streamEnd(dict pdfDict, start int) int {
 		return start + i
 	}
 	return len(p.data)
+}
+
+// decryptObject decrypts a directly stored object's strings, and marks its
+// stream for decryption when read; cross-reference streams are never
+// encrypted.
+func (p *pdfFile) decryptObject(v any, num int) any {
+	if st, ok := v.(*pdfStream); ok {
+		if st.dict["Type"] == pdfName("XRef") {
+			return v
+		}
+		st.num, st.gen, st.encrypted = num, p.gens[num], true
+	}
+	return p.crypt.strings(v, num, p.gens[num], 0)
 }
 
 // resolve follows references, a bounded number of times.
@@ -303,6 +345,11 @@ func (p *pdfFile) decodeTo(dst []byte, st *pdfStream) []byte {
 		filters = f
 	}
 	data, charged := st.raw, false // the raw bytes are the file's, not charged
+	if st.encrypted && p.crypt != nil {
+		data = p.crypt.decrypt(p.crypt.stmMethod, st.num, st.gen, data[:min(int64(len(data)), p.mem.room())])
+		p.mem.take(len(data))
+		charged = true
+	}
 	for i, f := range filters {
 		var into []byte
 		last := i == len(filters)-1
@@ -326,6 +373,9 @@ func (p *pdfFile) decodeTo(dst []byte, st *pdfStream) []byte {
 	}
 	n := min(int64(len(data)), p.mem.room())
 	p.mem.take(int(n))
+	if charged {
+		p.mem.give(data)
+	}
 	return append(dst, data[:n]...)
 }
 
@@ -342,6 +392,13 @@ func (p *pdfFile) filter(dst, data []byte, f any) ([]byte, error) {
 		}
 		defer zr.Close()
 		return readBounded(dst, zr, room, 4*len(data))
+	case pdfName("LZWDecode"), pdfName("LZW"):
+		// PDF's LZW is TIFF's: MSB first, code width changing one code early.
+		lr := lzw.NewReader(bytes.NewReader(data), lzw.MSB, 8)
+		defer lr.Close()
+		return readBounded(dst, lr, room, 4*len(data))
+	case pdfName("RunLengthDecode"), pdfName("RL"):
+		out = decodeRunLength(data, room)
 	case pdfName("ASCIIHexDecode"), pdfName("AHx"):
 		out, err = hex.DecodeString(strings.Map(keepHex, string(data)))
 	case pdfName("ASCII85Decode"), pdfName("A85"):
@@ -359,6 +416,31 @@ func keepHex(r rune) rune {
 		return r
 	}
 	return -1
+}
+
+// decodeRunLength expands PackBits-style runs, at most most bytes.
+func decodeRunLength(b []byte, most int64) []byte {
+	var out []byte
+	for i := 0; i < len(b) && int64(len(out)) < most; {
+		n := int(b[i])
+		switch {
+		case n == 128:
+			return out
+		case n < 128:
+			end := min(len(b), i+1+n+1)
+			out = append(out, b[i+1:end]...)
+			i = end
+		default:
+			if i+1 >= len(b) {
+				return out
+			}
+			for k := 0; k < 257-n; k++ {
+				out = append(out, b[i+1])
+			}
+			i += 2
+		}
+	}
+	return out
 }
 
 func decodeA85(b []byte) ([]byte, error) {
@@ -601,6 +683,9 @@ func (p *pdfFile) pageText(pg pdfPage, out *sink) {
 		}
 	}
 	defer p.mem.give(content)
-	ti := &pdfText{p: p, out: out, fonts: map[pdfName]*pdfFont{}}
+	ti := &pdfText{p: p, out: out, fonts: map[pdfName]*pdfFont{}, layout: p.layout}
+	ti.gs = pdfGState{ctm: pdfIdentity, th: 1}
 	ti.run(content, pg.resources, 0)
+	ti.layout.write(out)
+	p.layout = ti.layout // its buffers serve the next page
 }

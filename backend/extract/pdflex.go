@@ -17,8 +17,10 @@ type pdfRef struct{ num, gen int }
 type pdfDict map[pdfName]any
 
 type pdfStream struct {
-	dict pdfDict
-	raw  []byte
+	dict      pdfDict
+	raw       []byte
+	num, gen  int  // the object holding it, for its decryption key
+	encrypted bool // raw is encrypted
 }
 
 // pdfKeyword is a bare word: an operator in content streams, or obj, R,

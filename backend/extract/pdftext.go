@@ -2,20 +2,35 @@ package extract
 
 import (
 	"bytes"
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // pdfText interprets the text operators of content streams; graphics are
-// ignored. Line breaks follow the text position operators.
+// ignored. It follows the text position through the text and graphics
+// matrices and each glyph's width, so that a page's pieces of text can be
+// put in reading order by where they stand (see pdflayout.go).
 type pdfText struct {
 	p     *pdfFile
 	out   *sink
 	fonts map[pdfName]*pdfFont // fonts given inline, by resource name
-	font  *pdfFont
-	lastY float64
 	forms int
+
+	gs     pdfGState
+	stack  []pdfGState
+	tm     pdfMatrix // text matrix
+	tlm    pdfMatrix // text line matrix
+	layout pdfLayout
+}
+
+// pdfGState is the part of the graphics state that places text.
+type pdfGState struct {
+	ctm                  pdfMatrix
+	font                 *pdfFont
+	size, tc, tw, th, tl float64
+	rise                 float64
 }
 
 const pdfMaxOperands = 32
@@ -33,7 +48,7 @@ func (t *pdfText) run(content []byte, res pdfDict, depth int) {
 	l := &pdfLexer{b: content, noRefs: true}
 	ops := make([]pdfOperand, 0, pdfMaxOperands)
 	var arr []pdfOperand // the last array operand (TJ)
-	for !t.out.full() {
+	for !t.out.full() && !t.layout.full() {
 		if t.p.tk.err() != nil {
 			return
 		}
@@ -127,44 +142,70 @@ func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pd
 		return ops[i].num
 	}
 	switch op {
+	case "q":
+		if len(t.stack) < 64 {
+			t.stack = append(t.stack, t.gs)
+		}
+	case "Q":
+		if k := len(t.stack); k > 0 {
+			t.gs = t.stack[k-1]
+			t.stack = t.stack[:k-1]
+		}
+	case "cm":
+		if n >= 6 {
+			t.gs.ctm = pdfMatrix{num(n - 6), num(n - 5), num(n - 4), num(n - 3), num(n - 2), num(n - 1)}.mul(t.gs.ctm)
+		}
+	case "BT":
+		t.tm, t.tlm = pdfIdentity, pdfIdentity
 	case "Tf":
 		if n >= 2 && ops[n-2].kind == '/' {
-			t.font = t.fontFor(res, pdfName(ops[n-2].str))
+			t.gs.font = t.fontFor(res, pdfName(ops[n-2].str))
+			t.gs.size = num(n - 1)
 		}
+	case "Tc":
+		t.gs.tc = num(n - 1)
+	case "Tw":
+		t.gs.tw = num(n - 1)
+	case "Tz":
+		t.gs.th = num(n-1) / 100
+	case "TL":
+		t.gs.tl = num(n - 1)
+	case "Ts":
+		t.gs.rise = num(n - 1)
+	case "Td":
+		t.moveLine(num(n-2), num(n-1))
+	case "TD":
+		t.gs.tl = -num(n - 1)
+		t.moveLine(num(n-2), num(n-1))
+	case "Tm":
+		if n >= 6 {
+			t.tm = pdfMatrix{num(n - 6), num(n - 5), num(n - 4), num(n - 3), num(n - 2), num(n - 1)}
+			t.tlm = t.tm
+		}
+	case "T*":
+		t.moveLine(0, -t.gs.tl)
 	case "Tj":
 		t.showLast(ops)
-	case "'", "\"":
-		t.out.nl()
+	case "'":
+		t.moveLine(0, -t.gs.tl)
+		t.showLast(ops)
+	case "\"":
+		if n >= 3 {
+			t.gs.tw, t.gs.tc = num(n-3), num(n-2)
+		}
+		t.moveLine(0, -t.gs.tl)
 		t.showLast(ops)
 	case "TJ":
 		if n == 0 || ops[n-1].kind != '[' {
 			return
 		}
 		for _, e := range arr {
-			switch {
-			case e.kind == 's':
+			if e.kind == 's' {
 				t.show(e.str)
-			case e.num < -200:
-				t.out.sp()
+			} else {
+				t.advance(-e.num / 1000 * t.gs.size * t.gs.th)
 			}
 		}
-	case "Td", "TD":
-		if num(n-1) != 0 {
-			t.out.nl()
-		} else if num(n-2) > 0 {
-			t.out.sp()
-		}
-	case "T*":
-		t.out.nl()
-	case "Tm":
-		if y := num(n - 1); y != t.lastY {
-			t.out.nl()
-			t.lastY = y
-		} else {
-			t.out.sp()
-		}
-	case "ET":
-		t.out.sp()
 	case "Do":
 		if n >= 1 && ops[n-1].kind == '/' {
 			t.form(res, pdfName(ops[n-1].str), depth)
@@ -172,6 +213,16 @@ func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pd
 	case "ID":
 		skipInlineImage(l)
 	}
+}
+
+func (t *pdfText) moveLine(tx, ty float64) {
+	t.tlm = pdfMatrix{1, 0, 0, 1, tx, ty}.mul(t.tlm)
+	t.tm = t.tlm
+}
+
+// advance moves the text position along the line by tx text-space units.
+func (t *pdfText) advance(tx float64) {
+	t.tm = pdfMatrix{1, 0, 0, 1, tx, 0}.mul(t.tm)
 }
 
 // skipInlineImage jumps over the binary data of BI ... ID data EI.
@@ -206,11 +257,18 @@ func (t *pdfText) form(res pdfDict, name pdfName, depth int) {
 	if inner == nil {
 		inner = res
 	}
-	saved := t.font
+	saved, savedTM, savedTLM, savedStack := t.gs, t.tm, t.tlm, len(t.stack)
+	if m, ok := t.p.resolve(st.dict["Matrix"]).([]any); ok && len(m) == 6 {
+		var fm pdfMatrix
+		for i := range fm {
+			fm[i], _ = t.p.resolve(m[i]).(float64)
+		}
+		t.gs.ctm = fm.mul(t.gs.ctm)
+	}
 	data := t.p.decode(st)
 	t.run(data, inner, depth+1)
 	t.p.mem.give(data)
-	t.font = saved
+	t.gs, t.tm, t.tlm, t.stack = saved, savedTM, savedTLM, t.stack[:savedStack]
 }
 
 func (t *pdfText) showLast(ops []pdfOperand) {
@@ -219,12 +277,34 @@ func (t *pdfText) showLast(ops []pdfOperand) {
 	}
 }
 
+// show places a string: its text becomes one span of the page, from the
+// current text position to where its glyphs' widths end.
 func (t *pdfText) show(s []byte) {
-	if t.font == nil {
-		t.out.WriteString(decode1252(s))
+	f := t.gs.font
+	if f == nil {
+		f = pdfNoFont
+	}
+	if t.layout.full() {
 		return
 	}
-	t.font.decode(t.out, s)
+	g := &t.gs
+	trm := pdfMatrix{g.size * g.th, 0, 0, g.size, 0, g.rise}.mul(t.tm).mul(g.ctm)
+	start := len(t.layout.text)
+	var tx float64
+	gap := 0.15 * math.Abs(g.size)
+	t.layout.text = f.walk(t.layout.text, s, func(w float64, space bool) bool {
+		extra := g.tc
+		if space {
+			extra += g.tw
+		}
+		tx += (w*g.size + extra) * g.th
+		return extra > gap
+	})
+	end := pdfMatrix{1, 0, 0, 1, tx, 0}.mul(t.tm).mul(g.ctm)
+	t.advance(tx)
+	t.layout.add(start, trm, end.e(), end.f())
+	t.p.unmapped += f.unmapped
+	f.unmapped = 0
 }
 
 func (t *pdfText) fontFor(res pdfDict, name pdfName) *pdfFont {
@@ -249,15 +329,27 @@ func (t *pdfText) fontFor(res pdfDict, name pdfName) *pdfFont {
 // pdfFont maps character codes to text: through the ToUnicode CMap when
 // there is one, else through the simple font's encoding.
 type pdfFont struct {
-	cmap    map[string]string
-	codeLen int // 1 or 2 when all CMap codes have that length; 0 when mixed
-	twoByte bool
-	ucs2    bool
-	simple  [256]rune
+	cmap     map[string]string
+	codeLen  int // 1 or 2 when all CMap codes have that length; 0 when mixed
+	twoByte  bool
+	ucs2     bool
+	simple   [256]rune
+	multi    map[byte]string
+	gidText  map[uint16]rune // an Identity-H font's codes read back through its TrueType cmap
+	unmapped int             // codes shown that gave no text // codes whose glyph names spell several characters (f_f_i)
+	// widths, in text space units per unit of font size
+	scale  float64            // glyph space to text space (1/1000, or a Type 3 font's matrix)
+	first  int                // the code of widths[0] in a simple font
+	widths []float64          // a simple font's /Widths, or nil
+	cidW   map[uint32]float64 // a CID font's /W
+	dw     float64            // the width of codes without one
 }
 
+// pdfNoFont decodes strings shown before any font was set.
+var pdfNoFont = &pdfFont{simple: winAnsi, scale: 0.001, dw: 0.5}
+
 func (p *pdfFile) loadFont(fd pdfDict) *pdfFont {
-	f := &pdfFont{simple: winAnsi}
+	f := &pdfFont{simple: winAnsi, scale: 0.001, dw: 0.5}
 	if fd == nil {
 		return f
 	}
@@ -270,11 +362,144 @@ func (p *pdfFile) loadFont(fd pdfDict) *pdfFont {
 		f.cmap, f.codeLen = parseCMap(data)
 		p.mem.give(data)
 	}
+	if f.twoByte {
+		f.cidWidths(p, fd)
+		if f.cmap == nil && !f.ucs2 {
+			f.gidText = p.cidFontCmap(fd)
+		}
+		return f
+	}
+	f.simpleWidths(p, fd)
+	f.simple = p.baseEncoding(fd)
 	if encDict := p.dict(fd["Encoding"]); encDict != nil {
 		f.differences(p, encDict)
 	}
 	return f
 }
+
+// simpleWidths reads /FirstChar and /Widths, and a Type 3 font's matrix.
+func (f *pdfFont) simpleWidths(p *pdfFile, fd pdfDict) {
+	if fd["Subtype"] == pdfName("Type3") {
+		if m, ok := p.resolve(fd["FontMatrix"]).([]any); ok && len(m) == 6 {
+			if a, ok := p.resolve(m[0]).(float64); ok && a > 0 {
+				f.scale = a
+			}
+		}
+	}
+	f.first, _ = pdfInt(p.resolve(fd["FirstChar"]), 255)
+	ws, _ := p.resolve(fd["Widths"]).([]any)
+	for _, w := range ws[:min(len(ws), 256)] {
+		v, _ := p.resolve(w).(float64)
+		f.widths = append(f.widths, v)
+	}
+	if w, ok := p.resolve(p.dict(fd["FontDescriptor"])["MissingWidth"]).(float64); ok && w > 0 {
+		f.dw = w * f.scale
+	}
+}
+
+// cidWidths reads the descendant font's /DW and /W.
+func (f *pdfFont) cidWidths(p *pdfFile, fd pdfDict) {
+	f.dw = 1
+	f.cidW = map[uint32]float64{}
+	kids, _ := p.resolve(fd["DescendantFonts"]).([]any)
+	if len(kids) == 0 {
+		return
+	}
+	cid := p.dict(kids[0])
+	if dw, ok := p.resolve(cid["DW"]).(float64); ok {
+		f.dw = dw * f.scale
+	}
+	w, _ := p.resolve(cid["W"]).([]any)
+	for i := 0; i+1 < len(w) && len(f.cidW) < cmapMaxEntries; {
+		c, ok := pdfInt(p.resolve(w[i]), math.MaxInt32)
+		if !ok {
+			return
+		}
+		if list, isList := p.resolve(w[i+1]).([]any); isList {
+			for j, v := range list {
+				x, _ := p.resolve(v).(float64)
+				f.cidW[uint32(c+j)] = x
+			}
+			i += 2
+			continue
+		}
+		if i+2 >= len(w) {
+			return
+		}
+		last, ok := pdfInt(p.resolve(w[i+1]), math.MaxInt32)
+		x, _ := p.resolve(w[i+2]).(float64)
+		for k := c; ok && k <= last && k-c < 1<<16 && len(f.cidW) < cmapMaxEntries; k++ {
+			f.cidW[uint32(k)] = x
+		}
+		i += 3
+	}
+}
+
+// baseEncoding is a simple font's encoding before /Differences: the named
+// /BaseEncoding, else a Type 1 font's built-in encoding (its embedded
+// program's, else Adobe's standard one), else WinAnsi.
+func (p *pdfFile) baseEncoding(fd pdfDict) [256]rune {
+	name, _ := p.resolve(fd["Encoding"]).(pdfName)
+	if d := p.dict(fd["Encoding"]); d != nil {
+		name, _ = p.resolve(d["BaseEncoding"]).(pdfName)
+	}
+	switch name {
+	case "WinAnsiEncoding":
+		return winAnsi
+	case "MacRomanEncoding":
+		return macRoman
+	case "StandardEncoding":
+		return standardEncoding
+	case "PDFDocEncoding":
+		return winAnsi
+	}
+	switch fd["Subtype"] {
+	case pdfName("Type1"), pdfName("MMType1"):
+		if enc, ok := p.type1Encoding(p.dict(fd["FontDescriptor"])); ok {
+			return enc
+		}
+		if flags, _ := p.resolve(p.dict(fd["FontDescriptor"])["Flags"]).(float64); int(flags)&4 != 0 {
+			return winAnsi // symbolic: its codes are its own, WinAnsi keeps ASCII readable
+		}
+		return standardEncoding
+	}
+	return winAnsi
+}
+
+// type1Encoding reads the "dup code /name put" lines of an embedded Type 1
+// program's clear-text part.
+func (p *pdfFile) type1Encoding(desc pdfDict) ([256]rune, bool) {
+	st, ok := p.resolve(desc["FontFile"]).(*pdfStream)
+	if !ok {
+		return [256]rune{}, false
+	}
+	data := p.decode(st)
+	defer p.mem.give(data)
+	if n, ok := pdfInt(p.resolve(st.dict["Length1"]), len(data)); ok {
+		data = data[:n]
+	}
+	i := bytes.Index(data, []byte("/Encoding"))
+	if i < 0 || bytes.HasPrefix(bytes.TrimSpace(data[i+9:]), []byte("StandardEncoding")) {
+		return [256]rune{}, false
+	}
+	enc := standardEncoding
+	for i := range enc {
+		enc[i] = 0
+	}
+	found := false
+	for _, m := range type1DupRe.FindAllSubmatch(data[i:], 256) {
+		code, err := strconv.Atoi(string(m[1]))
+		if err != nil || code > 255 {
+			continue
+		}
+		if r := glyphRune(string(m[2])); r != 0 {
+			enc[code], found = r, true
+		}
+	}
+	return enc, found
+}
+
+var type1DupRe = regexp.MustCompile(`dup\s+(\d{1,3})\s*/([A-Za-z0-9._]+)\s+put`)
 
 func (f *pdfFont) differences(p *pdfFile, enc pdfDict) {
 	diffs, _ := p.resolve(enc["Differences"]).([]any)
@@ -288,65 +513,93 @@ func (f *pdfFont) differences(p *pdfFile, enc pdfDict) {
 				if r := glyphRune(string(x)); r != 0 {
 					f.simple[code] = r
 				}
+				if lig := glyphLigature(string(x)); lig != "" {
+					if f.multi == nil {
+						f.multi = map[byte]string{}
+					}
+					f.multi[byte(code)] = lig
+				}
 				code++
 			}
 		}
 	}
 }
 
-// decode writes the text of a shown string.
-func (f *pdfFont) decode(out *sink, s []byte) {
-	switch {
-	case f.cmap != nil:
-		f.decodeCMap(out, s)
-	case f.ucs2:
-		out.WriteString(utf16Text(s, true))
-	case f.twoByte:
-		// glyph ids without a map: nothing readable
-	default:
-		var buf [utf8.UTFMax]byte
-		for _, c := range s {
-			n := utf8.EncodeRune(buf[:], f.simple[c])
-			out.Write(buf[:n])
-		}
-	}
-}
-
-func (f *pdfFont) decodeCMap(out *sink, s []byte) {
-	var buf [utf8.UTFMax]byte
+// walk appends the text of a shown string to dst, calling fn with each
+// code's width (text space units per unit of font size) and whether it is
+// the single-byte space that word spacing widens.
+// When fn says so, a space follows the glyph: character or word spacing
+// wide enough to part words (justified lines) shows no space glyph.
+func (f *pdfFont) walk(dst, s []byte, fn func(w float64, space bool) bool) []byte {
 	for i := 0; i < len(s); {
-		if f.codeLen > 0 {
-			end := min(len(s), i+f.codeLen)
-			out.WriteString(f.cmap[string(s[i:end])])
-			i = end
-			continue
+		n, text, ok := f.code(s[i:])
+		var code uint32
+		for _, c := range s[i : i+n] {
+			code = code<<8 | uint32(c)
 		}
-		done := false
-		for n := 1; n <= 4 && i+n <= len(s); n++ {
-			if u, ok := f.cmap[string(s[i:i+n])]; ok {
-				out.WriteString(u)
-				i += n
-				done = true
-				break
-			}
+		if ok {
+			dst = append(dst, text...)
+		} else {
+			f.unmapped++
 		}
-		if !done {
-			if !f.twoByte {
-				n := utf8.EncodeRune(buf[:], f.simple[s[i]])
-				out.Write(buf[:n])
-			}
-			i++
+		i += n
+		if fn(f.width(code), n == 1 && code == 32) && i < len(s) && ok && text != " " {
+			dst = append(dst, ' ')
 		}
 	}
+	return dst
 }
 
-// winAnsi is the default single-byte encoding.
-var winAnsi = func() (t [256]rune) {
-	for i := range t {
-		t[i] = []rune(decode1252([]byte{byte(i)}))[0]
+// code reads one character code at the start of s: its length and text.
+func (f *pdfFont) code(s []byte) (int, string, bool) {
+	if f.cmap != nil {
+		if f.codeLen > 0 && len(s) >= f.codeLen {
+			if u, ok := f.cmap[string(s[:f.codeLen])]; ok {
+				return f.codeLen, u, true
+			}
+		} else if f.codeLen == 0 {
+			for n := 1; n <= 4 && n <= len(s); n++ {
+				if u, ok := f.cmap[string(s[:n])]; ok {
+					return n, u, true
+				}
+			}
+		}
 	}
-	return t
-}()
+	switch {
+	case f.twoByte && len(s) >= 2 && f.ucs2:
+		return 2, string(rune(int(s[0])<<8 | int(s[1]))), true
+	case f.twoByte && len(s) >= 2 && f.gidText != nil:
+		if r, ok := f.gidText[uint16(s[0])<<8|uint16(s[1])]; ok {
+			return 2, string(r), true
+		}
+		return 2, "", false
+	case f.twoByte && len(s) >= 2:
+		return 2, "", false // a glyph id without a map: nothing readable
+	case f.twoByte:
+		return len(s), "", false
+	}
+	if lig, ok := f.multi[s[0]]; ok {
+		return 1, lig, true
+	}
+	r := f.simple[s[0]]
+	if r == 0 {
+		return 1, "", false
+	}
+	return 1, string(r), true
+}
+
+func (f *pdfFont) width(code uint32) float64 {
+	if f.cidW != nil {
+		if w, ok := f.cidW[code]; ok {
+			return w * f.scale
+		}
+		return f.dw
+	}
+	if i := int(code) - f.first; i >= 0 && i < len(f.widths) {
+		return f.widths[i] * f.scale
+	}
+	return f.dw
+}
 
 const cmapMaxEntries = 1 << 17
 
@@ -456,39 +709,4 @@ func uniformLen(m map[string]string) int {
 		}
 	}
 	return n
-}
-
-// glyphRune maps the glyph names met in /Differences arrays.
-func glyphRune(name string) rune {
-	if len(name) == 1 {
-		return rune(name[0])
-	}
-	if r, ok := glyphNames[name]; ok {
-		return r
-	}
-	for _, prefix := range []string{"uni", "u"} {
-		if h, ok := strings.CutPrefix(name, prefix); ok && len(h) >= 4 && len(h) <= 6 {
-			if v, err := strconv.ParseUint(h[:4], 16, 32); err == nil && utf8.ValidRune(rune(v)) {
-				return rune(v)
-			}
-		}
-	}
-	return 0
-}
-
-var glyphNames = map[string]rune{
-	"space": ' ', "exclam": '!', "quotedbl": '"', "numbersign": '#', "dollar": '$', "percent": '%',
-	"ampersand": '&', "quotesingle": '\'', "parenleft": '(', "parenright": ')', "asterisk": '*',
-	"plus": '+', "comma": ',', "hyphen": '-', "period": '.', "slash": '/', "zero": '0', "one": '1',
-	"two": '2', "three": '3', "four": '4', "five": '5', "six": '6', "seven": '7', "eight": '8',
-	"nine": '9', "colon": ':', "semicolon": ';', "less": '<', "equal": '=', "greater": '>',
-	"question": '?', "at": '@', "bracketleft": '[', "backslash": '\\', "bracketright": ']',
-	"underscore": '_', "grave": '`', "braceleft": '{', "bar": '|', "braceright": '}',
-	"asciitilde": '~', "quoteleft": '‘', "quoteright": '’', "quotedblleft": '“', "quotedblright": '”',
-	"endash": '–', "emdash": '—', "bullet": '•', "ellipsis": '…', "fi": 'ﬁ', "fl": 'ﬂ',
-	"eacute": 'é', "egrave": 'è', "ecircumflex": 'ê', "agrave": 'à', "aacute": 'á', "acircumflex": 'â',
-	"adieresis": 'ä', "odieresis": 'ö', "udieresis": 'ü', "Adieresis": 'Ä', "Odieresis": 'Ö',
-	"Udieresis": 'Ü', "germandbls": 'ß', "ccedilla": 'ç', "ntilde": 'ñ', "oacute": 'ó', "uacute": 'ú',
-	"iacute": 'í', "Eacute": 'É', "degree": '°', "copyright": '©', "registered": '®', "trademark": '™',
-	"Euro": '€', "sterling": '£', "section": '§', "paragraph": '¶', "minus": '−', "nbspace": ' ',
 }

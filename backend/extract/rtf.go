@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // rtfSkip lists destinations whose content is not document text.
@@ -24,9 +26,11 @@ var rtfSymbols = map[string]string{
 }
 
 type rtfGroup struct {
-	skip    bool
-	capture string // "title" or "author": text goes to metadata
-	uc      int    // characters to skip after \uN
+	skip      bool
+	fontTable bool   // inside \fonttbl: \fN and \fcharsetN describe fonts
+	cp        string // the code page of the current font, "" for the document's
+	capture   string // "title" or "author": text goes to metadata
+	uc        int    // characters to skip after \uN
 }
 
 type rtfParser struct {
@@ -38,13 +42,16 @@ type rtfParser struct {
 	skipN   int    // fallback characters still to skip after \uN
 	cp      string // the document's code page, as a charset name
 	meta    map[string]*strings.Builder
+	fontCP  map[int]string // font number -> its \fcharset's code page
+	font    int            // the font being described in the font table
+	high    rune           // a \uN high surrogate awaiting its low half
 }
 
 // extractRTF interprets the control words a reader needs for the text and
 // skips the rest: fonts, styles, pictures, field instructions.
 func extractRTF(s *source, d *Document) error {
 	p := &rtfParser{s: s, r: bufio.NewReaderSize(s.reader(), 64<<10), cur: rtfGroup{uc: 1},
-		cp: "windows-1252", meta: map[string]*strings.Builder{}}
+		cp: "windows-1252", meta: map[string]*strings.Builder{}, fontCP: map[int]string{}}
 	err := p.run()
 	p.flush()
 	if b := p.meta["title"]; b != nil {
@@ -160,9 +167,19 @@ func (p *rtfParser) word(w string, n int, has bool) {
 		if n < 0 {
 			n += 65536
 		}
-		p.emit(string(rune(n)))
+		p.unicode(rune(n))
 		p.skipN = p.cur.uc
 		return
+	case w == "fonttbl":
+		p.cur.fontTable, p.cur.skip = true, true
+	case w == "f" && has && p.cur.fontTable:
+		p.font = n
+	case w == "fcharset" && has && p.cur.fontTable:
+		if cp := fcharsetName(n); cp != "" {
+			p.fontCP[p.font] = cp
+		}
+	case w == "f" && has:
+		p.cur.cp = p.fontCP[n]
 	case w == "uc" && has:
 		p.cur.uc = max(0, min(n, 8))
 	case w == "ansicpg" && has:
@@ -197,7 +214,11 @@ func (p *rtfParser) flush() {
 	if len(p.pending) == 0 {
 		return
 	}
-	text := decodeCharset(p.cp, p.pending)
+	cp := p.cp
+	if p.cur.cp != "" {
+		cp = p.cur.cp
+	}
+	text := decodeCharset(cp, p.pending)
 	p.pending = p.pending[:0]
 	p.emit(text)
 }
@@ -219,6 +240,37 @@ func (p *rtfParser) emit(text string) {
 	case !p.cur.skip:
 		p.s.text.WriteString(text)
 	}
+}
+
+// unicode emits a \uN character, joining UTF-16 surrogate pairs (emoji).
+func (p *rtfParser) unicode(r rune) {
+	switch {
+	case r >= 0xD800 && r < 0xDC00:
+		p.high = r
+		return
+	case r >= 0xDC00 && r < 0xE000 && p.high != 0:
+		r = utf16.DecodeRune(p.high, r)
+	case r >= 0xD800 && r < 0xE000:
+		r = utf8.RuneError
+	}
+	p.high = 0
+	p.emit(string(r))
+}
+
+// fcharsetName is the code page of a font's \fcharset, "" for the
+// document's own (0, 1) or none that decodes text (2, symbol).
+func fcharsetName(n int) string {
+	cp := map[int]int{77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254,
+		163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250}[n]
+	switch {
+	case cp == 0:
+		return ""
+	case cp == 10000:
+		return "macintosh"
+	case cp == 874:
+		return "windows-874"
+	}
+	return codePageName(cp)
 }
 
 func codePageName(n int) string {

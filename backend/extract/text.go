@@ -3,7 +3,6 @@ package extract
 import (
 	"bytes"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/gabriel-vasile/mimetype"
@@ -32,7 +31,7 @@ func readText(s *source) (string, bool, error) {
 	if !whole {
 		// UTF-16 takes up to two bytes per output byte; others at most one.
 		want := min(s.size, int64(s.opt.MaxTextBytes)+4)
-		if isUTF16(data) {
+		if isUTF16(data) || utf16NoBOM(data) != nil {
 			want = min(s.size, int64(s.opt.MaxTextBytes)*2+4)
 		}
 		data = make([]byte, want)
@@ -47,8 +46,8 @@ func readText(s *source) (string, bool, error) {
 }
 
 // decodeText turns bytes into UTF-8: a BOM decides for UTF-16, valid UTF-8
-// stays as it is, and anything else is read as Windows-1252, the usual
-// encoding of old Western text files (a superset of Latin-1's printables).
+// stays as it is, and anything else goes to the charset detector
+// (charset.go).
 func decodeText(b []byte, whole bool) string {
 	switch {
 	case bytes.HasPrefix(b, []byte("\xef\xbb\xbf")):
@@ -57,6 +56,9 @@ func decodeText(b []byte, whole bool) string {
 		return decodeUTF16(b[2:], false)
 	case bytes.HasPrefix(b, []byte("\xfe\xff")):
 		return decodeUTF16(b[2:], true)
+	}
+	if e := utf16NoBOM(b); e != nil {
+		return decodeWith(e, b[:len(b)&^1])
 	}
 	check := b
 	if !whole {
@@ -73,47 +75,13 @@ func decodeText(b []byte, whole bool) string {
 	if utf8.Valid(check) {
 		return string(check)
 	}
-	return decode1252(b)
-}
-
-func decodeUTF16(b []byte, bigEndian bool) string {
-	u := make([]uint16, len(b)/2)
-	for i := range u {
-		if bigEndian {
-			u[i] = uint16(b[2*i])<<8 | uint16(b[2*i+1])
-		} else {
-			u[i] = uint16(b[2*i+1])<<8 | uint16(b[2*i])
-		}
-	}
-	return string(utf16.Decode(u))
-}
-
-// cp1252 maps 0x80-0x9F; the other bytes are their Latin-1 code points.
-var cp1252 = [32]rune{
-	'€', 0x81, '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', 0x8d, 'Ž', 0x8f,
-	0x90, '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', 0x9d, 'ž', 'Ÿ',
-}
-
-func decode1252(b []byte) string {
-	var sb strings.Builder
-	sb.Grow(len(b) + len(b)/8)
-	for _, c := range b {
-		switch {
-		case c < 0x80:
-			sb.WriteByte(c)
-		case c < 0xa0:
-			sb.WriteRune(cp1252[c-0x80])
-		default:
-			sb.WriteRune(rune(c))
-		}
-	}
-	return sb.String()
+	return legacyDecode(b)
 }
 
 // isBinary looks for NUL bytes and a high share of control characters. A
 // UTF-16 BOM makes NULs expected.
 func isBinary(head []byte) bool {
-	if isUTF16(head) {
+	if isUTF16(head) || utf16NoBOM(head) != nil {
 		return false
 	}
 	if bytes.IndexByte(head, 0) >= 0 {

@@ -77,6 +77,7 @@ func extractOptions(cfg core.Settings, root string, checked fs.FileInfo) extract
 		Timeout:      fileTimeout(cfg),
 		Root:         root,
 		Expect:       checked,
+		OCR:          cfg.Extraction.OCR,
 	}
 }
 
@@ -97,7 +98,7 @@ func chunkText(text string) []string { return chunk.Split(text) }
 // metadataOrder lists the extracted metadata worth searching, in the order
 // they read best.
 var metadataOrder = []string{"author", "from", "to", "date", "artist", "album", "year", "genre", "camera", "created",
-	"width", "height", "pages", "sheets", "slides", "messages", "attachments", "entries", "language"}
+	"width", "height", "pages", "sheets", "slides", "messages", "attachments", "entries", "language", "ocr"}
 
 // withMetadata appends the document's metadata to its text as
 // "key: value" lines, so a photo is found by its camera, a song by its

@@ -1,0 +1,174 @@
+package extract
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// OCR reads the text of images and of scanned PDF pages with tesseract
+// (Debian's tesseract-ocr), in every language pack installed. It is off
+// by default: it costs seconds per page. It runs inside Extract, so the
+// per-file time limit and the queue's concurrency bound it like any other
+// extraction; tesseract itself is held to one thread.
+
+const (
+	ocrMinPixels = 200 * 50 // smaller images (icons, bullets) are not read
+	ocrMaxImage  = 40 << 20 // larger images are not handed to tesseract
+	ocrMaxPages  = 50       // scanned pages read per PDF
+	ocrDPI       = "200"
+)
+
+// OCRMissing is the warning of a file that OCR would have read, when
+// tesseract is not installed.
+const OCRMissing = "text in images not read: OCR is on but tesseract is not installed"
+
+// ocrTool finds tesseract and its language packs, once per process; tests
+// replace it to pretend tesseract is missing.
+var ocrTool = sync.OnceValues(func() (string, string) { return findOCR("tesseract") })
+
+func findOCR(name string) (string, string) {
+	bin, err := exec.LookPath(name)
+	if err != nil {
+		return "", ""
+	}
+	out, err := exec.Command(bin, "--list-langs").Output()
+	if err != nil {
+		return "", ""
+	}
+	var langs []string
+	for _, l := range strings.Split(string(out), "\n")[1:] {
+		if l = strings.TrimSpace(l); l != "" && l != "osd" {
+			langs = append(langs, l)
+		}
+	}
+	if len(langs) == 0 {
+		return "", ""
+	}
+	return bin, strings.Join(langs, "+")
+}
+
+// OCRAvailable reports whether tesseract is installed, and its languages.
+func OCRAvailable() (bool, string) {
+	bin, langs := ocrTool()
+	return bin != "", langs
+}
+
+// ocrImage runs tesseract on image bytes.
+func ocrImage(ctx context.Context, img []byte) (string, error) {
+	bin, langs := ocrTool()
+	cmd := exec.CommandContext(ctx, bin, "stdin", "stdout", "-l", langs)
+	cmd.Stdin = bytes.NewReader(img)
+	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("tesseract: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return string(out), nil
+}
+
+// ocrWanted tells whether OCR applies to the document as extracted.
+func ocrWanted(s *source, doc *Document) bool {
+	if !s.opt.OCR || s.ctx.Err() != nil {
+		return false
+	}
+	switch doc.Format {
+	case "image":
+		w, _ := strconv.Atoi(doc.Meta["width"])
+		h, _ := strconv.Atoi(doc.Meta["height"])
+		return w*h >= ocrMinPixels && s.size <= ocrMaxImage && ocrFormats[doc.Mime]
+	case "pdf":
+		return len(s.textless) > 0
+	}
+	return false
+}
+
+// ocrFormats are the image types tesseract's Leptonica reads.
+var ocrFormats = map[string]bool{"image/png": true, "image/jpeg": true, "image/tiff": true, "image/gif": true,
+	"image/bmp": true, "image/webp": true}
+
+// runOCR adds the text tesseract reads to the document, and marks it.
+func runOCR(s *source, doc *Document) {
+	if ok, _ := OCRAvailable(); !ok {
+		if doc.Warning == "" {
+			doc.Warning = OCRMissing
+		}
+		return
+	}
+	var text string
+	var err error
+	if doc.Format == "image" {
+		var img []byte
+		img, _, err = s.prefix(ocrMaxImage)
+		if err == nil {
+			text, err = ocrImage(s.ctx, img)
+		}
+	} else {
+		text, err = ocrPDFPages(s)
+	}
+	text = strings.TrimSpace(text)
+	if text != "" {
+		if doc.Text != "" {
+			doc.Text += "\n\n"
+		}
+		doc.Text += cutUTF8(text, max(0, s.opt.MaxTextBytes-len(doc.Text)))
+		setMeta(doc, "ocr", "tesseract")
+		if doc.Warning == errPDFNoTextLayer.Error() {
+			doc.Warning = ""
+		}
+	}
+	switch {
+	case s.ctx.Err() != nil:
+		doc.Warning = ctxWarning(s)
+	case err != nil && doc.Warning == "":
+		doc.Warning = "OCR failed: " + err.Error()
+	}
+}
+
+// ocrPDFPages renders the pages without a text layer with poppler's
+// pdftoppm and reads them.
+func ocrPDFPages(s *source) (string, error) {
+	if _, err := exec.LookPath("pdftoppm"); err != nil {
+		return "", fmt.Errorf("pdftoppm (poppler-utils) is not installed")
+	}
+	data, _, err := s.prefix(pdfMaxFile)
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "trove-ocr")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	in := filepath.Join(dir, "in.pdf")
+	if err := os.WriteFile(in, data, 0o600); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for i, page := range s.textless {
+		if i >= ocrMaxPages || s.ctx.Err() != nil {
+			break
+		}
+		n := strconv.Itoa(page)
+		cmd := exec.CommandContext(s.ctx, "pdftoppm", "-r", ocrDPI, "-gray", "-png", "-f", n, "-l", n, "-singlefile", in) // no output root: the image goes to stdout
+		img, err := cmd.Output()
+		if err != nil {
+			return b.String(), fmt.Errorf("pdftoppm: %v", err)
+		}
+		text, err := ocrImage(s.ctx, img)
+		if err != nil {
+			return b.String(), err
+		}
+		b.WriteString(strings.TrimSpace(text))
+		b.WriteString("\n\n")
+	}
+	return b.String(), nil
+}
