@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
@@ -47,6 +48,8 @@ func main() {
 	modes := flag.String("modes", "keyword,hybrid", "modes to measure on the collections")
 	only := flag.String("only", "", "comma-separated collection names (default: all kept)")
 	long := flag.Int("long", 0, "with -knownitem: also time a query of this many characters (the known-item queries repeated), in process")
+	longOnly := flag.Bool("longonly", false, "with -long: skip the known-item queries")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the variants' searches here")
 	flag.Parse()
 	em, err := embedding.New(core.EmbeddingSettings{Provider: core.ProviderBuiltin}, os.Getenv)
 	check(err)
@@ -69,6 +72,12 @@ func main() {
 	var ki *knownItems
 	if *kdir != "" {
 		ki = openKnownItems(*kdir, em)
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		check(err)
+		check(pprof.StartCPUProfile(f))
+		defer pprof.StopCPUProfile()
 	}
 	variants := flag.Args()
 	if len(variants) == 0 {
@@ -96,7 +105,9 @@ func main() {
 			fmt.Printf("  mean hybrid ratio odd %.3f even %.3f\n", sumOdd/float64(len(colls)), sumEven/float64(len(colls)))
 		}
 		if ki != nil {
-			ki.report(t)
+			if !*longOnly {
+				ki.report(t)
+			}
 			if *long > 0 {
 				ki.long(t, *long)
 			}
