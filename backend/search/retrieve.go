@@ -397,13 +397,30 @@ func (s *searcher) nameMatches(ctx context.Context) error {
 	// The words, and each token as typed when it is more than a word
 	// ("1.7.0.6", "heap_test.go"): its words alone may be too short or too
 	// common to find the name.
+	// A long query looks names up only with the words its keyword side
+	// kept: a pasted page names no file, and each word is a trigram query
+	// (a 10,000-character query spent seconds here).
+	kept := map[string]bool{}
+	for _, t := range s.terms {
+		kept[t.stem] = true
+	}
+	long := len(s.words) > s.t.QueryTerms && s.t.QueryTerms > 0
 	var subs []string
+	seen := map[string]bool{}
+	add := func(sub string) {
+		if !seen[sub] {
+			seen[sub] = true
+			subs = append(subs, sub)
+		}
+	}
 	for _, w := range s.words {
-		subs = append(subs, w.Text)
+		if !long || kept[w.Stem] {
+			add(w.Text)
+		}
 	}
 	for _, t := range s.p.q.Terms {
-		if !t.Phrase && len(tokens.Words(t.Text)) > 1 {
-			subs = append(subs, t.Text)
+		if !long && !t.Phrase && len(tokens.Words(t.Text)) > 1 {
+			add(t.Text)
 		}
 	}
 	ids, err := s.e.Store.NameMatches(ctx, subs, nameCandidates)

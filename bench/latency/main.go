@@ -7,8 +7,12 @@
 // server, and times POST /api/search/ (hybrid, limit 50, snippets included)
 // for every query of shared/bench/queries.txt: first while the corpus is
 // being indexed (an index run in progress), then once indexing is done. In
-// the same run it times keyword-only searches as a baseline, and with
-// -recoll, Recoll's own query benchmark on the same corpus.
+// the same run it times keyword-only searches as a baseline, with -fts5
+// plain SQLite FTS5 BM25 over the same files (bench/knownitem's baseline
+// database, queried in-process), and with -recoll, Recoll's own query
+// benchmark on the same corpus. A query of 10,000 characters (the query
+// lines repeated) is timed too and must answer with results. With -work, Trove's index is kept
+// in that folder and used again (bench/knownitem's WORK/trove holds one).
 package main
 
 import (
@@ -26,7 +30,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"trove/bench/internal/fts5base"
 	"trove/bench/internal/ir"
 	"trove/bench/internal/troveproc"
 )
@@ -37,6 +43,8 @@ func main() {
 	shared := flag.String("shared", ir.SharedDir(), "the shared folder with bench/make-corpus.sh and bench/queries.txt")
 	reps := flag.Int("reps", 20, "timed repetitions of each query once indexing is done (20 x 20 queries: a p95 over 400 samples)")
 	recoll := flag.Bool("recoll", false, "also run Recoll's query benchmark on the same corpus (indexes it with recollindex)")
+	keep := flag.String("work", "", "folder for Trove's index, kept and used again (default: a temporary one)")
+	fts5dir := flag.String("fts5", "", "folder with fts5-baseline.db over the same corpus (bench/knownitem -work) to time in the same run")
 	flag.Parse()
 	sharedAbs, _ := filepath.Abs(*shared)
 	corpus := *corpusDir
@@ -46,9 +54,13 @@ func main() {
 	run("bash", filepath.Join(sharedAbs, "bench", "make-corpus.sh"), corpus, strconv.Itoa(*files))
 	queries := readLines(filepath.Join(sharedAbs, "bench", "queries.txt"))
 
-	work, err := os.MkdirTemp("", "trove-latency-")
-	check(err)
-	defer os.RemoveAll(work)
+	work := *keep
+	if work == "" {
+		tmp, err := os.MkdirTemp("", "trove-latency-")
+		check(err)
+		defer os.RemoveAll(tmp)
+		work = tmp
+	}
 	bin, err := troveproc.Build(work)
 	check(err)
 	srv, err := troveproc.Start(bin, work)
@@ -57,8 +69,10 @@ func main() {
 	api := client{srv}
 
 	start := time.Now()
-	_, err = srv.Call("POST", "/api/watch/directory", map[string]any{"path": corpus})
-	check(err)
+	if f, err := srv.Folder(corpus); err != nil || f == nil {
+		_, err = srv.Call("POST", "/api/watch/directory", map[string]any{"path": corpus})
+		check(err)
+	}
 	var during []time.Duration
 	rounds := 0
 	for !api.idle(corpus) {
@@ -80,10 +94,67 @@ func main() {
 	}
 	report("hybrid, idle", hybrid)
 	report("keyword only, idle (baseline)", keyword)
+	long := longQuery(queries, 10000)
+	if status := api.status(long); status != http.StatusOK {
+		fmt.Printf("10,000-character query refused: %d\n", status)
+	} else {
+		var longH, longK []time.Duration
+		for range *reps {
+			longH = append(longH, api.round([]string{long}, "hybrid")...)
+			longK = append(longK, api.round([]string{long}, "keyword")...)
+		}
+		report("10,000 characters, hybrid", longH)
+		report("10,000 characters, keyword", longK)
+		fmt.Printf("10,000-character query: %d hybrid results, %d keyword\n", api.count(long, "hybrid"), api.count(long, "keyword"))
+	}
 	fmt.Printf("\nhybrid/keyword p95 ratio: %.2f\n", ms(pct(hybrid, 95))/ms(pct(keyword, 95)))
+	if *fts5dir != "" {
+		fts5Baseline(*fts5dir, queries, long, *reps, hybrid, keyword)
+	}
 	if *recoll {
 		recollBaseline(sharedAbs, work, corpus)
 	}
+}
+
+// longQuery repeats the query lines, space-separated, to n characters:
+// a pasted paragraph of the corpus's own words.
+func longQuery(queries []string, n int) string {
+	var b strings.Builder
+	for i := 0; utf8.RuneCountInString(b.String()) < n; i++ {
+		b.WriteString(queries[i%len(queries)])
+		b.WriteByte(' ')
+	}
+	return string([]rune(b.String())[:n])
+}
+
+// fts5Baseline times FTS5 BM25 (limit 50) for the same queries in
+// process, interleaved the same way, and prints Trove's ratios to it.
+func fts5Baseline(dir string, queries []string, long string, reps int, hybrid, keyword []time.Duration) {
+	ix, err := fts5base.Open(dir)
+	check(err)
+	defer ix.Close()
+	timed := func(qs []string) []time.Duration {
+		out := make([]time.Duration, 0, len(qs))
+		for _, q := range qs {
+			t0 := time.Now()
+			_, err := ix.Search(q, 50)
+			check(err)
+			out = append(out, time.Since(t0))
+		}
+		return out
+	}
+	timed(queries) // warm the page cache, as Trove's round was
+	var base, baseLong []time.Duration
+	for range reps {
+		base = append(base, timed(queries)...)
+		baseLong = append(baseLong, timed([]string{long})...)
+	}
+	fmt.Println("\nFTS5 BM25 over the same files, in process (no HTTP, no snippets):")
+	report("FTS5 BM25, limit 50", base)
+	report("FTS5 BM25, 10,000 characters", baseLong)
+	fmt.Printf("p50/p95 ratio to FTS5: hybrid %.2f/%.2f, keyword %.2f/%.2f\n",
+		ms(pct(hybrid, 50))/ms(pct(base, 50)), ms(pct(hybrid, 95))/ms(pct(base, 95)),
+		ms(pct(keyword, 50))/ms(pct(base, 50)), ms(pct(keyword, 95))/ms(pct(base, 95)))
 }
 
 func report(label string, xs []time.Duration) {
@@ -129,6 +200,23 @@ func (c client) idle(root string) bool {
 	ok, err := c.Idle(root, 0)
 	check(err)
 	return ok
+}
+
+// count is how many results a query gets (limit 50).
+func (c client) count(q, mode string) int {
+	hits, err := c.Search(q, mode, 50)
+	check(err)
+	return len(hits)
+}
+
+// status is the HTTP status of a hybrid search for q.
+func (c client) status(q string) int {
+	body, _ := json.Marshal(map[string]any{"query": q, "limit": 50, "mode": "hybrid"})
+	resp, err := http.Post(c.Base+"/api/search/", "application/json", bytes.NewReader(body))
+	check(err)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 // round runs every query once and returns the latencies.

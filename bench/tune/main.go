@@ -25,10 +25,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"trove/backend/core"
 	"trove/backend/embedding"
@@ -44,6 +47,9 @@ func main() {
 	datasets := flag.String("datasets", filepath.Join(ir.SharedDir(), "datasets"), "folder of BEIR collections")
 	modes := flag.String("modes", "keyword,hybrid", "modes to measure on the collections")
 	only := flag.String("only", "", "comma-separated collection names (default: all kept)")
+	long := flag.Int("long", 0, "with -knownitem: also time a query of this many characters (the known-item queries repeated), in process")
+	longOnly := flag.Bool("longonly", false, "with -long: skip the known-item queries")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the variants' searches here")
 	flag.Parse()
 	em, err := embedding.New(core.EmbeddingSettings{Provider: core.ProviderBuiltin}, os.Getenv)
 	check(err)
@@ -66,6 +72,12 @@ func main() {
 	var ki *knownItems
 	if *kdir != "" {
 		ki = openKnownItems(*kdir, em)
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		check(err)
+		check(pprof.StartCPUProfile(f))
+		defer pprof.StopCPUProfile()
 	}
 	variants := flag.Args()
 	if len(variants) == 0 {
@@ -93,7 +105,12 @@ func main() {
 			fmt.Printf("  mean hybrid ratio odd %.3f even %.3f\n", sumOdd/float64(len(colls)), sumEven/float64(len(colls)))
 		}
 		if ki != nil {
-			ki.report(t)
+			if !*longOnly {
+				ki.report(t)
+			}
+			if *long > 0 {
+				ki.long(t, *long)
+			}
 		}
 	}
 }
@@ -201,6 +218,30 @@ func (k *knownItems) report(t search.Tuning) {
 			fmt.Printf("  %s %.3f/%.3f", kind, ir.Mean(ir.Half(rr[kind], true)), ir.Mean(ir.Half(rr[kind], false)))
 		}
 		fmt.Println()
+	}
+}
+
+// long times a query of n characters made of the known-item queries,
+// in process (the API's length check aside), five times per mode.
+func (k *knownItems) long(t search.Tuning, n int) {
+	k.e.Tuning = &t
+	var b strings.Builder
+	for i := 0; utf8.RuneCountInString(b.String()) < n; i++ {
+		b.WriteString(k.items[i%len(k.items)].Query + " ")
+	}
+	q := string([]rune(b.String())[:n])
+	for _, mode := range []search.Mode{search.Hybrid, search.Keyword} {
+		var times []float64
+		var got int
+		for range 5 {
+			t0 := time.Now()
+			rs, err := k.e.Search(context.Background(), search.Request{Query: q, Limit: 50, Mode: mode})
+			check(err)
+			times = append(times, float64(time.Since(t0).Microseconds())/1000)
+			got = len(rs)
+		}
+		sort.Float64s(times)
+		fmt.Printf("  %d-character query, %s: %d results, median %.0f ms, max %.0f ms\n", n, mode, got, times[2], times[4])
 	}
 }
 

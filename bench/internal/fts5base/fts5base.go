@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -79,6 +80,32 @@ func Build(dir string, docs []Doc, key ...string) (*Index, error) {
 		}
 	}
 	return ix, nil
+}
+
+// Open opens a baseline built before in dir; Search then returns rowids
+// (1-based, in the order the documents were given) as ids.
+func Open(dir string) (*Index, error) {
+	db, err := sqlite3.Open(filepath.Join(dir, "fts5-baseline.db"))
+	if err != nil {
+		return nil, err
+	}
+	if err := fts5.Register(db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	st, _, err := db.Prepare(`SELECT max(rowid) FROM docs`)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	defer st.Close()
+	ix := &Index{db: db}
+	if st.Step() {
+		for i := range st.ColumnInt(0) {
+			ix.ids = append(ix.ids, strconv.Itoa(i+1))
+		}
+	}
+	return ix, st.Err()
 }
 
 // Close releases the database.
