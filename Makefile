@@ -10,7 +10,7 @@ export PATH := $(dir $(GO)):$(PATH)
 # apt waits for another apt (an unattended upgrade, a second make) instead of failing.
 APT_INSTALL := apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq
 
-.PHONY: run serve build test go-test fuzz deps check clean
+.PHONY: run serve build test go-test fuzz deps check clean openapi
 
 ## run: start Trove (the desktop app)
 run: desktop-run
@@ -36,16 +36,21 @@ check: deps
 ## test: the whole suite
 test: check go-test fuzz frontend-test e2e-test desktop-test
 
-## go-test: Go tests, with the race detector
-go-test: deps
+## go-test: Go tests, with the race detector (the examples' tests need jq, curl and python3)
+go-test: deps examples-deps
 	$(GO) test -count=1 -race -timeout 20m ./...
 
 ## fuzz: every fuzz target for FUZZTIME (default 3s) each
 fuzz: deps
 	FUZZTIME=$${FUZZTIME:-3s} ./scripts/fuzz.sh
 
+## openapi: regenerate backend/apidoc/openapi.json from the Go types (after an API change; note it in docs/api-changes.md)
+openapi:
+	$(GO) generate ./backend/apidoc
+
 clean:
 	rm -rf build/bin
 
 include mk/frontend.mk
 include mk/desktop.mk
+include mk/examples.mk
