@@ -20,7 +20,7 @@ import (
 // search runs `trove search [flags] words...` against a running Trove, for
 // scripts and for a desktop hotkey bound to a terminal command.
 func search(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("search", "search [flags] WORDS...\n\nSearches the running Trove. Flags may come before or after the words; a\nword that starts with - goes after --. Exit codes: 0 found, 1 nothing\nfound, 2 bad arguments (or a query Trove refuses), 3 cannot reach Trove.", stdout)
+	fs := newFlags("search", "[flags] WORDS...\n\nSearches the running Trove. Flags may come before or after the words; a\nword that starts with - goes after --. Exit codes: 0 found, 1 nothing\nfound, 2 bad arguments (or a query Trove refuses), 3 cannot reach Trove.", stdout)
 	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
 	limit := fs.Int("limit", 10, "number of results (1-500)")
 	offset := fs.Int("offset", 0, "results to skip, for the next page")

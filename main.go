@@ -120,19 +120,24 @@ Trove. Environment: TROVE_ADDR, TROVE_DATA_DIR, TROVE_CONFIG_DIR, TROVE_TOKEN
 `, prog)
 }
 
-// newFlags is a command's flag set: errors are reported once by
-// parseFlags, and --help prints about and the flags to stdout.
-func newFlags(name, about string, stdout io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(prog+" "+name, flag.ContinueOnError)
+// newFlags is a command's flag set, quiet: parseFlags reports errors in
+// one line, and prints about and the flags to w for --help.
+func newFlags(name, about string, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(strings.TrimSpace(prog+" "+name), flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fmt.Fprintf(stdout, "usage: %s %s\n\nflags:\n", prog, about)
-		fs.SetOutput(stdout)
+	fs.Usage = func() {} // the flag package calls it on errors too
+	helps[fs] = func() {
+		fmt.Fprintf(w, "usage: %s %s\n\nflags:\n", prog, strings.TrimSpace(name+" "+about))
+		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
 	}
 	return fs
 }
+
+// helps holds each flag set's --help (a command runs once per process;
+// tests run commands one after another).
+var helps = map[*flag.FlagSet]func(){}
 
 // parseFlags parses args, flags before, between or after the positional
 // arguments (a "--" ends the flags); it returns the positional ones, or
@@ -143,7 +148,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, in
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
+			helps[fs]()
 			return nil, exitOK, false
 		}
 		if err != nil {
@@ -165,21 +170,12 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, in
 func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, error) {
 	dataDir, configDir := daemon.DefaultDirs()
 	fs := newFlags(name, "[flags]", stderr)
-	if name == "" {
-		fs = flag.NewFlagSet(prog, flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		fs.Usage = func() {
-			fmt.Fprintf(stderr, "usage: %s [flags]\n\nflags:\n", prog)
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-		}
-	}
 	addr := fs.String("addr", envOr("TROVE_ADDR", "127.0.0.1:8765"), "listen address (loopback unless you mean otherwise)")
 	data := fs.String("data-dir", envOr("TROVE_DATA_DIR", dataDir), "where the index lives")
 	conf := fs.String("config-dir", envOr("TROVE_CONFIG_DIR", configDir), "where settings.json and filters.json live")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
+			helps[fs]()
 		}
 		return daemon.Config{}, err
 	}

@@ -31,17 +31,17 @@ type (
 	// ErrorWatch is the success family's error of POST /api/watch/.
 	ErrorWatch struct {
 		ErrorSuccess
-		FilesIndexed int `json:"files_indexed" jsonschema:"enum=0"`
+		FilesIndexed *int `json:"files_indexed,omitempty" jsonschema:"enum=0,description=0; absent when the request was refused before the endpoint ran (token, Host, Origin)"`
 	}
 	// ErrorJob is the success family's error of DELETE /api/watch/jobs/{job_id}.
 	ErrorJob struct {
 		ErrorSuccess
-		JobID *int64 `json:"job_id" jsonschema:"description=the job asked for; null when the id is not a number"`
+		JobID *int64 `json:"job_id,omitempty" jsonschema:"description=the job asked for; null when the id is not a number; absent when the request was refused before the endpoint ran"`
 	}
 	// ErrorQueueItem is the success family's error of DELETE /api/queue/items/{item_id}.
 	ErrorQueueItem struct {
 		ErrorSuccess
-		ID string `json:"id"`
+		ID string `json:"id,omitempty" jsonschema:"description=the item asked for; absent when the request was refused before the endpoint ran"`
 	}
 	// ErrorBare is the files family's error.
 	ErrorBare struct {

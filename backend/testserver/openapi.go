@@ -24,6 +24,9 @@ func Checker() *check.Checker {
 func (s *Server) checkAnswer(method, target string, resp *http.Response, body []byte) {
 	s.t.Helper()
 	if err := Checker().Response(method, target, resp.StatusCode, resp.Header.Get("Content-Type"), body); err != nil {
+		if len(target) > 120 {
+			target = target[:120] + "..."
+		}
 		s.t.Errorf("%s %s: %v", method, target, err)
 	}
 }

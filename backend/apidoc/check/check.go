@@ -120,31 +120,37 @@ func New(doc []byte) (*Checker, error) {
 	return c, nil
 }
 
-// segments splits a path; a trailing slash is optional, as the router has it.
+// segments splits a path; trailing slashes are optional, as the router
+// has them.
 func segments(p string) []string {
-	return strings.Split(strings.TrimSuffix(p, "/"), "/")
+	return strings.Split(strings.TrimRight(p, "/"), "/")
 }
 
-// find is the operation of a request; the path is matched as sent.
+// find is the operation of a request; the path is matched as sent, and a
+// literal segment wins over a parameter (/api/files/stats is not a file id).
 func (c *Checker) find(method, rawPath string) *op {
 	segs := segments(rawPath)
+	var best *op
+	bestParams := 0
 	for i := range c.ops {
 		o := &c.ops[i]
 		if o.method != method || len(o.segs) != len(segs) {
 			continue
 		}
-		match := true
+		match, params := true, 0
 		for j, s := range o.segs {
-			if !(strings.HasPrefix(s, "{") && segs[j] != "") && s != segs[j] {
+			if strings.HasPrefix(s, "{") && segs[j] != "" {
+				params++
+			} else if s != segs[j] {
 				match = false
 				break
 			}
 		}
-		if match {
-			return o
+		if match && (best == nil || params < bestParams) {
+			best, bestParams = o, params
 		}
 	}
-	return nil
+	return best
 }
 
 // Response checks one answer. target is the request target as sent (path
@@ -160,11 +166,17 @@ func (c *Checker) Response(method, target string, status int, contentType string
 	}
 	media, _, _ := mime.ParseMediaType(contentType)
 	o := c.find(method, rawPath)
-	if o == nil {
+	if o == nil || status == 431 {
+		// 431: the request line was too long to read, so the answer
+		// cannot know the endpoint's family: any error shape will do.
 		if media != "application/json" {
 			return nil // an odd spelling of a path may reach the web UI
 		}
-		c.count(method+" (no operation)", status)
+		if o != nil {
+			c.count(o.method+" "+o.path, status)
+		} else {
+			c.count(method+" (no operation)", status)
+		}
 		return validate(c.errors, body, "an error body")
 	}
 	c.count(o.method+" "+o.path, status)
