@@ -113,7 +113,8 @@ commands:
   quick     open the running desktop app's quick search (bind it to a hotkey)
   version   print the version
 
-Run "%[1]s COMMAND --help" for a command's flags. Exit codes: 0 done (search,
+Run "%[1]s COMMAND --help" for a command's flags; with no command, the flags
+are serve's (--addr, --data-dir, --config-dir). Exit codes: 0 done (search,
 folders: found), 1 nothing found or failed, 2 bad arguments, 3 cannot reach
 Trove. Environment: TROVE_ADDR, TROVE_DATA_DIR, TROVE_CONFIG_DIR, TROVE_TOKEN
 (optional API bearer token), TROVE_LOG_LEVEL.
