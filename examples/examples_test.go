@@ -42,7 +42,7 @@ func script(t *testing.T, s *testserver.Server, name string, args ...string) (st
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
-	cmd.Env = append(os.Environ(), "TROVE_ADDR="+strings.TrimPrefix(s.URL, "http://"), "TROVE_TOKEN="+s.Token)
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "TROVE_ADDR="+strings.TrimPrefix(s.URL, "http://"), "TROVE_TOKEN="+s.Token)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
