@@ -12,7 +12,7 @@ export PATH := $(dir $(GO)):$(PATH)
 # apt waits for another apt (an unattended upgrade, a second make) instead of failing.
 APT_INSTALL := apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq
 
-.PHONY: run serve build test go-test fuzz chaos deps check clean
+.PHONY: run serve build test go-test fuzz chaos deps check clean openapi
 
 ## run: start Trove (the desktop app)
 run: desktop-run
@@ -38,8 +38,8 @@ check: deps
 ## test: the whole suite
 test: check go-test fuzz frontend-test e2e-test desktop-test package-test cross
 
-## go-test: Go tests, with the race detector
-go-test: deps go-test-deps fidelity-deps
+## go-test: Go tests, with the race detector (the examples' tests need jq, curl and python3)
+go-test: deps go-test-deps fidelity-deps examples-deps
 	$(GO) test -count=1 -race -timeout 20m -skip '^TestChaos$$' ./...
 	@echo "chaos test (kept seeds):"
 	set -o pipefail; $(GO) test -count=1 -race -timeout 20m -v -run '^TestChaos$$' ./backend/daemon/ \
@@ -53,6 +53,10 @@ fuzz: deps
 chaos: deps
 	TROVE_CHAOS_NEW=$${CHAOS_SEEDS:-20} TROVE_CHAOS_OPS=$${CHAOS_OPS:-300} $(GO) test -count=1 -race -timeout 60m -run 'TestChaos$$' ./backend/daemon/
 
+## openapi: regenerate backend/apidoc/openapi.json from the Go types (after an API change; note it in docs/api-changes.md)
+openapi:
+	$(GO) generate ./backend/apidoc
+
 clean:
 	rm -rf build/bin
 
@@ -60,3 +64,4 @@ include mk/frontend.mk
 include mk/desktop.mk
 include mk/package.mk
 include mk/fidelity.mk
+include mk/examples.mk

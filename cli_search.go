@@ -1,98 +1,143 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"html"
 	"io"
-	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
+
+	"trove/client"
 )
 
-// search runs `trove search [flags] words...` against a running Trove, so
-// a desktop without a global hotkey API can bind one to a terminal command.
+// search runs `trove search [flags] words...` against a running Trove, for
+// scripts and for a desktop hotkey bound to a terminal command.
 func search(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("trove search", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", envOr("TROVE_ADDR", "127.0.0.1:8765"), "address of the running Trove")
-	limit := fs.Int("limit", 10, "number of results")
-	asJSON := fs.Bool("json", false, "print the API's JSON answer")
-	dir := fs.String("dir", "", "only files below this folder")
+	fs := newFlags("search", "[flags] WORDS...\n\nSearches the running Trove. Flags may come before or after the words; a\nword that starts with - goes after --. Exit codes: 0 found, 1 nothing\nfound, 2 bad arguments (or a query Trove refuses), 3 cannot reach Trove.", stdout)
+	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
+	limit := fs.Int("limit", 10, "number of results (1-500)")
+	offset := fs.Int("offset", 0, "results to skip, for the next page")
+	sortBy := fs.String("sort", "", "order results by relevance (default), modified, name or size")
+	order := fs.String("order", "", "asc or desc (default: desc, but asc for --sort name)")
+	asJSON := fs.Bool("json", false, "print the API's JSON answer (POST /api/search/)")
+	dir := fs.String("dir", "", "only files below this folder (relative paths are resolved)")
 	mode := fs.String("mode", "hybrid", "hybrid, keyword or semantic")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	words, code, ok := parseFlags(fs, args, stderr)
+	if !ok {
+		return code
+	}
+	query := strings.Join(words, " ")
+	req := client.SearchRequest{Query: query, Limit: *limit, Mode: *mode}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if problem := checkSearch(query, *limit, *offset, *sortBy, *order); problem != "" {
+		fmt.Fprintf(stderr, "%s search: %s (run \"%s search --help\")\n", prog, problem, prog)
+		return exitUsage
+	}
+	// The paging and sort fields go out only when asked for, so a Trove
+	// that predates them answers the rest.
+	if set["offset"] {
+		req.Offset = *offset
+	}
+	if set["sort"] {
+		req.Sort = *sortBy
+	}
+	if set["order"] {
+		req.Order = *order
+	}
+	if *dir != "" {
+		abs, err := absDir(*dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s search: --dir %s: %v\n", prog, *dir, err)
+			return exitUsage
 		}
-		return 2
+		req.Directory = abs
 	}
-	query := strings.Join(fs.Args(), " ")
-	if strings.TrimSpace(query) == "" {
-		fmt.Fprintln(stderr, `usage: trove search [--json] [--limit N] [--dir FOLDER] words...`)
-		return 2
-	}
-	body, _ := json.Marshal(map[string]any{"query": query, "limit": *limit, "directory": *dir, "mode": *mode})
-	req, err := http.NewRequest("POST", "http://"+*addr+"/api/search/", bytes.NewReader(body))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := client.New(*addr, "").Search(ctx, req)
 	if err != nil {
-		fmt.Fprintln(stderr, "trove:", err)
-		return 2
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if tok := os.Getenv("TROVE_TOKEN"); tok != "" {
-		req.Header.Set("Authorization", "Bearer "+tok)
-	}
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
-	if err != nil {
-		fmt.Fprintf(stderr, "trove: cannot reach Trove at %s (is it running? start it with `trove serve`): %v\n", *addr, err)
-		return 1
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		fmt.Fprintf(stderr, "trove: search failed (%s): %s\n", resp.Status, strings.TrimSpace(string(raw)))
-		return 1
+		return failed("search", err, stderr)
 	}
 	if *asJSON {
-		stdout.Write(raw)
+		stdout.Write(res.Raw)
 		fmt.Fprintln(stdout)
-		return 0
+	} else {
+		printResults(res, stdout)
 	}
-	return printResults(raw, stdout, stderr)
+	if len(res.Results) == 0 {
+		return exitNothing
+	}
+	return exitOK
+}
+
+// checkSearch is what can be said about a search before asking Trove.
+func checkSearch(query string, limit, offset int, sortBy, order string) string {
+	switch {
+	case strings.TrimSpace(query) == "":
+		return "no words to search for"
+	case limit < 1:
+		return fmt.Sprintf("--limit must be at least 1, got %d", limit)
+	case offset < 0:
+		return fmt.Sprintf("--offset must not be negative, got %d", offset)
+	case sortBy != "" && !slices.Contains([]string{"relevance", "modified", "name", "size"}, sortBy):
+		return fmt.Sprintf("--sort %q: use relevance, modified, name or size", sortBy)
+	case order != "" && order != "asc" && order != "desc":
+		return fmt.Sprintf("--order %q: use asc or desc", order)
+	}
+	return ""
+}
+
+// absDir resolves a folder given on the command line as Trove stores
+// folders: absolute, with symbolic links resolved.
+func absDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return abs, nil
+}
+
+// failed reports an error of a call to Trove in one readable line and
+// returns the exit code for it.
+func failed(what string, err error, stderr io.Writer) int {
+	var apiErr *client.Error
+	switch {
+	case client.IsUnreachable(err):
+		fmt.Fprintf(stderr, "%s: %v\n(is Trove running? start it with `%s serve`, or set --addr or TROVE_ADDR)\n", prog, err, prog)
+		return exitUnreachable
+	case errors.As(err, &apiErr) && apiErr.Status/100 == 4:
+		fmt.Fprintf(stderr, "%s %s: %v\n", prog, what, apiErr)
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "%s %s failed: %v\n", prog, what, err)
+		return exitNothing
+	}
 }
 
 var markRE = regexp.MustCompile(`</?mark>`)
 
-func printResults(raw []byte, stdout, stderr io.Writer) int {
-	var out struct {
-		Results []struct {
-			File struct {
-				Path     string `json:"file_path"`
-				Title    string `json:"title"`
-				Modified string `json:"modified"`
-			} `json:"file"`
-			Score   float64 `json:"relevance_score"`
-			Snippet string  `json:"snippet"`
-		} `json:"results"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		fmt.Fprintln(stderr, "trove: unexpected answer:", err)
-		return 1
-	}
-	if len(out.Results) == 0 {
+func printResults(res *client.SearchResponse, stdout io.Writer) {
+	if len(res.Results) == 0 {
 		fmt.Fprintln(stdout, "No results.")
-		return 0
+		return
 	}
 	bold, plain := "", ""
 	if f, ok := stdout.(*os.File); ok && isTerminal(f) {
 		bold, plain = "\x1b[1m", "\x1b[0m"
 	}
-	for i, r := range out.Results {
-		fmt.Fprintf(stdout, "%2d. %s%s%s  (%.2f)\n    %s\n", i+1, bold, r.File.Title, plain, r.Score, r.File.Path)
+	for i, r := range res.Results {
+		fmt.Fprintf(stdout, "%2d. %s%s%s  (%.2f)\n    %s\n", i+1, bold, r.File.Title, plain, r.RelevanceScore, r.File.FilePath)
 		if r.Snippet != "" {
 			snippet := markRE.ReplaceAllStringFunc(r.Snippet, func(m string) string {
 				if m == "<mark>" {
@@ -103,7 +148,12 @@ func printResults(raw []byte, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "    %s\n", html.UnescapeString(snippet))
 		}
 	}
-	return 0
+	if res.Total > len(res.Results) {
+		fmt.Fprintf(stdout, "(%d of %d; --offset %d for more)\n", len(res.Results), res.Total, len(res.Results))
+	}
+	if res.Notice != "" {
+		fmt.Fprintf(stdout, "Note: %s\n", res.Notice)
+	}
 }
 
 func isTerminal(f *os.File) bool {

@@ -1,6 +1,8 @@
 // Command trove is a local, private file search service.
 //
 //	trove serve [--addr 127.0.0.1:8765] [--data-dir DIR] [--config-dir DIR]
+//	trove search [flags] WORDS...
+//	trove status | folders | watch PATH [--wait]
 //	trove version
 //
 // Built plainly it is the headless server; built with the desktop tag it is
@@ -18,6 +20,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -42,7 +45,14 @@ func uiFS() fs.FS {
 	return sub
 }
 
+// prog is the name the binary was run as (trove, trove-desktop), for
+// usage and error lines.
+var prog = "trove"
+
 func main() {
+	if len(os.Args) > 0 {
+		prog = filepath.Base(os.Args[0])
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -56,6 +66,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return serve(args, stderr)
 	case "search":
 		return search(args, stdout, stderr)
+	case "status":
+		return status(args, stdout, stderr)
+	case "folders":
+		return folders(args, stdout, stderr)
+	case "watch":
+		return watch(args, stdout, stderr)
 	case "quick":
 		return quick(stderr)
 	case "version", "--version", "-v":
@@ -70,13 +86,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if strings.HasPrefix(cmd, "-") { // flags of the default command
 		return defaultCommand(append([]string{cmd}, args...), stderr)
 	}
-	fmt.Fprintf(stderr, "trove: unknown command %q\n\n", cmd)
-	usage(stderr)
-	return 2
+	fmt.Fprintf(stderr, "%s: unknown command %q (run %q for the commands)\n", prog, cmd, prog+" help")
+	return exitUsage
 }
 
+// Exit codes, for scripts to branch on (docs/api.md, "The trove command").
+const (
+	exitOK          = 0 // done; for search and folders: something found
+	exitNothing     = 1 // nothing found, or the command failed
+	exitUsage       = 2 // bad arguments, or Trove refused the request as invalid
+	exitUnreachable = 3 // no Trove answers at the address
+)
+
 func usage(w io.Writer) {
-	fmt.Fprint(w, `usage: trove [command] [flags]
+	fmt.Fprintf(w, `usage: %[1]s [command] [flags]
 
 With no command, the desktop build (trove-desktop) starts the app: window,
 tray and API; with --hidden it starts in the tray without its window, as
@@ -84,7 +107,10 @@ it does at login. The headless build (trove) runs serve.
 
 commands:
   serve     run the indexing service and the API (headless)
-  search    search a running Trove from the terminal (--json for scripts)
+  search    search a running Trove (--json for scripts)
+  status    the running Trove's status (--json)
+  folders   the watched folders and their progress (--json)
+  watch     watch a folder; --wait blocks until it is indexed
   quick     open the running desktop app's quick search (bind it to a hotkey)
   version   print the version
 
@@ -95,19 +121,71 @@ environment:
   TROVE_TOKEN        a bearer token the API then requires of every request
   TROVE_LOG_LEVEL    debug, info, warn or error
 
-Run "trove serve --help" and "trove search --help" for their flags.
-`)
+Run "%[1]s COMMAND --help" for a command's flags; with no command, the flags
+are serve's (--addr, --data-dir, --config-dir). Exit codes: 0 done (search,
+folders: found), 1 nothing found or failed, 2 bad arguments, 3 cannot reach
+Trove. Environment: TROVE_ADDR, TROVE_DATA_DIR, TROVE_CONFIG_DIR, TROVE_TOKEN
+(optional API bearer token), TROVE_LOG_LEVEL.
+`, prog)
+}
+
+// newFlags is a command's flag set, quiet: parseFlags reports errors in
+// one line, and prints about and the flags to w for --help.
+func newFlags(name, about string, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(strings.TrimSpace(prog+" "+name), flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {} // the flag package calls it on errors too
+	helps[fs] = func() {
+		fmt.Fprintf(w, "usage: %s %s\n\nflags:\n", prog, strings.TrimSpace(name+" "+about))
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// helps holds each flag set's --help (a command runs once per process;
+// tests run commands one after another).
+var helps = map[*flag.FlagSet]func(){}
+
+// parseFlags parses args, flags before, between or after the positional
+// arguments (a "--" ends the flags); it returns the positional ones, or
+// the exit code to end with: 0 after --help, 2 after an error, which it
+// reports in one line.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, int, bool) {
+	var pos []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			helps[fs]()
+			return nil, exitOK, false
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v (run \"%s --help\")\n", fs.Name(), err, fs.Name())
+			return nil, exitUsage, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, 0, true
+		}
+		if i := len(args) - len(rest); i > 0 && args[i-1] == "--" {
+			return append(pos, rest...), 0, true
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
 }
 
 // serverConfig parses the flags shared by every command that runs a server.
 func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, error) {
 	dataDir, configDir := daemon.DefaultDirs()
-	fs := flag.NewFlagSet("trove "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags(name, "[flags]", stderr)
 	addr := fs.String("addr", envOr("TROVE_ADDR", "127.0.0.1:8765"), "listen address (loopback unless you mean otherwise)")
 	data := fs.String("data-dir", envOr("TROVE_DATA_DIR", dataDir), "where the index lives")
 	conf := fs.String("config-dir", envOr("TROVE_CONFIG_DIR", configDir), "where settings.json and filters.json live")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			helps[fs]()
+		}
 		return daemon.Config{}, err
 	}
 	if fs.NArg() > 0 {
@@ -130,8 +208,8 @@ func withConfig(name string, args []string, stderr io.Writer, run func(daemon.Co
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "trove:", err)
-		return 2
+		fmt.Fprintf(stderr, "%s: %v (run \"%s --help\")\n", strings.TrimSpace(prog+" "+name), err, strings.TrimSpace(prog+" "+name))
+		return exitUsage
 	}
 	return run(cfg)
 }

@@ -35,7 +35,7 @@ func desktop(cfg daemon.Config, hidden bool, stderr io.Writer) int {
 	}
 	inst, first := app.ClaimInstance(cfg.Log)
 	if !first {
-		fmt.Fprintln(stderr, "trove: Trove is already running in this session; its window is shown")
+		fmt.Fprintf(stderr, "%s: Trove is already running in this session; its window is shown\n", prog)
 		return 0
 	}
 	defer inst.Release()
@@ -47,8 +47,12 @@ func desktop(cfg daemon.Config, hidden bool, stderr io.Writer) int {
 // quick opens the running app's quick search: the command for a desktop
 // hotkey.
 func quick(stderr io.Writer) int {
+	if problem := sessionBusProblem(); problem != "" {
+		fmt.Fprintf(stderr, "%s quick: %s\n", prog, problem)
+		return 1
+	}
 	if err := app.ShowQuickSearch(); err != nil {
-		fmt.Fprintln(stderr, "trove:", err)
+		fmt.Fprintf(stderr, "%s quick: %v\n", prog, err)
 		return 1
 	}
 	return 0

@@ -12,6 +12,6 @@ func defaultCommand(args []string, stderr io.Writer) int { return serve(args, st
 
 // quick needs the desktop app's window.
 func quick(stderr io.Writer) int {
-	fmt.Fprintln(stderr, "trove: quick search is part of the desktop app (build it with make desktop); from a terminal, use trove search WORDS")
+	fmt.Fprintf(stderr, "%s: quick search is part of the desktop app (build it with make desktop); from a terminal, use %s search WORDS\n", prog, prog)
 	return 2
 }

@@ -34,6 +34,50 @@ func TestUnknownCommandAndBadFlags(t *testing.T) {
 	}
 }
 
+// An unknown flag of the default command is one line: the error, once,
+// and where to look; not the flag list.
+func TestBogusFlagIsOneLine(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"--bogus"}, &out, &errOut)
+	msg := errOut.String()
+	if code != exitUsage || strings.Count(msg, "bogus") != 1 || strings.Count(msg, "\n") != 1 || strings.Contains(msg, "-data-dir") {
+		t.Fatalf("code %d, stderr %q", code, msg)
+	}
+}
+
+// Usage names the binary as it was run.
+func TestUsageNamesTheBinary(t *testing.T) {
+	defer func(p string) { prog = p }(prog)
+	prog = "trove-desktop"
+	var out, errOut bytes.Buffer
+	if code := run([]string{"--help"}, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "usage: trove-desktop ") {
+		t.Fatalf("code %d out %q", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"search", "--help"}, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "usage: trove-desktop search") {
+		t.Fatalf("search --help: code %d out %q", code, out.String())
+	}
+}
+
+// search --help documents every flag the command has.
+func TestSearchHelpDocumentsEveryFlag(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"search", "--help"}, &out, &errOut); code != 0 {
+		t.Fatalf("code %d", code)
+	}
+	for _, flag := range []string{"-addr", "-limit", "-offset", "-sort", "-order", "-json", "-dir", "-mode", "Exit codes"} {
+		if !strings.Contains(out.String(), flag) {
+			t.Errorf("search --help does not mention %s:\n%s", flag, out.String())
+		}
+	}
+	for _, cmd := range []string{"status", "folders", "watch"} {
+		out.Reset()
+		if code := run([]string{cmd, "--help"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "-addr") || !strings.Contains(out.String(), "Exit codes") {
+			t.Errorf("%s --help: code %d out %q", cmd, code, out.String())
+		}
+	}
+}
+
 func TestQuickNeedsTheDesktopBuild(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"quick"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "desktop app") {
@@ -41,28 +85,167 @@ func TestQuickNeedsTheDesktopBuild(t *testing.T) {
 	}
 }
 
+// Without a session bus, quick says so in words, not in D-Bus internals.
+func TestQuickWithoutSessionBus(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	msg := sessionBusProblem()
+	if msg == "" || strings.Contains(msg, "dbus-launch") || !strings.Contains(msg, "session") {
+		t.Fatalf("message %q", msg)
+	}
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/1000/bus")
+	if msg := sessionBusProblem(); msg != "" {
+		t.Fatalf("with an address: %q", msg)
+	}
+}
+
+func run3(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
 func TestSearchCommand(t *testing.T) {
 	s := testserver.Start(t)
 	root := t.TempDir()
-	testserver.WriteFiles(t, root, "roof.txt", "The roof leaks above the bedroom.")
-	s.IndexDir(root, 1)
+	testserver.WriteFiles(t, root, "roof.txt", "The roof leaks above the bedroom.", "sub/zlib.txt", "zlib compresses the roof tiles.")
+	s.IndexDir(root, 2)
 	addr := strings.TrimPrefix(s.URL, "http://")
-	var out, errOut bytes.Buffer
-	if code := run([]string{"search", "--addr", addr, "roof", "leak"}, &out, &errOut); code != 0 {
-		t.Fatalf("code %d: %s", code, errOut.String())
+
+	code, out, errOut := run3(t, "search", "--addr", addr, "roof", "leak")
+	if code != exitOK || !strings.Contains(out, root+"/roof.txt") || !strings.Contains(out, "The roof leaks") {
+		t.Fatalf("code %d out %q err %q", code, out, errOut)
 	}
-	if !strings.Contains(out.String(), root+"/roof.txt") || !strings.Contains(out.String(), "The roof leaks") {
-		t.Fatalf("output %q", out.String())
+	// Flags after the words are flags, not words.
+	code, out, _ = run3(t, "search", "zlib", "--json", "--addr", addr)
+	var res struct {
+		Query   string
+		Results []map[string]any
 	}
-	out.Reset()
-	if code := run([]string{"search", "--addr", addr, "--json", "roof"}, &out, &errOut); code != 0 || !json.Valid(out.Bytes()) {
-		t.Fatalf("json: %d %q", code, out.String())
+	if code != exitOK || json.Unmarshal([]byte(out), &res) != nil || res.Query != "zlib" || len(res.Results) != 1 {
+		t.Fatalf("flags after the query: %d %q", code, out)
 	}
-	if code := run([]string{"search", "--addr", "127.0.0.1:1", "roof"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "cannot reach") {
-		t.Fatalf("no server: %d %q", code, errOut.String())
+	// After --, a word that looks like a flag is a word.
+	if code, _, errOut := run3(t, "search", "--addr", addr, "--", "-zlib"); code == exitUsage && strings.Contains(errOut, "flag provided") {
+		t.Fatalf("-- did not end the flags: %q", errOut)
 	}
-	if code := run([]string{"search"}, &out, &errOut); code != 2 {
-		t.Fatalf("no words: %d", code)
+	// Nothing found: exit 1, for JSON too.
+	if code, out, _ := run3(t, "search", "--addr", addr, "--json", "xylophone"); code != exitNothing || !json.Valid([]byte(out)) {
+		t.Fatalf("nothing found: %d %q", code, out)
+	}
+	// --dir . is resolved to the absolute folder.
+	wd, _ := os.Getwd()
+	t.Cleanup(func() { os.Chdir(wd) })
+	os.Chdir(filepath.Join(root, "sub"))
+	code, out, errOut = run3(t, "search", "--addr", addr, "--dir", ".", "--json", "roof")
+	if code != exitOK || !strings.Contains(out, "zlib.txt") || strings.Contains(out, "roof.txt") {
+		t.Fatalf("--dir .: %d %q %q", code, out, errOut)
+	}
+	os.Chdir(wd)
+	// A query Trove refuses: its message and code, readable, exit 2.
+	code, _, errOut = run3(t, "search", "--addr", addr, "--mode", "telepathic", "roof")
+	if code != exitUsage || strings.Contains(errOut, "{") || !strings.Contains(errOut, "INVALID_PARAMETER") || !strings.Contains(errOut, "telepathic") {
+		t.Fatalf("refused: %d %q", code, errOut)
+	}
+	// Bad flags are caught before asking.
+	for _, args := range [][]string{{"--sort", "colour", "roof"}, {"--order", "up", "roof"}, {"--offset", "-1", "roof"}, {"--limit", "0", "roof"}, {"--bogus", "roof"}, {}} {
+		code, _, errOut := run3(t, append([]string{"search", "--addr", addr}, args...)...)
+		if code != exitUsage || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: code %d err %q", args, code, errOut)
+		}
+	}
+	// No Trove at the address: exit 3.
+	if code, _, errOut := run3(t, "search", "--addr", "127.0.0.1:1", "roof"); code != exitUnreachable || !strings.Contains(errOut, "cannot reach") {
+		t.Fatalf("no server: %d %q", code, errOut)
+	}
+}
+
+// --offset, --sort and --order go out only when given: without them the
+// request is the one every Trove understands.
+func TestSearchSendsPagingOnlyWhenAsked(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "a.txt", "roof tiles", "b.txt", "roof beams", "c.txt", "roof felt")
+	s.IndexDir(root, 3)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	code, out, errOut := run3(t, "search", "--addr", addr, "--limit", "2", "roof")
+	if code != exitOK || strings.Count(out, root) != 2 {
+		t.Fatalf("limit 2: %d %q %q", code, out, errOut)
+	}
+	// With them, Trove either honours them or refuses them in words (until
+	// it knows the fields); never a crash or a raw body.
+	code, out, errOut = run3(t, "search", "--addr", addr, "--sort", "name", "--order", "asc", "--offset", "1", "--limit", "1", "roof")
+	switch code {
+	case exitOK:
+		if strings.Count(out, root) != 1 {
+			t.Fatalf("paged: %q", out)
+		}
+	case exitUsage:
+		if strings.Contains(errOut, "{") {
+			t.Fatalf("refusal printed raw: %q", errOut)
+		}
+	default:
+		t.Fatalf("sort: %d %q %q", code, out, errOut)
+	}
+}
+
+func TestStatusFoldersAndWatchCommands(t *testing.T) {
+	s := testserver.Start(t)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	if code, out, _ := run3(t, "folders", "--addr", addr); code != exitNothing || !strings.Contains(out, "No folders") {
+		t.Fatalf("no folders: %d %q", code, out)
+	}
+	if code, out, _ := run3(t, "folders", "--addr", addr, "--json"); code != exitNothing || strings.TrimSpace(out) != "[]" {
+		t.Fatalf("no folders, json: %d %q", code, out)
+	}
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "a.txt", "alpha", "b.txt", "beta", "c/d.txt", "delta")
+	wd, _ := os.Getwd()
+	t.Cleanup(func() { os.Chdir(wd) })
+	os.Chdir(root)
+	code, out, errOut := run3(t, "watch", "--wait", ".", "--addr", addr, "--json")
+	var f map[string]any
+	if code != exitOK || json.Unmarshal([]byte(out), &f) != nil || f["path"] != root || f["indexed_count"] != float64(3) {
+		t.Fatalf("watch --wait: %d %q %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "3/3 files") {
+		t.Fatalf("no progress line: %q", errOut)
+	}
+	os.Chdir(wd)
+	// Waiting again for a folder already watched returns at once.
+	if code, _, errOut := run3(t, "watch", "--addr", addr, "--wait", root); code != exitOK || !strings.Contains(errOut, "already watched") {
+		t.Fatalf("again: %d %q", code, errOut)
+	}
+	// Without --wait, a folder already watched is Trove's refusal: exit 2.
+	if code, _, errOut := run3(t, "watch", "--addr", addr, root); code != exitUsage || !strings.Contains(errOut, "ALREADY_WATCHING") {
+		t.Fatalf("refused: %d %q", code, errOut)
+	}
+	if code, _, errOut := run3(t, "watch", "--addr", addr, filepath.Join(root, "missing")); code != exitUsage || strings.Contains(errOut, "{") {
+		t.Fatalf("missing: %d %q", code, errOut)
+	}
+	if code, out, _ := run3(t, "folders", "--addr", addr); code != exitOK || !strings.Contains(out, root) || !strings.Contains(out, "3/3") {
+		t.Fatalf("folders: %d %q", code, out)
+	}
+	code, out, _ = run3(t, "status", "--addr", addr, "--json")
+	var st map[string]any
+	if code != exitOK || json.Unmarshal([]byte(out), &st) != nil || st["jobs"] != float64(1) || st["version"] != "test" {
+		t.Fatalf("status --json: %d %q", code, out)
+	}
+	if code, out, _ := run3(t, "status", "--addr", addr); code != exitOK || !strings.Contains(out, "1 watched") {
+		t.Fatalf("status: %d %q", code, out)
+	}
+	for _, cmd := range []string{"status", "folders", "watch"} {
+		args := []string{cmd, "--addr", "127.0.0.1:1"}
+		if cmd == "watch" {
+			args = append(args, root)
+		}
+		if code, _, errOut := run3(t, args...); code != exitUnreachable || !strings.Contains(errOut, "cannot reach") {
+			t.Errorf("%s without Trove: %d %q", cmd, code, errOut)
+		}
+	}
+	if code, _, _ := run3(t, "watch", "--addr", addr); code != exitUsage {
+		t.Fatalf("watch without a folder: %d", code)
 	}
 }
 

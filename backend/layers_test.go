@@ -61,10 +61,16 @@ func layer(p string) string {
 		return "main"
 	case p == "app":
 		return "shell"
+	case p == "client":
+		return "client"
+	case p == "examples", strings.HasPrefix(p, "examples/"):
+		return "example"
 	case p == "backend/api":
 		return "api"
 	case p == "backend/views":
 		return "views"
+	case p == "backend/apidoc", strings.HasPrefix(p, "backend/apidoc/"):
+		return "apidoc"
 	case p == "backend/service":
 		return "service"
 	case p == "backend/daemon", p == "backend/testserver":
@@ -123,16 +129,19 @@ var engineRank = map[string]int{
 
 // allowed lists, per tier, the tiers its packages may import directly.
 var allowed = map[string][]string{
-	"main":    {"shell", "root", "base"},
+	"main":    {"shell", "root", "client", "base"},
+	"client":  {}, // the Go client stands alone: scripts import it without the server
+	"example": {"client"},
 	"shell":   {"views", "service", "base"},
-	"api":     {"views", "service", "base"},
+	"api":     {"apidoc", "views", "service", "base"},
+	"apidoc":  {"apidoc", "views", "service", "base"},
 	"views":   {"service", "base"},
 	"service": {"engine", "store", "base"},
 	"engine":  {"engine", "store", "base"},
 	"store":   {"base"},
 	"base":    {"base"},
-	"root":    {"api", "views", "service", "engine", "store", "base", "root"},
-	"tool":    {"root", "service", "engine", "store", "base", "tool"},
+	"root":    {"api", "apidoc", "views", "service", "engine", "store", "base", "root"},
+	"tool":    {"root", "apidoc", "client", "service", "engine", "store", "base", "tool"},
 }
 
 // violations lists the imports of pkgs that go against the tiers and, inside

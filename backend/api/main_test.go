@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(helperEnv); dir != "" {
 		os.Exit(serveForTest(dir))
 	}
-	os.Exit(m.Run())
+	os.Exit(checkCoverage(m.Run()))
 }
 
 // serveForTest runs a Trove server with data below dir and at most

@@ -195,6 +195,7 @@ func (s *Server) routes(ui fs.FS) {
 	q.Delete("/items/:item_id", s.deleteQueueItem)
 
 	a.Get("/updates", s.updates)
+	a.Get("/openapi.json", openAPI)
 
 	srch := a.Group("/search", cancelOnHangup) // a search stops when its client leaves
 	srch.Post("/", s.search)

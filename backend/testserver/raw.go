@@ -50,6 +50,9 @@ func (s *Server) RawBytes(request []byte) Response {
 		raw, _ = io.ReadAll(resp.Body)
 		resp.Body.Close()
 	}
+	if method, target, ok := requestLine(request); ok && raw != nil {
+		s.checkAnswer(method, target, resp, raw)
+	}
 	r := Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		json.Unmarshal(raw, &r.JSON)

@@ -30,6 +30,7 @@ type Stream struct {
 	comments int
 	closed   bool
 	cancel   context.CancelFunc
+	invalid  []error // events that do not match the OpenAPI document
 }
 
 // Subscribe opens /api/updates with the given query string.
@@ -49,9 +50,17 @@ func (s *Server) Subscribe(query string) *Stream {
 		cancel()
 		s.t.Fatalf("updates: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
+	s.checkAnswer("GET", "/api/updates?"+query, resp, []byte("(a stream)"))
 	st := &Stream{cancel: cancel}
 	go st.read(resp)
-	s.t.Cleanup(st.Close)
+	s.t.Cleanup(func() {
+		st.Close()
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		for _, err := range st.invalid {
+			s.t.Error(err)
+		}
+	})
 	return st
 }
 
@@ -60,15 +69,21 @@ func (st *Stream) read(resp *http.Response) {
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	var cur Event
+	var data []byte
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
 		case line == "":
 			if cur.Type != "" {
+				err := checkEvent(cur.Type, data)
 				st.mu.Lock()
 				st.events = append(st.events, cur)
+				if err != nil {
+					st.invalid = append(st.invalid, err)
+				}
 				st.mu.Unlock()
 			}
+			data = nil
 			cur = Event{}
 		case strings.HasPrefix(line, ":"):
 			st.mu.Lock()
@@ -79,7 +94,8 @@ func (st *Stream) read(resp *http.Response) {
 		case strings.HasPrefix(line, "event: "):
 			cur.Type = line[7:]
 		case strings.HasPrefix(line, "data: "):
-			json.Unmarshal([]byte(line[6:]), &cur.Data)
+			data = []byte(line[6:])
+			json.Unmarshal(data, &cur.Data)
 		}
 	}
 	st.mu.Lock()

@@ -206,6 +206,7 @@ func (s *Server) Do(method, path string, body any, headers ...string) Response {
 	if err != nil {
 		s.t.Fatal(err)
 	}
+	s.checkAnswer(method, req.URL.RequestURI(), resp, raw)
 	r := Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(raw, &r.JSON); err != nil {

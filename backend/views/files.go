@@ -34,6 +34,9 @@ func FileOf(f core.File) File {
 		Size: f.Size, Mime: f.Mime, Accessed: LocalTime(f.Accessed), Status: f.State,
 		ContentHash: f.ContentHash, DirectoryID: f.DirID,
 	}
+	if v.Keywords == nil { // a file that failed has none: [] as for any other, never null
+		v.Keywords = []string{}
+	}
 	if !f.IndexedAt.IsZero() {
 		v.IndexedAt = OptionalLocal(&f.IndexedAt)
 	}

@@ -1,0 +1,192 @@
+package apidoc
+
+import (
+	"trove/backend/core"
+	"trove/backend/views"
+)
+
+// The answers the handlers build as literal maps, written down as types so
+// they are reflected like the rest. The response-validation test keeps
+// them true: a handler that adds, renames or retypes a field no longer
+// matches its schema.
+
+// Error bodies, one per family (docs/api.md, "Error bodies").
+type (
+	// ErrorStatus is the status family's error.
+	ErrorStatus struct {
+		Status string      `json:"status" jsonschema:"enum=error"`
+		Error  ErrorDetail `json:"error"`
+	}
+	ErrorDetail struct {
+		Code    string `json:"code" jsonschema:"description=stable machine-readable code, such as INVALID_QUERY"`
+		Message string `json:"message"`
+		Field   string `json:"field,omitempty" jsonschema:"description=the input field at fault, when there is one"`
+	}
+	// ErrorSuccess is the success family's error.
+	ErrorSuccess struct {
+		Success bool   `json:"success" jsonschema:"enum=false"`
+		Message string `json:"message"`
+		Code    string `json:"code"`
+	}
+	// ErrorWatch is the success family's error of POST /api/watch/.
+	ErrorWatch struct {
+		ErrorSuccess
+		FilesIndexed *int `json:"files_indexed,omitempty" jsonschema:"enum=0,description=0; absent when the request was refused before the endpoint ran (token, Host, Origin)"`
+	}
+	// ErrorJob is the success family's error of DELETE /api/watch/jobs/{job_id}.
+	ErrorJob struct {
+		ErrorSuccess
+		JobID *int64 `json:"job_id,omitempty" jsonschema:"description=the job asked for; null when the id is not a number; absent when the request was refused before the endpoint ran"`
+	}
+	// ErrorQueueItem is the success family's error of DELETE /api/queue/items/{item_id}.
+	ErrorQueueItem struct {
+		ErrorSuccess
+		ID string `json:"id,omitempty" jsonschema:"description=the item asked for; absent when the request was refused before the endpoint ran"`
+	}
+	// ErrorBare is the files family's error.
+	ErrorBare struct {
+		Error string `json:"error"`
+		Code  string `json:"code"`
+	}
+)
+
+// Envelopes of the status family.
+type (
+	WatchDirectoryAnswer struct {
+		Status string        `json:"status" jsonschema:"enum=success"`
+		Data   views.Watched `json:"data"`
+	}
+	FolderListAnswer struct {
+		Status string           `json:"status" jsonschema:"enum=success"`
+		Data   views.FolderList `json:"data"`
+	}
+	ProblemListAnswer struct {
+		Status string            `json:"status" jsonschema:"enum=success"`
+		Data   views.ProblemList `json:"data"`
+	}
+	SearchStreamAnswer struct {
+		Status string           `json:"status" jsonschema:"enum=success"`
+		Data   views.StreamData `json:"data"`
+	}
+	RebuildAnswer struct {
+		Status  string      `json:"status" jsonschema:"enum=success"`
+		Message string      `json:"message"`
+		Data    RebuildData `json:"data"`
+	}
+	RebuildData struct {
+		Folders int `json:"folders" jsonschema:"description=watched folders kept and being indexed again"`
+	}
+)
+
+// Answers of the success family and the files family.
+type (
+	WatchLegacyAnswer struct {
+		Success      bool   `json:"success" jsonschema:"enum=true"`
+		FilesIndexed int    `json:"files_indexed"`
+		JobID        int64  `json:"job_id"`
+		FilesFound   int    `json:"files_found"`
+		Message      string `json:"message"`
+	}
+	JobDeleted struct {
+		Success bool   `json:"success" jsonschema:"enum=true"`
+		Message string `json:"message"`
+		JobID   int64  `json:"job_id"`
+	}
+	QueueItemDeleted struct {
+		Success bool   `json:"success" jsonschema:"enum=true"`
+		Message string `json:"message"`
+		ID      string `json:"id"`
+	}
+	Opened struct {
+		Path string `json:"path" jsonschema:"description=the file opened or revealed"`
+	}
+	// SettingsPatch is PUT /api/settings/'s body: dotted keys and values.
+	SettingsPatch map[string]any
+)
+
+// EventEnvelope is one /api/updates event: the SSE data line.
+type EventEnvelope struct {
+	ID   uint64 `json:"id" jsonschema:"description=increasing; 0 for the state sent when a stream opens"`
+	Type string `json:"type"`
+	Time string `json:"time" jsonschema:"format=date-time"`
+	Data any    `json:"data"`
+}
+
+// Event payloads, by kind.
+type (
+	FileIndexedEvent struct {
+		ID      int64  `json:"id"`
+		Path    string `json:"path"`
+		DirID   int64  `json:"dir_id"`
+		Title   string `json:"title"`
+		Warning string `json:"warning" jsonschema:"description=why the file was indexed by name only, else empty"`
+	}
+	FileFailedEvent struct {
+		ID    int64  `json:"id"`
+		Path  string `json:"path"`
+		DirID int64  `json:"dir_id"`
+		Error string `json:"error"`
+	}
+	FileRemovedEvent struct {
+		ID   int64  `json:"id"`
+		Path string `json:"path"`
+	}
+	// FileMovedEvent is one file moved (id) or a folder's files moved together (files).
+	FileMovedEvent struct {
+		ID    int64  `json:"id,omitempty"`
+		From  string `json:"from"`
+		To    string `json:"to"`
+		DirID int64  `json:"dir_id"`
+		Files int    `json:"files,omitempty"`
+	}
+	FolderStatusEvent struct {
+		ID           int64  `json:"id"`
+		Path         string `json:"path"`
+		Status       string `json:"status"`
+		Message      string `json:"message"`
+		FileCount    int64  `json:"file_count"`
+		IndexedCount int64  `json:"indexed_count"`
+		FailedCount  int64  `json:"failed_count"`
+	}
+	ScanProgressEvent struct {
+		ID           int64  `json:"id"`
+		Path         string `json:"path"`
+		Status       string `json:"status"`
+		FileCount    int64  `json:"file_count"`
+		IndexedCount int64  `json:"indexed_count"`
+		FailedCount  int64  `json:"failed_count"`
+		Pending      int    `json:"pending"`
+	}
+	// FolderRemovedEvent: absorbed_by names the folder that now covers it.
+	FolderRemovedEvent struct {
+		ID         int64  `json:"id"`
+		Path       string `json:"path,omitempty"`
+		AbsorbedBy int64  `json:"absorbed_by,omitempty"`
+	}
+	FiltersChangedEvent struct {
+		Version      int `json:"version"`
+		RemovedCount int `json:"removed_count"`
+	}
+	ResyncEvent struct {
+		Reason string `json:"reason"`
+	}
+)
+
+// eventKinds pairs each kind with its payload.
+var eventKinds = []struct {
+	kind    string
+	payload any
+}{
+	{core.EventFileIndexed, FileIndexedEvent{}},
+	{core.EventFileFailed, FileFailedEvent{}},
+	{core.EventFileRemoved, FileRemovedEvent{}},
+	{core.EventFileMoved, FileMovedEvent{}},
+	{core.EventFolderStatus, FolderStatusEvent{}},
+	{core.EventFolderRemoved, FolderRemovedEvent{}},
+	{core.EventScanProgress, ScanProgressEvent{}},
+	{core.EventQueueStatus, core.QueueStatus{}},
+	{core.EventSettings, core.Settings{}},
+	{core.EventFilters, FiltersChangedEvent{}},
+	{core.EventEmbedding, core.EmbeddingHealth{}},
+	{core.EventIndexStatus, core.IndexHealth{}},
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"trove/client"
+)
+
+// status prints the running Trove's status.
+func status(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("status", "[flags]\n\nThe running Trove's version, uptime, folders, index and queue.\nExit codes: 0 answered, 3 cannot reach Trove.", stdout)
+	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
+	asJSON := fs.Bool("json", false, "print the API's JSON answer (GET /api/status/)")
+	if extra, code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	} else if len(extra) > 0 {
+		return unexpected("status", extra[0], stderr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := client.New(*addr, "")
+	st, err := c.Status(ctx)
+	if err != nil {
+		return failed("status", err, stderr)
+	}
+	if *asJSON {
+		stdout.Write(st.Raw)
+		fmt.Fprintln(stdout)
+		return exitOK
+	}
+	q, err := c.QueueStatus(ctx)
+	if err != nil {
+		return failed("status", err, stderr)
+	}
+	fmt.Fprintf(stdout, "Trove %s at %s, up %s\n", st.Version, strings.TrimPrefix(c.Addr(), "http://"), (time.Duration(st.UptimeSeconds) * time.Second).String())
+	fmt.Fprintf(stdout, "folders:   %d watched\n", st.Jobs)
+	fmt.Fprintf(stdout, "index:     %s %s\n", st.Index.Status, st.Index.Message)
+	fmt.Fprintf(stdout, "embedding: %s (%s) %s\n", st.Embedding.State, st.Embedding.Model, st.Embedding.Message)
+	paused := ""
+	if q.Paused {
+		paused = " (paused)"
+	}
+	fmt.Fprintf(stdout, "queue:     %d waiting, %d processing%s\n", q.Total-q.Processing, q.Processing, paused)
+	return exitOK
+}
+
+// folders lists the watched folders.
+func folders(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("folders", "[flags]\n\nThe watched folders and their progress.\nExit codes: 0 listed, 1 no folder is watched, 3 cannot reach Trove.", stdout)
+	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
+	asJSON := fs.Bool("json", false, "print the folders as a JSON array")
+	if extra, code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	} else if len(extra) > 0 {
+		return unexpected("folders", extra[0], stderr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	list, err := client.New(*addr, "").Folders(ctx)
+	if err != nil {
+		return failed("folders", err, stderr)
+	}
+	if *asJSON {
+		if list == nil {
+			list = []client.Folder{}
+		}
+		printJSON(stdout, list)
+	} else {
+		if len(list) == 0 {
+			fmt.Fprintln(stdout, "No folders are watched.")
+		}
+		for _, f := range list {
+			fmt.Fprintf(stdout, "%4d  %-9s %6d/%-6d %s\n", f.ID, f.Status, f.IndexedCount+f.FailedCount, f.FileCount, f.Path)
+		}
+	}
+	if len(list) == 0 {
+		return exitNothing
+	}
+	return exitOK
+}
+
+// watch adds a folder and, with --wait, blocks until it is indexed.
+func watch(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("watch", "[flags] FOLDER\n\nWatches a folder and indexes it. With --wait, blocks until every file\nfound is processed, with progress on stderr; an already watched folder is\nwaited for too. Exit codes: 0 watched (and indexed), 1 failed or timed\nout, 2 bad arguments (or a folder Trove refuses), 3 cannot reach Trove.", stdout)
+	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
+	wait := fs.Bool("wait", false, "block until the folder is indexed")
+	timeout := fs.Duration("timeout", 0, "with --wait, give up after this long (0: never)")
+	asJSON := fs.Bool("json", false, "print the folder as JSON when done")
+	paths, code, ok := parseFlags(fs, args, stderr)
+	if !ok {
+		return code
+	}
+	if len(paths) != 1 {
+		fmt.Fprintf(stderr, "%s watch: give one folder (run \"%s watch --help\")\n", prog, prog)
+		return exitUsage
+	}
+	dir, err := absDir(paths[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "%s watch: %s: %v\n", prog, paths[0], err)
+		return exitUsage
+	}
+	ctx := context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	c := client.New(*addr, "")
+	w, err := c.Watch(ctx, dir)
+	var apiErr *client.Error
+	switch {
+	case errors.As(err, &apiErr) && apiErr.Code == "ALREADY_WATCHING" && *wait:
+		fmt.Fprintf(stderr, "%s is already watched\n", dir)
+	case err != nil:
+		return failed("watch", err, stderr)
+	default:
+		fmt.Fprintf(stderr, "Watching %s: %d files found\n", w.Directory, w.FilesFound)
+	}
+	if !*wait {
+		if *asJSON {
+			return printJSON(stdout, w)
+		}
+		return exitOK
+	}
+	f, err := waitIndexed(ctx, c, dir, stderr)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			fmt.Fprintf(stderr, "%s watch: %s is not indexed after %v\n", prog, dir, *timeout)
+			return exitNothing
+		}
+		return failed("watch", err, stderr)
+	}
+	if *asJSON {
+		printJSON(stdout, f)
+	}
+	if f.Status == "error" {
+		fmt.Fprintf(stderr, "%s watch: %s: %s\n", prog, dir, f.StatusMessage)
+		return exitNothing
+	}
+	return exitOK
+}
+
+// waitIndexed polls the folders until the one that covers dir is indexed,
+// writing progress to stderr: one line per change, or one updated line on
+// a terminal.
+func waitIndexed(ctx context.Context, c *client.Client, dir string, stderr io.Writer) (client.Folder, error) {
+	tty := false
+	if f, ok := stderr.(*os.File); ok {
+		tty = isTerminal(f)
+	}
+	last := ""
+	for delay := 50 * time.Millisecond; ; delay = min(delay*2, time.Second) {
+		list, err := c.Folders(ctx)
+		if err != nil {
+			return client.Folder{}, err
+		}
+		f, found := covering(list, dir)
+		if !found {
+			return client.Folder{}, fmt.Errorf("%s is not watched", dir)
+		}
+		line := fmt.Sprintf("%s %s: %d/%d files", f.Status, f.Path, f.IndexedCount+f.FailedCount, f.FileCount)
+		if f.FailedCount > 0 {
+			line += fmt.Sprintf(" (%d failed)", f.FailedCount)
+		}
+		if line != last {
+			if tty {
+				fmt.Fprintf(stderr, "\r\x1b[K%s", line)
+			} else {
+				fmt.Fprintln(stderr, line)
+			}
+			last = line
+			delay = 50 * time.Millisecond
+		}
+		if f.Indexed() || f.Status == "error" {
+			if tty {
+				fmt.Fprintln(stderr)
+			}
+			return f, nil
+		}
+		select {
+		case <-ctx.Done():
+			return f, ctx.Err()
+		case <-time.After(delay): // polling interval: the folder's state decides
+		}
+	}
+}
+
+// covering is the watched folder that is dir or holds it.
+func covering(list []client.Folder, dir string) (client.Folder, bool) {
+	for _, f := range list {
+		if f.Path == dir || strings.HasPrefix(dir, strings.TrimSuffix(f.Path, "/")+"/") {
+			return f, true
+		}
+	}
+	return client.Folder{}, false
+}
+
+func unexpected(cmd, arg string, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "%s %s: unexpected argument %q (run \"%s %s --help\")\n", prog, cmd, arg, prog, cmd)
+	return exitUsage
+}
+
+func printJSON(w io.Writer, v any) int {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return exitNothing
+	}
+	return exitOK
+}

@@ -1,0 +1,224 @@
+// Package client is a typed Go client for Trove's local API (the OpenAPI
+// document at GET /api/openapi.json describes every endpoint). It imports
+// nothing of Trove's server, so a script's module stays small.
+//
+//	c := client.New("", "") // TROVE_ADDR and TROVE_TOKEN, or 127.0.0.1:8765
+//	res, err := c.Search(ctx, client.SearchRequest{Query: "roof leak"})
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// DefaultAddr is where Trove listens unless told otherwise.
+const DefaultAddr = "127.0.0.1:8765"
+
+// Client calls one Trove.
+type Client struct {
+	base  string
+	token string
+	http  *http.Client
+}
+
+// New makes a client for addr (host:port or http://host:port; empty:
+// TROVE_ADDR, else DefaultAddr) with an optional bearer token (empty:
+// TROVE_TOKEN).
+func New(addr, token string) *Client {
+	if addr == "" {
+		addr = os.Getenv("TROVE_ADDR")
+	}
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	if !strings.Contains(addr, "://") {
+		addr = "http://" + addr
+	}
+	if token == "" {
+		token = os.Getenv("TROVE_TOKEN")
+	}
+	return &Client{base: strings.TrimSuffix(addr, "/"), token: token, http: &http.Client{Timeout: 60 * time.Second}}
+}
+
+// Addr is the base URL the client calls.
+func (c *Client) Addr() string { return c.base }
+
+// Error is an answer of Trove that is not a success, from any of the API's
+// three error shapes.
+type Error struct {
+	Status  int    // HTTP status
+	Code    string // stable code, such as INVALID_QUERY
+	Message string
+	Field   string // the input field at fault, if one is
+}
+
+func (e *Error) Error() string {
+	msg := e.Message
+	if e.Field != "" && !strings.Contains(msg, e.Field) {
+		msg = e.Field + ": " + msg
+	}
+	if e.Code != "" {
+		return fmt.Sprintf("%s (%s)", msg, e.Code)
+	}
+	return msg
+}
+
+// UnreachableError means no Trove answered at the address.
+type UnreachableError struct {
+	Addr string
+	Err  error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach Trove at %s: %v", e.Addr, e.Err)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// IsUnreachable reports whether err means Trove did not answer.
+func IsUnreachable(err error) bool {
+	var u *UnreachableError
+	return errors.As(err, &u)
+}
+
+// do sends a request and decodes a 2xx answer into out (and keeps it as
+// sent in raw, when given).
+func (c *Client) do(ctx context.Context, method, path string, body, out any, raw ...*json.RawMessage) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &UnreachableError{Addr: c.base, Err: err}
+	}
+	defer resp.Body.Close()
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return &UnreachableError{Addr: c.base, Err: err}
+	}
+	if resp.StatusCode/100 != 2 {
+		return errorOf(resp.StatusCode, answer)
+	}
+	for _, r := range raw {
+		*r = answer
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(answer, out); err != nil {
+		return fmt.Errorf("unexpected answer from %s %s: %v", method, path, err)
+	}
+	return nil
+}
+
+// errorOf reads any of the three error shapes.
+func errorOf(status int, raw []byte) error {
+	var shapes struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Code    string          `json:"code"`
+	}
+	e := &Error{Status: status}
+	if json.Unmarshal(raw, &shapes) != nil {
+		e.Message = strings.TrimSpace(string(raw))
+		if e.Message == "" {
+			e.Message = http.StatusText(status)
+		}
+		return e
+	}
+	var nested struct{ Code, Message, Field string }
+	var bare string
+	switch {
+	case json.Unmarshal(shapes.Error, &nested) == nil && nested.Message != "": // {"status":"error","error":{...}}
+		e.Code, e.Message, e.Field = nested.Code, nested.Message, nested.Field
+	case json.Unmarshal(shapes.Error, &bare) == nil: // {"error": "...", "code"}
+		e.Code, e.Message = shapes.Code, bare
+	default: // {"success": false, "message", "code"}
+		e.Code, e.Message = shapes.Code, shapes.Message
+	}
+	if e.Message == "" {
+		e.Message = http.StatusText(status)
+	}
+	return e
+}
+
+// Search runs POST /api/search/.
+func (c *Client) Search(ctx context.Context, r SearchRequest) (*SearchResponse, error) {
+	var out SearchResponse
+	return &out, c.do(ctx, "POST", "/api/search/", r, &out, &out.Raw)
+}
+
+// Status runs GET /api/status/.
+func (c *Client) Status(ctx context.Context) (*Status, error) {
+	var out Status
+	return &out, c.do(ctx, "GET", "/api/status/", nil, &out, &out.Raw)
+}
+
+// Folders lists the watched folders (GET /api/watched-directories).
+func (c *Client) Folders(ctx context.Context) ([]Folder, error) {
+	var out struct {
+		Data FolderList `json:"data"`
+	}
+	if err := c.do(ctx, "GET", "/api/watched-directories", nil, &out); err != nil {
+		return nil, err
+	}
+	return out.Data.Directories, nil
+}
+
+// Watch adds a folder (POST /api/watch/directory) and starts indexing it.
+func (c *Client) Watch(ctx context.Context, path string) (*Watched, error) {
+	var out struct {
+		Data Watched `json:"data"`
+	}
+	return &out.Data, c.do(ctx, "POST", "/api/watch/directory", map[string]any{"path": path}, &out)
+}
+
+// Unwatch stops watching a folder and removes its files from the index.
+func (c *Client) Unwatch(ctx context.Context, id int64) error {
+	return c.do(ctx, "DELETE", fmt.Sprintf("/api/watch/jobs/%d", id), nil, nil)
+}
+
+// QueueStatus runs GET /api/queue/status.
+func (c *Client) QueueStatus(ctx context.Context) (*QueueStatus, error) {
+	var out QueueStatus
+	return &out, c.do(ctx, "GET", "/api/queue/status", nil, &out)
+}
+
+// File returns one file's record.
+func (c *Client) File(ctx context.Context, id int64) (*File, error) {
+	var out File
+	return &out, c.do(ctx, "GET", fmt.Sprintf("/api/files/%d", id), nil, &out)
+}
+
+// Lookup returns the record of an indexed path.
+func (c *Client) Lookup(ctx context.Context, path string) (*File, error) {
+	var out File
+	return &out, c.do(ctx, "GET", "/api/files/lookup?path="+url.QueryEscape(path), nil, &out)
+}

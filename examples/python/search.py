@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Search Trove and print each result's title and path (standard library only).
+
+    python3 examples/python/search.py roof leak
+
+TROVE_ADDR (default 127.0.0.1:8765) and TROVE_TOKEN are honoured.
+"""
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+
+TROVE = "http://" + os.environ.get("TROVE_ADDR", "127.0.0.1:8765")
+
+
+class TroveError(Exception):
+    """An answer that is not a success: its HTTP status, message and code."""
+
+    def __init__(self, status, message, code):
+        super().__init__(f"{message} ({code})")
+        self.status, self.code = status, code
+
+
+def call(method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(TROVE + path, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    if os.environ.get("TROVE_TOKEN"):
+        req.add_header("Authorization", "Bearer " + os.environ["TROVE_TOKEN"])
+    try:
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            return json.load(resp)
+    except urllib.error.HTTPError as e:
+        err = json.load(e)  # every error has a message and a code
+        detail = err.get("error")
+        if isinstance(detail, dict):
+            err = detail
+        raise TroveError(e.code, err.get("message") or err.get("error"), err.get("code")) from None
+
+
+def main():
+    try:
+        answer = call("POST", "/api/search/", {"query": " ".join(sys.argv[1:]), "limit": 10})
+    except TroveError as e:
+        print(f"trove: {e}", file=sys.stderr)
+        return 2
+    for hit in answer["results"]:
+        print(f"{hit['file']['title']}\t{hit['file']['file_path']}")
+    return 0 if answer["results"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

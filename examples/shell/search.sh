@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Search Trove and print score, title and path, one result a line.
+#   examples/shell/search.sh roof leak
+# TROVE_ADDR (default 127.0.0.1:8765) and TROVE_TOKEN are honoured.
+set -euo pipefail
+trove="http://${TROVE_ADDR:-127.0.0.1:8765}"
+auth=()
+[ -n "${TROVE_TOKEN:-}" ] && auth=(-H "Authorization: Bearer $TROVE_TOKEN")
+
+body=$(jq -n --arg q "$*" '{query: $q, limit: 10}')
+answer=$(curl -sS "${auth[@]}" -H 'Content-Type: application/json' -d "$body" "$trove/api/search/")
+# Errors come with a code: {"status": "error", "error": {"code", "message"}}.
+if [ "$(jq -r '.status // empty' <<<"$answer")" = error ]; then
+  jq -r '"trove: \(.error.message) (\(.error.code))"' <<<"$answer" >&2
+  exit 2
+fi
+jq -r '.results[] | "\(.relevance_score)\t\(.file.title)\t\(.file.file_path)"' <<<"$answer"
