@@ -53,6 +53,10 @@ var operations = []operation{
 	{method: "GET", path: "/api/files/lookup", id: "lookupFile", summary: "The record of one path", params: []param{query("path", "string", "absolute path of the file (required)")}, status: 200, answer: views.File{}, failure: ErrorBare{}},
 	{method: "GET", path: "/api/files/{file_id}", id: "getFile", summary: "One file's record", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: views.File{}, failure: ErrorBare{}},
 	{method: "POST", path: "/api/files/{file_id}/open", id: "openFile", summary: "Open an indexed file with the desktop's default application", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: Opened{}, failure: ErrorBare{}},
+	{method: "GET", path: "/api/files/{file_id}/preview", id: "previewFile", summary: "An indexed file's text as indexed, with the query's words marked", params: []param{inPath("file_id", "integer", "the file's id"), query("query", "string", "the words to mark (optional)")}, status: 200, answer: views.PreviewView{}, failure: ErrorStatus{}},
+	{method: "GET", path: "/api/files/{file_id}/image", id: "fileImage", summary: "An indexed image's bytes, for the preview (never SVG)", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: ImageBytes{}, failure: ErrorStatus{}},
+	{method: "GET", path: "/api/files/{file_id}/apps", id: "fileApps", summary: "The desktop's applications for the file's type", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: views.AppList{}, failure: ErrorStatus{}},
+	{method: "POST", path: "/api/files/{file_id}/open-with", id: "openWith", summary: "Open an indexed file with one of its applications", params: []param{inPath("file_id", "integer", "the file's id")}, body: OpenWithRequest{}, required: []string{"app"}, status: 200, answer: OpenedWith{}, failure: ErrorStatus{}},
 	{method: "POST", path: "/api/files/{file_id}/reveal", id: "revealFile", summary: "Show an indexed file in its folder", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: Opened{}, failure: ErrorBare{}},
 
 	{method: "GET", path: "/api/status/", id: "getStatus", summary: "Service status: jobs, version, uptime, embedding provider, index condition", status: 200, answer: views.Status{}, failure: ErrorStatus{}},
@@ -75,7 +79,7 @@ var operations = []operation{
 		query("types", "string", "comma-separated event kinds to receive (default: all)"),
 		query("heartbeat", "integer", "seconds between heartbeat comments, 1-60 (default 15)")}, status: 200, failure: ErrorStatus{}},
 
-	{method: "POST", path: "/api/search/", id: "search", summary: "Search the index", body: views.SearchRequest{}, required: []string{"query"}, status: 200, answer: views.SearchResponse{}, failure: ErrorStatus{}},
+	{method: "POST", path: "/api/search/", id: "search", summary: "Search the index", body: views.SearchRequest{}, required: []string{"query"}, status: 200, answer: views.PageResponse{}, failure: ErrorStatus{}},
 	{method: "GET", path: "/api/search/stream", id: "searchAsYouType", summary: "Search as you type", params: []param{
 		query("query", "string", "the query, at least 2 characters (required)"),
 		query("limit", "integer", "most results (default 20)"),
@@ -111,6 +115,9 @@ func (o operation) build(g *registry) map[string]any {
 		ok["content"] = map[string]any{"text/event-stream": map[string]any{
 			"schema": map[string]any{"type": "string",
 				"description": "SSE: each event's name is its kind and its data line is an Event (components/schemas/Event); a client that falls behind gets a resync event whose data is a ResyncEvent"}}}
+	case o.answer == ImageBytes{}:
+		ok["content"] = map[string]any{"image/*": map[string]any{
+			"schema": map[string]any{"type": "string", "contentMediaType": "image/*", "description": "the image's bytes, sandboxed (Content-Security-Policy: sandbox)"}}}
 	case o.path == "/api/openapi.json":
 		ok["content"] = jsonContent(&jsonschema.Schema{Type: "object", Description: "an OpenAPI 3.1 document"})
 	default:

@@ -190,3 +190,16 @@ var eventKinds = []struct {
 	{core.EventEmbedding, core.EmbeddingHealth{}},
 	{core.EventIndexStatus, core.IndexHealth{}},
 }
+
+// ImageBytes marks an answer of raw image bytes (not JSON).
+type ImageBytes struct{}
+
+// OpenWithRequest is the body of POST /api/files/{file_id}/open-with.
+type OpenWithRequest struct {
+	App string `json:"app" jsonschema:"description=an application id from GET /api/files/{file_id}/apps"`
+}
+
+// OpenedWith is the answer of POST /api/files/{file_id}/open-with.
+type OpenedWith struct {
+	Path string `json:"path"`
+}

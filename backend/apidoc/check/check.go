@@ -38,6 +38,7 @@ type op struct {
 	segs         []string
 	status       int
 	stream       bool
+	image        bool // raw image bytes, not JSON
 	ok, failure  *jsonschema.Schema
 }
 
@@ -94,6 +95,10 @@ func New(doc []byte) (*Checker, error) {
 				x.status, _ = strconv.Atoi(code)
 				if _, ok := r.Content["text/event-stream"]; ok {
 					x.stream = true
+					continue
+				}
+				if _, ok := r.Content["image/*"]; ok {
+					x.image = true
 					continue
 				}
 				if x.ok, err = compile("paths", path, method, "responses", code, "content", "application/json", "schema"); err != nil {
@@ -185,6 +190,12 @@ func (c *Checker) Response(method, target string, status int, contentType string
 		schema = o.ok
 		if o.stream {
 			want = "text/event-stream"
+		}
+		if o.image {
+			if !strings.HasPrefix(media, "image/") || media == "image/svg+xml" {
+				return fmt.Errorf("%s %s answered %d with Content-Type %q; the document says an image (not SVG)", method, rawPath, status, contentType)
+			}
+			return nil
 		}
 	}
 	if media != want {
