@@ -50,7 +50,7 @@ func shapeOf(method, path string) shape {
 	p := strings.ToLower(path)
 	if strings.HasPrefix(p, "/api/files/") {
 		for _, a := range fileActions {
-			if strings.HasSuffix(p, a) {
+			if strings.HasSuffix(strings.TrimRight(p, "/"), a) {
 				return shapeStatus
 			}
 		}

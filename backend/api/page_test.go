@@ -146,7 +146,7 @@ func TestSearchPagingErrors(t *testing.T) {
 	}{
 		{map[string]any{"query": "roof", "offset": -1}, "INVALID_PARAMETER"},
 		{map[string]any{"query": "roof", "offset": "3"}, "INVALID_JSON"},
-		{map[string]any{"query": "roof", "offset": 1.5}, "INVALID_JSON"},
+		{map[string]any{"query": "roof", "offset": 1.5}, "INVALID_NUMBER"},
 		{map[string]any{"query": "roof", "sort": "date"}, "INVALID_PARAMETER"},
 		{map[string]any{"query": "roof", "order": "up"}, "INVALID_PARAMETER"},
 		{map[string]any{"query": "roof", "filters": map[string]any{"kinds": []string{"pictures"}}}, "INVALID_FILTER"},

@@ -112,61 +112,9 @@ type EventEnvelope struct {
 	Data any    `json:"data"`
 }
 
-// Event payloads, by kind.
+// Event payloads, by kind: core's event types themselves, so the document
+// cannot drift from what the bus sends; resync is the stream's own.
 type (
-	FileIndexedEvent struct {
-		ID      int64  `json:"id"`
-		Path    string `json:"path"`
-		DirID   int64  `json:"dir_id"`
-		Title   string `json:"title"`
-		Warning string `json:"warning" jsonschema:"description=why the file was indexed by name only, else empty"`
-	}
-	FileFailedEvent struct {
-		ID    int64  `json:"id"`
-		Path  string `json:"path"`
-		DirID int64  `json:"dir_id"`
-		Error string `json:"error"`
-	}
-	FileRemovedEvent struct {
-		ID   int64  `json:"id"`
-		Path string `json:"path"`
-	}
-	// FileMovedEvent is one file moved (id) or a folder's files moved together (files).
-	FileMovedEvent struct {
-		ID    int64  `json:"id,omitempty"`
-		From  string `json:"from"`
-		To    string `json:"to"`
-		DirID int64  `json:"dir_id"`
-		Files int    `json:"files,omitempty"`
-	}
-	FolderStatusEvent struct {
-		ID           int64  `json:"id"`
-		Path         string `json:"path"`
-		Status       string `json:"status"`
-		Message      string `json:"message"`
-		FileCount    int64  `json:"file_count"`
-		IndexedCount int64  `json:"indexed_count"`
-		FailedCount  int64  `json:"failed_count"`
-	}
-	ScanProgressEvent struct {
-		ID           int64  `json:"id"`
-		Path         string `json:"path"`
-		Status       string `json:"status"`
-		FileCount    int64  `json:"file_count"`
-		IndexedCount int64  `json:"indexed_count"`
-		FailedCount  int64  `json:"failed_count"`
-		Pending      int    `json:"pending"`
-	}
-	// FolderRemovedEvent: absorbed_by names the folder that now covers it.
-	FolderRemovedEvent struct {
-		ID         int64  `json:"id"`
-		Path       string `json:"path,omitempty"`
-		AbsorbedBy int64  `json:"absorbed_by,omitempty"`
-	}
-	FiltersChangedEvent struct {
-		Version      int `json:"version"`
-		RemovedCount int `json:"removed_count"`
-	}
 	ResyncEvent struct {
 		Reason string `json:"reason"`
 	}
@@ -177,16 +125,16 @@ var eventKinds = []struct {
 	kind    string
 	payload any
 }{
-	{core.EventFileIndexed, FileIndexedEvent{}},
-	{core.EventFileFailed, FileFailedEvent{}},
-	{core.EventFileRemoved, FileRemovedEvent{}},
-	{core.EventFileMoved, FileMovedEvent{}},
-	{core.EventFolderStatus, FolderStatusEvent{}},
-	{core.EventFolderRemoved, FolderRemovedEvent{}},
-	{core.EventScanProgress, ScanProgressEvent{}},
+	{core.EventFileIndexed, core.FileIndexed{}},
+	{core.EventFileFailed, core.FileFailed{}},
+	{core.EventFileRemoved, core.FileRemoved{}},
+	{core.EventFileMoved, core.FileMoved{}},
+	{core.EventFolderStatus, core.FolderStatus{}},
+	{core.EventFolderRemoved, core.FolderRemoved{}},
+	{core.EventScanProgress, core.ScanProgress{}},
 	{core.EventQueueStatus, core.QueueStatus{}},
 	{core.EventSettings, core.Settings{}},
-	{core.EventFilters, FiltersChangedEvent{}},
+	{core.EventFilters, core.FiltersChanged{}},
 	{core.EventEmbedding, core.EmbeddingHealth{}},
 	{core.EventIndexStatus, core.IndexHealth{}},
 }

@@ -131,6 +131,7 @@ export interface ExtractionSettings {
   max_file_size_mb: number;
   timeout_seconds: number;
   max_text_mb: number;
+  ocr: boolean;
 }
 
 export interface SchedulerRule {

@@ -22,7 +22,7 @@ const base: Settings = {
   embedding: { provider: 'builtin', model: '', base_url: '', api_key_env: '' },
   queue: { cooldown_seconds: 2, max_concurrency: 2, max_retries: 3 },
   scheduler: { enabled: false, combine_mode: 'ALL', check_interval_seconds: 60, rules: [] },
-  extraction: { max_file_size_mb: 100, timeout_seconds: 30, max_text_mb: 10 },
+  extraction: { max_file_size_mb: 100, timeout_seconds: 30, max_text_mb: 10, ocr: false },
 };
 
 describe('the settings patch', () => {

@@ -267,7 +267,7 @@ export interface Settings {
     check_interval_seconds: number;
     rules: SchedulerRule[];
   };
-  extraction: { max_file_size_mb: number; timeout_seconds: number; max_text_mb: number };
+  extraction: { max_file_size_mb: number; timeout_seconds: number; max_text_mb: number; ocr: boolean };
 }
 
 /** A partial settings update: dotted keys ("queue.max_concurrency") to values. */
