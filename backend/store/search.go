@@ -140,6 +140,12 @@ func (s *Store) PassageCount() int { return int(s.passages.Load()) }
 // DocCount is the number of files with indexed text.
 func (s *Store) DocCount() int { return int(s.docs.Load()) }
 
+// Changes counts the files whose full-text rows were written or removed
+// since the store opened (a rebuild removes them all): what is derived
+// from the full-text index, such as a word list, is stale once enough of
+// them have changed.
+func (s *Store) Changes() int64 { return s.changes.Load() }
+
 // LoadVectors streams every stored vector of files indexed with model.
 func (s *Store) LoadVectors(ctx context.Context, model string, fn func(fileID int64, ord int32, vec []byte)) error {
 	rows, err := s.rdb().QueryContext(ctx, `SELECT c.file_id, c.ord, v.vec FROM files f

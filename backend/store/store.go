@@ -43,6 +43,7 @@ type Store struct {
 	observers   []Observer
 	passages    atomic.Int64 // kept in step with the chunks table by every commit
 	docs        atomic.Int64 // rows of fts_content, likewise
+	changes     atomic.Int64 // files whose full-text rows were written or removed since opening
 	dfCache     dfCache      // of the text, for the enricher
 	rankDFCache dfCache      // of the text, for ranking (exact)
 	fileDFCache dfCache      // of names, folders, titles, keywords, summaries (exact)
@@ -230,6 +231,7 @@ type writeTx struct {
 	removed  []int64
 	passages int64 // change in the number of passages
 	docs     int64 // change in the number of content rows
+	moved    int   // files given a new name or folder
 }
 
 // tx runs fn in a write transaction, committing when it returns nil, then
@@ -249,6 +251,7 @@ func (s *Store) tx(ctx context.Context, fn func(*writeTx) error) error {
 	}
 	s.passages.Add(w.passages)
 	s.docs.Add(w.docs)
+	s.changes.Add(int64(len(w.indexed) + len(w.removed) + w.moved))
 	s.notify(w)
 	return nil
 }
