@@ -150,15 +150,9 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 	for i, r := range ranked {
 		ids[i] = r.C.ID
 	}
-	known, err := s.e.Store.KeysOf(ctx, ids)
+	known, err := s.e.Store.KeysOf(ctx, ids, s.filter)
 	if err != nil {
 		return nil, false, err
-	}
-	var allowed map[int64]bool
-	if !s.filter.Empty() {
-		if allowed, err = s.e.Store.Allowed(ctx, ids, s.filter); err != nil {
-			return nil, false, err
-		}
 	}
 	var excluded map[int64]bool
 	if s.p.excluded != "" {
@@ -171,7 +165,7 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 	for i := range ranked {
 		r := &ranked[i]
 		k, ok := known[r.C.ID]
-		if !ok || allowed != nil && !allowed[r.C.ID] || excluded[r.C.ID] || r.Score < s.req.MinScore ||
+		if !ok || excluded[r.C.ID] || r.Score < s.req.MinScore ||
 			!globMatch(s.req.Filters.PathGlob, k.Path) {
 			continue
 		}

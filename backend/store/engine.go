@@ -269,31 +269,18 @@ func (s *Store) docFreqs(ctx context.Context, vocab string, cache *dfCache, term
 // (absent terms are left out).
 func (s *Store) vocabCounts(ctx context.Context, vocab string, terms []string) (map[string]int, error) {
 	out := make(map[string]int, len(terms))
-	const batch = 500
-	for start := 0; start < len(terms); start += batch {
-		part := terms[start:min(start+batch, len(terms))]
-		args := make([]any, len(part))
-		for i, t := range part {
-			args[i] = t
-		}
-		rows, err := s.rdb().QueryContext(ctx, `SELECT term, doc FROM `+vocab+` WHERE term IN (?`+
-			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("document frequencies: %w", err)
-		}
-		for rows.Next() {
+	err := queryIn(ctx, s.rdb(), `SELECT term, doc FROM `+vocab+` WHERE term IN {list}`, nil, terms,
+		func(rows *sql.Rows) error {
 			var t string
 			var n int
 			if err := rows.Scan(&t, &n); err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			out[t] = n
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("document frequencies: %w", err)
 	}
 	return out, nil
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -205,6 +206,36 @@ func migrate(ctx context.Context, w *sql.DB, path string) error {
 			return err
 		}); err != nil {
 			return fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// queryIn runs q once per batch of items (a few hundred, under SQLite's
+// bound on a statement's parameters), with q's {list} made an SQL list of
+// the batch's values, which follow args; scan reads each row.
+func queryIn[T any](ctx context.Context, db *sql.DB, q string, args []any, items []T, scan func(*sql.Rows) error) error {
+	const batch = 500
+	for start := 0; start < len(items); start += batch {
+		part := items[start:min(start+batch, len(items))]
+		all := slices.Clip(args)
+		for _, it := range part {
+			all = append(all, it)
+		}
+		list := "(?" + strings.Repeat(", ?", len(part)-1) + ")"
+		rows, err := db.QueryContext(ctx, strings.Replace(q, "{list}", list, 1), all...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
 		}
 	}
 	return nil
