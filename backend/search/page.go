@@ -421,14 +421,7 @@ func (s *searcher) finish(ctx context.Context, out []PageResult, groups []groupO
 	if !s.req.Snippets {
 		return
 	}
-	p := s.p
-	for _, t := range s.terms {
-		if t.source == Corrected {
-			p.stems = append(p.stems, t.stem)
-			p.roots = append(p.roots, root(t.text, t.stem))
-		}
-	}
-	s.e.snippets(ctx, plain, p, s.cands)
+	s.e.snippets(ctx, plain, s.snippetPlan(), s.cands)
 	for i := range out {
 		out[i].Snippet = plain[i].Snippet
 	}
