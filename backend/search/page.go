@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"trove/backend/core"
-	"trove/backend/query"
 	"trove/backend/store"
 )
 
@@ -86,23 +85,15 @@ type entry struct {
 
 // SearchPage runs a search and returns one page of its results.
 func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
-	q := query.Parse(pr.Query)
-	if len(q.Errors) > 0 {
-		return Page{}, core.Invalid("INVALID_QUERY", "%s", strings.Join(q.Errors, "; "))
-	}
-	if pr.Mode == "" {
-		pr.Mode = Hybrid
+	p, filter, err := e.start(&pr.Request)
+	if err != nil {
+		return Page{}, err
 	}
 	if pr.Sort == "" {
 		pr.Sort = ByRelevance
 	}
-	p := newPlan(q)
-	filter, err := e.fileFilter(pr.Request, q)
-	if err != nil {
-		return Page{}, err
-	}
 	// Types are decided here, after the facets are counted.
-	typeOK := kindMatcher(pr.Kinds, append(slices.Clone(pr.Filters.Extensions), q.Exts...))
+	typeOK := kindMatcher(pr.Kinds, append(slices.Clone(pr.Filters.Extensions), p.q.Exts...))
 	filter.Exts = nil
 	if len(p.terms) == 0 {
 		keys, more, err := e.Store.BrowseKeys(ctx, filter, MaxCounted)
