@@ -276,7 +276,6 @@ func Summary(problems []string) string {
 // clearCaches forgets every cached document frequency (the index was
 // replaced or reopened).
 func (s *Store) clearCaches() {
-	s.dfCache.clear()
-	s.rankDFCache.clear()
-	s.fileDFCache.clear()
+	s.textDF.clear()
+	s.fileDF.clear()
 }

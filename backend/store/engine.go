@@ -224,7 +224,7 @@ func (s *Store) ReassignFiles(ctx context.Context, fromDir, toDir int64) error {
 // cached per term and read again only once files numbering a quarter of
 // the index have been added, changed or removed since.
 func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
-	return s.docFreqs(ctx, "fts_content_vocab", &s.dfCache, terms)
+	return s.docFreqs(ctx, "fts_content_vocab", &s.textDF, roughly, terms)
 }
 
 // RankDocFreqs is DocFreqs for ranking: a count is read again once a 64th
@@ -233,24 +233,24 @@ func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]i
 // counts that stayed from then would make the same query rank differently
 // on the same index depending on when the process started.
 func (s *Store) RankDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
-	return s.docFreqs(ctx, "fts_content_vocab", &s.rankDFCache, terms)
+	return s.docFreqs(ctx, "fts_content_vocab", &s.textDF, closely, terms)
 }
 
 // FileDocFreqs is RankDocFreqs over file names, folder names, titles,
 // keywords and summaries (a term counts once per file whatever its
 // columns).
 func (s *Store) FileDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
-	return s.docFreqs(ctx, "fts_files_vocab", &s.fileDFCache, terms)
+	return s.docFreqs(ctx, "fts_files_vocab", &s.fileDF, closely, terms)
 }
 
-func (s *Store) docFreqs(ctx context.Context, vocab string, cache *dfCache, terms []string) (int, map[string]int, error) {
+func (s *Store) docFreqs(ctx context.Context, vocab string, cache *dfCache, tol tolerance, terms []string) (int, map[string]int, error) {
 	docs := int(s.docs.Load())
 	df := make(map[string]int, len(terms))
 	if len(terms) == 0 {
 		return docs, df, nil
 	}
 	at := readAt{docs: docs, changes: s.changes.Load()}
-	missing := cache.get(terms, at, df)
+	missing := cache.get(terms, at, tol, df)
 	if len(missing) == 0 {
 		return docs, df, nil
 	}
@@ -289,11 +289,18 @@ func (s *Store) vocabCounts(ctx context.Context, vocab string, terms []string) (
 type dfCache struct {
 	mu    sync.Mutex
 	terms map[string]cachedDF
-	// exact keeps a count only while at most a 64th of the index has
-	// changed; otherwise a quarter and a thousand files, which is what
-	// the enricher needs while a folder is first indexed.
-	exact bool
 }
+
+// tolerance is how much of the index may change before a cached count is
+// read again: a share of the files it had when read, plus some files.
+type tolerance struct{ share, plus int }
+
+var (
+	closely = tolerance{share: 64} // ranking: a 64th
+	// roughly serves the enricher while a folder is first indexed: a
+	// quarter and a thousand files.
+	roughly = tolerance{share: 4, plus: 1000}
+)
 
 // readAt is the state of the index when a count was read: its size, and
 // the store's count of file changes then.
@@ -310,19 +317,15 @@ type cachedDF struct {
 // fresh reports whether a count read at then still serves now. Changes,
 // not the size, tell: an index that shrinks, or whose files are edited,
 // changes its counts as one that grows does.
-func (c *dfCache) fresh(then, now readAt) bool {
-	changed := now.changes - then.changes
-	if c.exact {
-		return changed <= int64(then.docs/64)
-	}
-	return changed <= int64(then.docs/4+1000)
+func (t tolerance) fresh(then, now readAt) bool {
+	return now.changes-then.changes <= int64(then.docs/t.share+t.plus)
 }
 
 // maxCachedTerms bounds the cache; it is emptied when full.
 const maxCachedTerms = 300_000
 
 // get fills df from the cache and returns the terms it must read.
-func (c *dfCache) get(terms []string, now readAt, df map[string]int) []string {
+func (c *dfCache) get(terms []string, now readAt, tol tolerance, df map[string]int) []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var missing []string
@@ -332,7 +335,7 @@ func (c *dfCache) get(terms []string, now readAt, df map[string]int) []string {
 			continue
 		}
 		seen[t] = true
-		if e, ok := c.terms[t]; ok && c.fresh(e.at, now) {
+		if e, ok := c.terms[t]; ok && tol.fresh(e.at, now) {
 			df[t] = e.n
 			continue
 		}

@@ -39,17 +39,16 @@ type Store struct {
 	path string
 	dir  string
 
-	rebuildMu   sync.Mutex
-	obsMu       sync.Mutex
-	observers   []Observer
-	passages    atomic.Int64 // kept in step with the chunks table by every commit
-	docs        atomic.Int64 // rows of fts_content, likewise
-	changes     atomic.Int64 // files whose full-text rows were written or removed since opening
-	dfCache     dfCache      // of the text, for the enricher
-	rankDFCache dfCache      // of the text, for ranking (exact)
-	fileDFCache dfCache      // of names, folders, titles, keywords, summaries (exact)
-	group       groupCommit
-	damage      atomic.Pointer[string] // why the index is known to be damaged
+	rebuildMu sync.Mutex
+	obsMu     sync.Mutex
+	observers []Observer
+	passages  atomic.Int64 // kept in step with the chunks table by every commit
+	docs      atomic.Int64 // rows of fts_content, likewise
+	changes   atomic.Int64 // files whose full-text rows were written or removed since opening
+	textDF    dfCache      // of the text
+	fileDF    dfCache      // of names, folders, titles, keywords, summaries
+	group     groupCommit
+	damage    atomic.Pointer[string] // why the index is known to be damaged
 }
 
 type pools struct{ w, r *sql.DB }
@@ -62,7 +61,7 @@ func Open(dataDir string) (*Store, error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	s := &Store{path: filepath.Join(dataDir, FileName), dir: dataDir, rankDFCache: dfCache{exact: true}, fileDFCache: dfCache{exact: true}}
+	s := &Store{path: filepath.Join(dataDir, FileName), dir: dataDir}
 	p, err := openPools(s.path)
 	if err != nil {
 		return nil, err
