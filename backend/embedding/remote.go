@@ -14,6 +14,7 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 	"golang.org/x/sync/errgroup"
 
+	"trove/backend/core"
 	"trove/backend/provider"
 )
 
@@ -237,28 +238,18 @@ func (r *Remote) batch(ctx context.Context, texts []string) ([][]float32, error)
 func (r *Remote) send(ctx context.Context, texts []string) ([][]float32, error) {
 	parts := min(max(r.Parallel, 1), len(texts))
 	if parts <= 1 {
-		cctx, rec := provider.Record(ctx)
-		vs, err := r.create(cctx, texts)
-		if err != nil {
-			return nil, provider.Explain(ctx, r.who(), rec, err)
-		}
-		return vs, nil
+		return r.part(ctx, ctx, texts)
 	}
 	results := make([][][]float32, parts)
 	g, gctx := errgroup.WithContext(ctx)
 	for p := range parts {
 		lo, hi := p*len(texts)/parts, (p+1)*len(texts)/parts
 		g.Go(func() error {
-			cctx, rec := provider.Record(gctx)
-			vs, err := r.create(cctx, texts[lo:hi])
-			if err != nil {
-				return provider.Explain(ctx, r.who(), rec, err)
+			var err error
+			if perr := core.Safe(func() { results[p], err = r.part(gctx, ctx, texts[lo:hi]) }); perr != nil {
+				return perr
 			}
-			if len(vs) != hi-lo {
-				return fmt.Errorf("%s at %s: %d vectors for %d texts", r.provider, r.where, len(vs), hi-lo)
-			}
-			results[p] = vs
-			return nil
+			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -269,6 +260,20 @@ func (r *Remote) send(ctx context.Context, texts []string) ([][]float32, error) 
 		out = append(out, vs...)
 	}
 	return out, nil
+}
+
+// part asks for the vectors of texts in one request; a failure is
+// explained in the caller's context.
+func (r *Remote) part(ctx, caller context.Context, texts []string) ([][]float32, error) {
+	cctx, rec := provider.Record(ctx)
+	vs, err := r.create(cctx, texts)
+	if err != nil {
+		return nil, provider.Explain(caller, r.who(), rec, err)
+	}
+	if len(vs) != len(texts) {
+		return nil, fmt.Errorf("%s: %d vectors for %d texts", r.who(), len(vs), len(texts))
+	}
+	return vs, nil
 }
 
 // unitize normalises v in place, or reports false.

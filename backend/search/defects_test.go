@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"trove/backend/store"
 )
 
 // A pasted page is a normal semantic query: its telling words count even
@@ -196,5 +198,25 @@ func TestVeryLongWordsAreNotCorrected(t *testing.T) {
 	}
 	if !correctable("pneumonoultramicroscopic") {
 		t.Error("a long dictionary word is not corrected")
+	}
+}
+
+// A correction's counts are each table's own: the word list's count (of
+// both tables at once) does not stand in for a table that lacks the word.
+func TestCorrectionCountsEachTable(t *testing.T) {
+	e := testIndex(t, []testDoc{
+		{"a.txt", []string{"the garden wall"}},
+		{"b.txt", []string{"a garden path"}},
+		{"c.txt", []string{"garden tools"}},
+	})
+	s := newSearcher(e, Request{Query: "gardn", Mode: Keyword}, newPlanText("gardn"), store.FileFilter{})
+	if err := s.prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.terms) != 2 || s.terms[1].text != "garden" {
+		t.Fatalf("terms %+v, want the correction garden", s.terms)
+	}
+	if text, files := s.df[textTable]["garden"], s.df[fileTable]["garden"]; text != 3 || files != 0 {
+		t.Errorf("garden in %d texts and %d cards, want 3 and 0", text, files)
 	}
 }

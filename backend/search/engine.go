@@ -87,15 +87,7 @@ func (e *Engine) tuning() Tuning {
 
 // Search runs one request.
 func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
-	q := query.Parse(req.Query)
-	if len(q.Errors) > 0 {
-		return nil, core.Invalid("INVALID_QUERY", "%s", strings.Join(q.Errors, "; "))
-	}
-	if req.Mode == "" {
-		req.Mode = Hybrid
-	}
-	p := newPlan(q)
-	filter, err := e.fileFilter(req, q)
+	p, filter, err := e.start(&req)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +100,20 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 		return nil, err
 	}
 	return s.results(ctx, ranked)
+}
+
+// start parses a request's query, fills in its default mode and merges
+// its filters with the query's operators.
+func (e *Engine) start(req *Request) (plan, store.FileFilter, error) {
+	q := query.Parse(req.Query)
+	if len(q.Errors) > 0 {
+		return plan{}, store.FileFilter{}, core.Invalid("INVALID_QUERY", "%s", strings.Join(q.Errors, "; "))
+	}
+	if req.Mode == "" {
+		req.Mode = Hybrid
+	}
+	filter, err := e.fileFilter(*req, q)
+	return newPlan(q), filter, err
 }
 
 func (e *Engine) logSpelling(err error) { e.Log.Warn("spelling word list", "err", err) }

@@ -58,7 +58,7 @@ func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, erro
 	var passages []Match
 	docs := make([]feedbackDoc, len(top))
 	for i, r := range top {
-		docs[i] = feedbackDoc{text: texts[keys[i]], score: r.Score}
+		docs[i] = feedbackDoc{words: letterWords(texts[keys[i]]), score: r.Score}
 		if r.C.HasVector {
 			passages = append(passages, Match{FileID: r.C.ID, Ord: r.C.Passage})
 		}
@@ -105,7 +105,7 @@ func (s *searcher) typedWords() int {
 func passageWords(docs []feedbackDoc) int {
 	n := 0
 	for _, d := range docs {
-		n += len(letterWords(d.text))
+		n += len(d.words)
 	}
 	return n
 }
@@ -115,9 +115,9 @@ func letterWords(text string) []string {
 	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
 }
 
-// feedbackDoc is one feedback passage and its file's score.
+// feedbackDoc is one feedback passage, as words, and its file's score.
 type feedbackDoc struct {
-	text  string
+	words []string
 	score float64
 }
 
@@ -138,7 +138,7 @@ func feedbackCandidates(docs []feedbackDoc, have map[string]bool, minDF int) map
 	}
 	out := map[string]*feedbackWord{}
 	for _, d := range docs {
-		words := letterWords(d.text)
+		words := d.words
 		if len(words) == 0 || best == 0 {
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"trove/backend/core"
-	"trove/backend/query"
 	"trove/backend/store"
 )
 
@@ -86,23 +85,15 @@ type entry struct {
 
 // SearchPage runs a search and returns one page of its results.
 func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
-	q := query.Parse(pr.Query)
-	if len(q.Errors) > 0 {
-		return Page{}, core.Invalid("INVALID_QUERY", "%s", strings.Join(q.Errors, "; "))
-	}
-	if pr.Mode == "" {
-		pr.Mode = Hybrid
+	p, filter, err := e.start(&pr.Request)
+	if err != nil {
+		return Page{}, err
 	}
 	if pr.Sort == "" {
 		pr.Sort = ByRelevance
 	}
-	p := newPlan(q)
-	filter, err := e.fileFilter(pr.Request, q)
-	if err != nil {
-		return Page{}, err
-	}
 	// Types are decided here, after the facets are counted.
-	typeOK := kindMatcher(pr.Kinds, append(slices.Clone(pr.Filters.Extensions), q.Exts...))
+	typeOK := kindMatcher(pr.Kinds, append(slices.Clone(pr.Filters.Extensions), p.q.Exts...))
 	filter.Exts = nil
 	if len(p.terms) == 0 {
 		keys, more, err := e.Store.BrowseKeys(ctx, filter, MaxCounted)
@@ -150,15 +141,9 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 	for i, r := range ranked {
 		ids[i] = r.C.ID
 	}
-	known, err := s.e.Store.KeysOf(ctx, ids)
+	known, err := s.e.Store.KeysOf(ctx, ids, s.filter)
 	if err != nil {
 		return nil, false, err
-	}
-	var allowed map[int64]bool
-	if !s.filter.Empty() {
-		if allowed, err = s.e.Store.Allowed(ctx, ids, s.filter); err != nil {
-			return nil, false, err
-		}
 	}
 	var excluded map[int64]bool
 	if s.p.excluded != "" {
@@ -171,7 +156,7 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 	for i := range ranked {
 		r := &ranked[i]
 		k, ok := known[r.C.ID]
-		if !ok || allowed != nil && !allowed[r.C.ID] || excluded[r.C.ID] || r.Score < s.req.MinScore ||
+		if !ok || excluded[r.C.ID] || r.Score < s.req.MinScore ||
 			!globMatch(s.req.Filters.PathGlob, k.Path) {
 			continue
 		}
@@ -427,14 +412,7 @@ func (s *searcher) finish(ctx context.Context, out []PageResult, groups []groupO
 	if !s.req.Snippets {
 		return
 	}
-	p := s.p
-	for _, t := range s.terms {
-		if t.source == Corrected {
-			p.stems = append(p.stems, t.stem)
-			p.roots = append(p.roots, root(t.text, t.stem))
-		}
-	}
-	s.e.snippets(ctx, plain, p, s.cands)
+	s.e.snippets(ctx, plain, s.snippetPlan(), s.cands)
 	for i := range out {
 		out[i].Snippet = plain[i].Snippet
 	}

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"unicode/utf8"
 
 	"trove/backend/core"
 	"trove/backend/query"
@@ -59,25 +58,13 @@ func (e *Engine) Preview(ctx context.Context, id int64, text string) (Preview, e
 func markAll(text string, stems map[string]bool, prefixes []string) ([]Part, int) {
 	var parts []Part
 	last, n := 0, 0
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isWordRune(r) {
-			i += size
-			continue
-		}
-		start := i
-		for i < len(text) {
-			if r, size = utf8.DecodeRuneInString(text[i:]); !isWordRune(r) {
-				break
-			}
-			i += size
-		}
-		if (len(stems) > 0 || len(prefixes) > 0) && matches(text[start:i], stems, prefixes) {
+	for start, end := nextWord(text, 0); start < len(text); start, end = nextWord(text, end) {
+		if (len(stems) > 0 || len(prefixes) > 0) && matches(text[start:end], stems, prefixes) {
 			if start > last {
 				parts = append(parts, Part{Text: text[last:start]})
 			}
-			parts = append(parts, Part{Text: text[start:i], Mark: true})
-			last, n = i, n+1
+			parts = append(parts, Part{Text: text[start:end], Mark: true})
+			last, n = end, n+1
 		}
 	}
 	if last < len(text) {

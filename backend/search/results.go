@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"slices"
 )
 
 // results applies what must hold of every result (the filter, excluded
@@ -61,16 +62,23 @@ func (s *searcher) results(ctx context.Context, ranked []Scored) ([]Result, erro
 		out = append(out, res)
 	}
 	if s.req.Snippets {
-		p := s.p
-		for _, t := range s.terms {
-			if t.source == Corrected {
-				p.stems = append(p.stems, t.stem)
-				p.roots = append(p.roots, root(t.text, t.stem))
-			}
-		}
-		s.e.snippets(ctx, out, p, s.cands)
+		s.e.snippets(ctx, out, s.snippetPlan(), s.cands)
 	}
 	return out, nil
+}
+
+// snippetPlan is the plan with the corrections' words, which snippets
+// mark as they mark the typed ones.
+func (s *searcher) snippetPlan() plan {
+	p := s.p
+	p.stems, p.roots = slices.Clip(p.stems), slices.Clip(p.roots)
+	for _, t := range s.terms {
+		if t.source == Corrected {
+			p.stems = append(p.stems, t.stem)
+			p.roots = append(p.roots, root(t.text, t.stem))
+		}
+	}
+	return p
 }
 
 // Explanation says why a file ranks where it does.

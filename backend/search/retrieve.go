@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"trove/backend/core"
 
+	"trove/backend/core"
 	"trove/backend/store"
 	"trove/backend/tokens"
 )
@@ -127,8 +127,9 @@ func (s *searcher) rank(ctx context.Context) ([]Scored, error) {
 // index lacks, keeps a long query's most telling words and weighs them.
 func (s *searcher) prepare(ctx context.Context) error {
 	s.e.spell.refresh(s.e.Store, s.e.logSpelling)
-	s.n = max(s.e.Store.DocCount(), 1)
-	s.prune = s.e.Store.DocCount() >= commonMin
+	docs := s.e.Store.DocCount()
+	s.n = max(docs, 1)
+	s.prune = docs >= commonMin
 	s.terms = slices.Clone(s.p.terms)
 	if err := s.lookup(ctx, s.terms); err != nil {
 		return err

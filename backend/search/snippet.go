@@ -133,29 +133,39 @@ func Snippet(text string, stems map[string]bool, prefixes []string) string {
 // lies inside it, on character boundaries.
 func snippetOf(text string, stems map[string]bool, prefixes []string, n int) string {
 	var words, hits []span
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isWordRune(r) {
-			i += size
-			continue
-		}
-		start := i
-		for i < len(text) {
-			r, size = utf8.DecodeRuneInString(text[i:])
-			if !isWordRune(r) {
-				break
-			}
-			i += size
-		}
-		w := span{start, i}
+	for start, end := nextWord(text, 0); start < len(text); start, end = nextWord(text, end) {
+		w := span{start, end}
 		words = append(words, w)
-		if matches(text[start:i], stems, prefixes) {
+		if matches(text[start:end], stems, prefixes) {
 			hits = append(hits, w)
 		}
 	}
 	from, to := window(text, words, hits, max(n, 1))
 	return render(text, from, to, hits)
 }
+
+// nextWord returns the bounds of the first word (a run of letters and
+// digits) of text at or after byte i; start is len(text) when there is
+// none.
+func nextWord(text string, i int) (start, end int) {
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if isWordRune(r) {
+			break
+		}
+		i += size
+	}
+	start = i
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isWordRune(r) {
+			break
+		}
+		i += size
+	}
+	return start, i
+}
+
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
 
 // startsAny reports whether word shares its first three letters with one of

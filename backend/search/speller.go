@@ -12,14 +12,16 @@ import (
 // speller holds the index's words in memory for spelling correction: the
 // full-text vocabulary answers one word at a time, at a cost per word and
 // per segment that hundreds of candidate words per typo would turn into a
-// slow query. The list is read in the background when a keyword search
-// finds none (a query that needs it then waits at most firstSpellWait),
-// and again, while the old one serves, once the index has grown by a
-// quarter.
+// slow query. The first keyword search starts reading the list in the
+// background (a query that needs it before it is ready waits at most
+// firstSpellWait), and a later one reads it again, while the old one
+// serves, once files numbering a quarter of the index have been added,
+// changed or removed since (a rebuild removes them all).
 type speller struct {
 	mu      sync.Mutex
 	words   map[string]int32 // stem -> files holding it (text, or names and cards)
 	docs    int              // index size when read
+	changes int64            // the store's count of file changes when read
 	loading chan struct{}    // closed when a read ends; nil when none runs
 }
 
@@ -27,8 +29,8 @@ type speller struct {
 // for the word list.
 var firstSpellWait = 2 * time.Second
 
-// spellWords are the words worth a correction: in the text, those at least
-// two files hold (a word in one file is as likely a typo itself); in
+// minSpellFiles picks the words worth a correction: in the text, those at
+// least two files hold (a word in one file is as likely a typo itself); in
 // names, folders, titles, keywords and summaries, all.
 const minSpellFiles = 2
 
@@ -38,7 +40,7 @@ const minSpellFiles = 2
 func (sp *speller) refresh(st *store.Store, log func(error)) chan struct{} {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
-	stale := sp.words == nil || st.DocCount() > sp.docs+sp.docs/4+100
+	stale := sp.words == nil || st.Changes()-sp.changes > int64(sp.docs/4+100)
 	if stale && sp.loading == nil {
 		sp.loading = make(chan struct{})
 		go sp.load(st, log, sp.loading)
@@ -80,7 +82,7 @@ func (sp *speller) load(st *store.Store, log func(error), done chan struct{}) {
 	err := core.Safe(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		docs := st.DocCount()
+		docs, changes := st.DocCount(), st.Changes()
 		words := map[string]int32{}
 		add := func(term string, n int) { words[term] = max(words[term], int32(n)) }
 		if err := st.Vocabulary(ctx, false, minSpellFiles, add); err != nil {
@@ -92,7 +94,7 @@ func (sp *speller) load(st *store.Store, log func(error), done chan struct{}) {
 			return
 		}
 		sp.mu.Lock()
-		sp.words, sp.docs = words, docs
+		sp.words, sp.docs, sp.changes = words, docs, changes
 		sp.mu.Unlock()
 	})
 	if err != nil {

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"trove/backend/tokens"
 )
@@ -58,12 +57,13 @@ func (s *searcher) correct(ctx context.Context) error {
 		if best == "" {
 			continue
 		}
-		s.df[textTable][best], s.df[fileTable][best] = bestDF, bestDF
 		fixes = append(fixes, qterm{expr: quote(byStem[best]), stem: best, text: byStem[best], count: t.count,
 			source: Corrected, of: t.text})
 	}
 	if len(fixes) > 0 {
-		// The counts came from both tables at once; read each exactly.
+		// The word list counts both tables at once, and may be older than
+		// the index: each table's own count is read (0 where it lacks
+		// the word).
 		if err := s.lookup(ctx, fixes); err != nil {
 			return err
 		}
@@ -91,27 +91,23 @@ func correctable(w string) bool {
 // replacements and insertions of a to z.
 func edits(w string) []string {
 	const letters = "abcdefghijklmnopqrstuvwxyz"
-	out := make([]string, 0, 54*len(w)+25)
-	var b strings.Builder
+	out := make([]string, 0, 54*len(w)+26)
 	for i := 0; i <= len(w); i++ {
 		left, right := w[:i], w[i:]
-		if right != "" {
-			out = append(out, left+right[1:])
-			if len(right) > 1 {
-				out = append(out, left+right[1:2]+right[:1]+right[2:])
-			}
-			for j := 0; j < len(letters); j++ {
-				if letters[j] != right[0] {
-					b.Reset()
-					b.WriteString(left)
-					b.WriteByte(letters[j])
-					b.WriteString(right[1:])
-					out = append(out, b.String())
-				}
-			}
-		}
-		for j := 0; j < len(letters); j++ {
+		for j := range len(letters) {
 			out = append(out, left+letters[j:j+1]+right)
+		}
+		if right == "" {
+			continue
+		}
+		out = append(out, left+right[1:])
+		if len(right) > 1 {
+			out = append(out, left+right[1:2]+right[:1]+right[2:])
+		}
+		for j := range len(letters) {
+			if letters[j] != right[0] {
+				out = append(out, left+letters[j:j+1]+right[1:])
+			}
 		}
 	}
 	return out

@@ -229,16 +229,10 @@ func (v *Vectors) Search(q []float32, k int) []Match {
 // nearestBySigns returns at least n rows with the smallest Hamming distance
 // to the query's sign bits (all rows at the cut-off distance included).
 func (v *Vectors) nearestBySigns(q queryVec, n int) []int32 {
-	w := v.words
 	dist := make([]uint8, len(v.file))
 	var hist [257]int
 	for r := range v.file {
-		d := 0
-		row := v.signs[r*w : r*w+w]
-		for i, x := range row {
-			d += bits.OnesCount64(x ^ q.signs[i])
-		}
-		dist[r] = uint8(min(d, 255))
+		dist[r] = uint8(min(v.hamming(q, int32(r)), 255))
 		hist[dist[r]]++
 	}
 	cut, seen := 0, 0
@@ -308,6 +302,7 @@ func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 	return out
 }
 
+// hamming is the number of sign bits in which row r differs from q.
 func (v *Vectors) hamming(q queryVec, r int32) int {
 	d := 0
 	for i, x := range v.signs[int(r)*v.words : int(r+1)*v.words] {

@@ -129,7 +129,7 @@ func (s *Store) Rebuild(ctx context.Context, dirs []core.WatchedDirectory) (stri
 	}
 	s.db.Store(np)
 	s.passages.Store(0)
-	s.docs.Store(0)
+	s.changes.Add(s.docs.Swap(0)) // every file went
 	s.clearCaches()
 	s.damage.Store(nil)
 	return aside, nil
@@ -276,7 +276,6 @@ func Summary(problems []string) string {
 // clearCaches forgets every cached document frequency (the index was
 // replaced or reopened).
 func (s *Store) clearCaches() {
-	s.dfCache.clear()
-	s.rankDFCache.clear()
-	s.fileDFCache.clear()
+	s.textDF.clear()
+	s.fileDF.clear()
 }

@@ -187,6 +187,7 @@ func moveFile(ctx context.Context, tx *writeTx, m Move) (bool, error) {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fts_names(rowid, name) VALUES(?, ?)`, m.ID, m.Filename); err != nil {
 		return false, err
 	}
+	tx.moved++
 	return true, nil
 }
 
@@ -220,35 +221,36 @@ func (s *Store) ReassignFiles(ctx context.Context, fromDir, toDir int64) error {
 // SQLite counts a term's files by reading its whole posting list, which is
 // slow for common words, and both keyword scoring and search feedback ask
 // about many terms; approximate counts serve them both. So answers are
-// cached per term and read again only once the index has grown by a
-// quarter since.
+// cached per term and read again only once files numbering a quarter of
+// the index have been added, changed or removed since.
 func (s *Store) DocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
-	return s.docFreqs(ctx, "fts_content_vocab", &s.dfCache, terms)
+	return s.docFreqs(ctx, "fts_content_vocab", &s.textDF, roughly, terms)
 }
 
-// RankDocFreqs is DocFreqs for ranking: a count is read again once the
-// index has grown by a 64th since. The enricher asks about words while a
+// RankDocFreqs is DocFreqs for ranking: a count is read again once a 64th
+// of the index has changed since. The enricher asks about words while a
 // folder is first indexed, when the index is a fraction of its final size;
 // counts that stayed from then would make the same query rank differently
 // on the same index depending on when the process started.
 func (s *Store) RankDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
-	return s.docFreqs(ctx, "fts_content_vocab", &s.rankDFCache, terms)
+	return s.docFreqs(ctx, "fts_content_vocab", &s.textDF, closely, terms)
 }
 
 // FileDocFreqs is RankDocFreqs over file names, folder names, titles,
 // keywords and summaries (a term counts once per file whatever its
 // columns).
 func (s *Store) FileDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error) {
-	return s.docFreqs(ctx, "fts_files_vocab", &s.fileDFCache, terms)
+	return s.docFreqs(ctx, "fts_files_vocab", &s.fileDF, closely, terms)
 }
 
-func (s *Store) docFreqs(ctx context.Context, vocab string, cache *dfCache, terms []string) (int, map[string]int, error) {
+func (s *Store) docFreqs(ctx context.Context, vocab string, cache *dfCache, tol tolerance, terms []string) (int, map[string]int, error) {
 	docs := int(s.docs.Load())
 	df := make(map[string]int, len(terms))
 	if len(terms) == 0 {
 		return docs, df, nil
 	}
-	missing := cache.get(terms, docs, df)
+	at := readAt{docs: docs, changes: s.changes.Load()}
+	missing := cache.get(terms, at, tol, df)
 	if len(missing) == 0 {
 		return docs, df, nil
 	}
@@ -256,7 +258,7 @@ func (s *Store) docFreqs(ctx context.Context, vocab string, cache *dfCache, term
 	if err != nil {
 		return 0, nil, err
 	}
-	cache.put(missing, fresh, docs)
+	cache.put(missing, fresh, at)
 	for _, t := range missing {
 		df[t] = fresh[t]
 	}
@@ -267,60 +269,63 @@ func (s *Store) docFreqs(ctx context.Context, vocab string, cache *dfCache, term
 // (absent terms are left out).
 func (s *Store) vocabCounts(ctx context.Context, vocab string, terms []string) (map[string]int, error) {
 	out := make(map[string]int, len(terms))
-	const batch = 500
-	for start := 0; start < len(terms); start += batch {
-		part := terms[start:min(start+batch, len(terms))]
-		args := make([]any, len(part))
-		for i, t := range part {
-			args[i] = t
-		}
-		rows, err := s.rdb().QueryContext(ctx, `SELECT term, doc FROM `+vocab+` WHERE term IN (?`+
-			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("document frequencies: %w", err)
-		}
-		for rows.Next() {
+	err := queryIn(ctx, s.rdb(), `SELECT term, doc FROM `+vocab+` WHERE term IN {list}`, nil, terms,
+		func(rows *sql.Rows) error {
 			var t string
 			var n int
 			if err := rows.Scan(&t, &n); err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			out[t] = n
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("document frequencies: %w", err)
 	}
 	return out, nil
 }
 
-// dfCache remembers document frequencies with the index size they were read
-// at.
+// dfCache remembers document frequencies with when they were read.
 type dfCache struct {
 	mu    sync.Mutex
-	terms map[string][2]int // term -> {frequency, index size when read}
-	// exact keeps a count only while the index has grown by at most a
-	// 64th; otherwise by a quarter and a thousand files, which is what
-	// the enricher needs while a folder is first indexed.
-	exact bool
+	terms map[string]cachedDF
 }
 
-// fresh reports whether a count read at index size then still serves at
-// size docs.
-func (c *dfCache) fresh(then, docs int) bool {
-	if c.exact {
-		return docs <= then+then/64
-	}
-	return docs <= then+then/4+1000
+// tolerance is how much of the index may change before a cached count is
+// read again: a share of the files it had when read, plus some files.
+type tolerance struct{ share, plus int }
+
+var (
+	closely = tolerance{share: 64} // ranking: a 64th
+	// roughly serves the enricher while a folder is first indexed: a
+	// quarter and a thousand files.
+	roughly = tolerance{share: 4, plus: 1000}
+)
+
+// readAt is the state of the index when a count was read: its size, and
+// the store's count of file changes then.
+type readAt struct {
+	docs    int
+	changes int64
+}
+
+type cachedDF struct {
+	n  int
+	at readAt
+}
+
+// fresh reports whether a count read at then still serves now. Changes,
+// not the size, tell: an index that shrinks, or whose files are edited,
+// changes its counts as one that grows does.
+func (t tolerance) fresh(then, now readAt) bool {
+	return now.changes-then.changes <= int64(then.docs/t.share+t.plus)
 }
 
 // maxCachedTerms bounds the cache; it is emptied when full.
 const maxCachedTerms = 300_000
 
 // get fills df from the cache and returns the terms it must read.
-func (c *dfCache) get(terms []string, docs int, df map[string]int) []string {
+func (c *dfCache) get(terms []string, now readAt, tol tolerance, df map[string]int) []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var missing []string
@@ -330,8 +335,8 @@ func (c *dfCache) get(terms []string, docs int, df map[string]int) []string {
 			continue
 		}
 		seen[t] = true
-		if e, ok := c.terms[t]; ok && c.fresh(e[1], docs) {
-			df[t] = e[0]
+		if e, ok := c.terms[t]; ok && tol.fresh(e.at, now) {
+			df[t] = e.n
 			continue
 		}
 		missing = append(missing, t)
@@ -339,17 +344,17 @@ func (c *dfCache) get(terms []string, docs int, df map[string]int) []string {
 	return missing
 }
 
-func (c *dfCache) put(terms []string, fresh map[string]int, docs int) {
+func (c *dfCache) put(terms []string, fresh map[string]int, at readAt) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.terms == nil || len(c.terms) > maxCachedTerms {
-		c.terms = map[string][2]int{}
+		c.terms = map[string]cachedDF{}
 	}
 	for _, t := range terms {
 		// A word no file holds yet may come with the next file: asking
 		// again is one lookup, and a cached zero would hide that file.
 		if fresh[t] > 0 {
-			c.terms[t] = [2]int{fresh[t], docs}
+			c.terms[t] = cachedDF{fresh[t], at}
 		}
 	}
 }

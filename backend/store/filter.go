@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -119,26 +120,19 @@ func (s *Store) Browse(ctx context.Context, f FileFilter, limit int, keep func(c
 // Allowed returns which of the given files pass the filter.
 func (s *Store) Allowed(ctx context.Context, ids []int64, f FileFilter) (map[int64]bool, error) {
 	out := make(map[int64]bool, len(ids))
-	cond, fargs := f.where("f")
-	const batch = 500
-	for start := 0; start < len(ids); start += batch {
-		part := ids[start:min(start+batch, len(ids))]
-		args := append([]any{}, fargs...)
-		for _, id := range part {
-			args = append(args, id)
-		}
-		// NOT INDEXED: look each id up by rowid; the planner would otherwise
-		// walk an index on state across the whole table for every batch.
-		rows, err := s.rdb().QueryContext(ctx, `SELECT f.id FROM files f NOT INDEXED WHERE `+cond+` AND f.id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+	cond, args := f.where("f")
+	// NOT INDEXED: as in KeysOf.
+	err := queryIn(ctx, s.rdb(), `SELECT f.id FROM files f NOT INDEXED WHERE `+cond+` AND f.id IN {list}`, args, ids,
+		func(rows *sql.Rows) error {
 			var id int64
-			rows.Scan(&id)
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
 			out[id] = true
-		}
-		rows.Close()
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("filter files: %w", err)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -31,13 +32,19 @@ func scanKeys(rows interface {
 		if limit > 0 && len(out) == limit {
 			return out, true, rows.Err()
 		}
-		var k FileKey
-		if err := rows.Scan(&k.ID, &k.Path, &k.Extension, &k.Filename, &k.Size, &k.Modified, &k.Hash); err != nil {
+		k, err := scanKey(rows)
+		if err != nil {
 			return nil, false, err
 		}
 		out = append(out, k)
 	}
 	return out, false, rows.Err()
+}
+
+func scanKey(row interface{ Scan(...any) error }) (FileKey, error) {
+	var k FileKey
+	err := row.Scan(&k.ID, &k.Path, &k.Extension, &k.Filename, &k.Size, &k.Modified, &k.Hash)
+	return k, err
 }
 
 // MatchingKeys returns the indexed files passing f whose text or card
@@ -77,29 +84,22 @@ func renumber(cond string, first int) string {
 	return b.String()
 }
 
-// KeysOf returns the keys of the given files that are indexed.
-func (s *Store) KeysOf(ctx context.Context, ids []int64) (map[int64]FileKey, error) {
+// KeysOf returns the keys of the given files that are indexed and pass f.
+func (s *Store) KeysOf(ctx context.Context, ids []int64, f FileFilter) (map[int64]FileKey, error) {
 	out := make(map[int64]FileKey, len(ids))
-	const batch = 500
-	for start := 0; start < len(ids); start += batch {
-		part := ids[start:min(start+batch, len(ids))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
-		}
-		rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileKeyColumns+` FROM files f NOT INDEXED WHERE f.state = 'indexed' AND f.id IN (?`+
-			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("file keys: %w", err)
-		}
-		keys, _, err := scanKeys(rows, 0)
-		rows.Close()
-		if err != nil {
-			return nil, err
-		}
-		for _, k := range keys {
-			out[k.ID] = k
-		}
+	cond, args := f.where("f")
+	// NOT INDEXED: look each id up by rowid; the planner would otherwise
+	// walk an index on state across the whole table for every batch.
+	err := queryIn(ctx, s.rdb(), `SELECT `+fileKeyColumns+` FROM files f NOT INDEXED WHERE `+cond+` AND f.id IN {list}`, args, ids,
+		func(rows *sql.Rows) error {
+			k, err := scanKey(rows)
+			if err == nil {
+				out[k.ID] = k
+			}
+			return err
+		})
+	if err != nil {
+		return nil, fmt.Errorf("file keys: %w", err)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -31,30 +32,16 @@ func (s *Store) MatchingFiles(ctx context.Context, expr string) (map[int64]bool,
 // IndexedFiles returns the records of the given ids that are indexed.
 func (s *Store) IndexedFiles(ctx context.Context, ids []int64) (map[int64]core.File, error) {
 	out := make(map[int64]core.File, len(ids))
-	const batch = 500
-	for start := 0; start < len(ids); start += batch {
-		part := ids[start:min(start+batch, len(ids))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
-		}
-		rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileColumns+` FROM files NOT INDEXED WHERE state = 'indexed' AND id IN (?`+
-			strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+	err := queryIn(ctx, s.rdb(), `SELECT `+fileColumns+` FROM files NOT INDEXED WHERE state = 'indexed' AND id IN {list}`, nil, ids,
+		func(rows *sql.Rows) error {
 			f, err := scanFile(rows)
-			if err != nil {
-				rows.Close()
-				return nil, err
+			if err == nil {
+				out[f.ID] = f
 			}
-			out[f.ID] = f
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+			return err
+		})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -139,6 +126,12 @@ func (s *Store) PassageCount() int { return int(s.passages.Load()) }
 
 // DocCount is the number of files with indexed text.
 func (s *Store) DocCount() int { return int(s.docs.Load()) }
+
+// Changes counts the files whose full-text rows were written or removed
+// since the store opened (a rebuild removes them all): what is derived
+// from the full-text index, such as a word list, is stale once enough of
+// them have changed.
+func (s *Store) Changes() int64 { return s.changes.Load() }
 
 // LoadVectors streams every stored vector of files indexed with model.
 func (s *Store) LoadVectors(ctx context.Context, model string, fn func(fileID int64, ord int32, vec []byte)) error {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,16 +39,16 @@ type Store struct {
 	path string
 	dir  string
 
-	rebuildMu   sync.Mutex
-	obsMu       sync.Mutex
-	observers   []Observer
-	passages    atomic.Int64 // kept in step with the chunks table by every commit
-	docs        atomic.Int64 // rows of fts_content, likewise
-	dfCache     dfCache      // of the text, for the enricher
-	rankDFCache dfCache      // of the text, for ranking (exact)
-	fileDFCache dfCache      // of names, folders, titles, keywords, summaries (exact)
-	group       groupCommit
-	damage      atomic.Pointer[string] // why the index is known to be damaged
+	rebuildMu sync.Mutex
+	obsMu     sync.Mutex
+	observers []Observer
+	passages  atomic.Int64 // kept in step with the chunks table by every commit
+	docs      atomic.Int64 // rows of fts_content, likewise
+	changes   atomic.Int64 // files whose full-text rows were written or removed since opening
+	textDF    dfCache      // of the text
+	fileDF    dfCache      // of names, folders, titles, keywords, summaries
+	group     groupCommit
+	damage    atomic.Pointer[string] // why the index is known to be damaged
 }
 
 type pools struct{ w, r *sql.DB }
@@ -60,7 +61,7 @@ func Open(dataDir string) (*Store, error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	s := &Store{path: filepath.Join(dataDir, FileName), dir: dataDir, rankDFCache: dfCache{exact: true}, fileDFCache: dfCache{exact: true}}
+	s := &Store{path: filepath.Join(dataDir, FileName), dir: dataDir}
 	p, err := openPools(s.path)
 	if err != nil {
 		return nil, err
@@ -209,6 +210,36 @@ func migrate(ctx context.Context, w *sql.DB, path string) error {
 	return nil
 }
 
+// queryIn runs q once per batch of items (a few hundred, under SQLite's
+// bound on a statement's parameters), with q's {list} made an SQL list of
+// the batch's values, which follow args; scan reads each row.
+func queryIn[T any](ctx context.Context, db *sql.DB, q string, args []any, items []T, scan func(*sql.Rows) error) error {
+	const batch = 500
+	for start := 0; start < len(items); start += batch {
+		part := items[start:min(start+batch, len(items))]
+		all := slices.Clip(args)
+		for _, it := range part {
+			all = append(all, it)
+		}
+		list := "(?" + strings.Repeat(", ?", len(part)-1) + ")"
+		rows, err := db.QueryContext(ctx, strings.Replace(q, "{list}", list, 1), all...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // inTx runs fn in a plain transaction of db.
 func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 	tx, err := db.BeginTx(ctx, nil)
@@ -230,6 +261,7 @@ type writeTx struct {
 	removed  []int64
 	passages int64 // change in the number of passages
 	docs     int64 // change in the number of content rows
+	moved    int   // files given a new name or folder
 }
 
 // tx runs fn in a write transaction, committing when it returns nil, then
@@ -249,6 +281,7 @@ func (s *Store) tx(ctx context.Context, fn func(*writeTx) error) error {
 	}
 	s.passages.Add(w.passages)
 	s.docs.Add(w.docs)
+	s.changes.Add(int64(len(w.indexed) + len(w.removed) + w.moved))
 	s.notify(w)
 	return nil
 }

@@ -412,3 +412,38 @@ func TestRankDocFreqsFollowTheIndex(t *testing.T) {
 		t.Fatalf("ranking counts %d of %d files, want 10 of 10 (err %v)", df["roof"], docs, err)
 	}
 }
+
+// Ranking's counts follow an index whose files are edited or removed as
+// they follow one that grows: its size alone does not tell.
+func TestRankDocFreqsFollowEditsAndRemovals(t *testing.T) {
+	s, _ := openTemp(t)
+	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
+	for i := range 10 {
+		s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/roof%d", i), "roof tiles"))
+	}
+	rank := func() int {
+		t.Helper()
+		_, df, err := s.RankDocFreqs(ctx, []string{"roof"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return df["roof"]
+	}
+	if n := rank(); n != 10 {
+		t.Fatalf("df %d, want 10", n)
+	}
+	for i := range 5 { // the same number of files, five without the word
+		s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/roof%d", i), "slate"))
+	}
+	if n := rank(); n != 5 {
+		t.Fatalf("after edits df %d, want 5", n)
+	}
+	for i := 5; i < 10; i++ {
+		if _, err := s.DeleteFileByPath(ctx, fmt.Sprintf("/d/roof%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := rank(); n != 0 {
+		t.Fatalf("after removals df %d, want 0", n)
+	}
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -295,24 +296,12 @@ func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error
 		roots[id] = strings.TrimSuffix(path, "/") + "/"
 	}
 	dirs.Close()
-	const batch = 500
-	for start := 0; start < len(ids); start += batch {
-		part := ids[start:min(start+batch, len(ids))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
-		}
-		rows, err := s.rdb().QueryContext(ctx, `SELECT id, dir_id, filename, path FROM files NOT INDEXED
-			WHERE state = 'indexed' AND id IN (?`+strings.Repeat(`, ?`, len(part)-1)+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("places: %w", err)
-		}
-		for rows.Next() {
+	err = queryIn(ctx, s.rdb(), `SELECT id, dir_id, filename, path FROM files NOT INDEXED WHERE state = 'indexed' AND id IN {list}`, nil, ids,
+		func(rows *sql.Rows) error {
 			var id, dir int64
 			var name, path string
 			if err := rows.Scan(&id, &dir, &name, &path); err != nil {
-				rows.Close()
-				return nil, err
+				return err
 			}
 			folders := strings.TrimPrefix(path, roots[dir])
 			if i := strings.LastIndexByte(folders, '/'); i >= 0 && strings.HasPrefix(path, roots[dir]) {
@@ -321,11 +310,10 @@ func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error
 				folders = ""
 			}
 			out[id] = Place{Path: path, Filename: name, Folders: folders}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("places: %w", err)
 	}
 	return out, nil
 }

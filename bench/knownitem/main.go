@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -85,20 +86,11 @@ func main() {
 // none.
 func rank(ranked []string, it item) int {
 	for i, rel := range ranked[:min(10, len(ranked))] {
-		if rel == it.Target || containsString(it.Equals, rel) {
+		if rel == it.Target || slices.Contains(it.Equals, rel) {
 			return i + 1
 		}
 	}
 	return 0
-}
-
-func containsString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func report(items []item, systems map[string][][]string, order []string) {

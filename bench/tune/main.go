@@ -200,7 +200,7 @@ func (k *knownItems) report(t search.Tuning) {
 			x := 0.0
 			for r, res := range rs {
 				rel, _ := filepath.Rel(k.corpus, res.File.Path)
-				if rel == it.Target || contains(it.Equals, rel) {
+				if rel == it.Target || slices.Contains(it.Equals, rel) {
 					x = 1 / float64(r+1)
 					break
 				}
@@ -243,15 +243,6 @@ func (k *knownItems) long(t search.Tuning, n int) {
 		sort.Float64s(times)
 		fmt.Printf("  %d-character query, %s: %d results, median %.0f ms, max %.0f ms\n", n, mode, got, times[2], times[4])
 	}
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // parse applies "Field=value ..." to the default tuning.
