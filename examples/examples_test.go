@@ -19,11 +19,11 @@ import (
 )
 
 // need fails the test when a tool the examples use is missing (the
-// Makefile installs them: make examples-deps).
+// Makefile installs them: make go-test-deps).
 func need(t *testing.T, tools ...string) {
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is missing: apt-get install -y jq curl python3 (or make examples-deps)", tool)
+			t.Fatalf("%s is missing: apt-get install -y jq curl python3 (or make go-test-deps)", tool)
 		}
 	}
 }

@@ -3,7 +3,7 @@
 # As root on Debian 12 the missing tools are installed with apt-get;
 # otherwise the exact line is printed.
 
-.PHONY: go-test-deps package package-amd64 package-arm64 package-test package-test-deps package-deps appicon cross
+.PHONY: package package-amd64 package-arm64 package-test package-test-deps package-deps appicon cross
 
 PKG_ARCHES     := amd64 arm64
 # Worked out once (:=), so that every file of a package names the same
@@ -90,11 +90,6 @@ package-arm64: deps frontend desktop-deps package-deps $(NFPM)
 package-test-deps:
 	$(call apt_pkgs,$(PKG_TEST_PKGS))
 	@if [ -z "$$(ls /var/lib/apt/lists/*_Packages* 2>/dev/null)" ] && [ "$$(id -u)" = 0 ]; then apt-get -o DPkg::Lock::Timeout=600 update -qq; fi
-
-# The Go tests of the desktop integration run real tools: gsettings with
-# GNOME's schema (hotkey commands), desktop-file-validate (autostart entry).
-go-test-deps:
-	$(call apt_pkgs,libglib2.0-bin gnome-settings-daemon-common desktop-file-utils)
 
 ## package-test: install the packages in a clean root with dpkg --root, run trove serve as the user unit would, lint and validate
 package-test: package package-test-deps
