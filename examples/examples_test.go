@@ -101,6 +101,14 @@ func TestShellExamples(t *testing.T) {
 	if _, errOut, code := script(t, s, "shell/search.sh"); code != 2 || !strings.Contains(errOut, "INVALID_QUERY") {
 		t.Fatalf("search with no words: %d %q", code, errOut)
 	}
+
+	// With no Trove to answer, a script says so and fails.
+	s.Stop()
+	for _, args := range [][]string{{"shell/follow-updates.sh", "file.indexed", "1"}, {"shell/follow-updates.sh"}, {"shell/search.sh", "roof"}} {
+		if out, errOut, code := script(t, s, args[0], args[1:]...); code <= 0 || !strings.Contains(errOut, "curl: (7)") {
+			t.Errorf("%s with Trove stopped: %d %q %q", args, code, out, errOut)
+		}
+	}
 }
 
 func TestPythonExamples(t *testing.T) {
