@@ -12,7 +12,35 @@ export PATH := $(dir $(GO)):$(PATH)
 # apt waits for another apt (an unattended upgrade, a second make) instead of failing.
 APT_INSTALL := apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq
 
-.PHONY: run serve build test go-test fuzz chaos deps check clean openapi
+# $(call apt_pkgs,PACKAGES): install the Debian PACKAGES that are missing,
+# all with one apt-get; as another user than root, print the line and stop.
+define apt_pkgs
+	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    $(APT_INSTALL) $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "make $@ needs these packages. Install them with:"; echo "  sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+endef
+
+# $(call apt_need,COMMAND,PACKAGES): install PACKAGES when COMMAND (a name
+# on PATH or a path) is missing, for programs that may come from elsewhere
+# than Debian (node, python3).
+define apt_need
+	@if ! command -v $(1) >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "$(1) is missing: apt-get install -y $(2)"; \
+	    $(APT_INSTALL) $(2) >/dev/null || exit 1; \
+	  else \
+	    echo "$(1) is missing. Install it with:"; echo "  sudo apt-get install -y $(2)"; exit 1; \
+	  fi; \
+	fi
+endef
+
+.PHONY: run serve build test go-test go-test-deps fuzz chaos deps check clean openapi
 
 ## run: start Trove (the desktop app)
 run: desktop-run
@@ -38,12 +66,19 @@ check: deps
 ## test: the whole suite
 test: check go-test fuzz frontend-test e2e-test desktop-test package-test cross
 
-## go-test: Go tests, with the race detector (the examples' tests need jq, curl and python3)
-go-test: deps go-test-deps fidelity-deps examples-deps
+# The programs the Go tests run: gsettings with GNOME's schema (hotkey
+# commands) and desktop-file-validate (autostart entry); curl and jq
+# (examples/); the fidelity corpus's makers and references, and tesseract.
+GO_TEST_PKGS = libglib2.0-bin gnome-settings-daemon-common desktop-file-utils curl jq $(FIDELITY_PKGS)
+
+go-test-deps:
+	$(call apt_pkgs,$(GO_TEST_PKGS))
+	$(call apt_need,python3,python3)
+
+## go-test: Go tests, with the race detector; TestChaos alone and verbose, so its seeds and counts show
+go-test: deps go-test-deps
 	$(GO) test -count=1 -race -timeout 20m -skip '^TestChaos$$' ./...
-	@echo "chaos test (kept seeds):"
-	set -o pipefail; $(GO) test -count=1 -race -timeout 20m -v -run '^TestChaos$$' ./backend/daemon/ \
-		| grep -E '^(=== RUN|--- |ok|FAIL|PASS)|chaos seed|seed [0-9]+: |chaos_test.go'
+	$(GO) test -count=1 -race -timeout 20m -v -run '^TestChaos$$' ./backend/daemon/
 
 ## fuzz: every fuzz target for FUZZTIME (default 3s) each
 fuzz: deps
@@ -64,4 +99,3 @@ include mk/frontend.mk
 include mk/desktop.mk
 include mk/package.mk
 include mk/fidelity.mk
-include mk/examples.mk

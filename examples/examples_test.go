@@ -19,11 +19,11 @@ import (
 )
 
 // need fails the test when a tool the examples use is missing (the
-// Makefile installs them: make examples-deps).
+// Makefile installs them: make go-test-deps).
 func need(t *testing.T, tools ...string) {
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is missing: apt-get install -y jq curl python3 (or make examples-deps)", tool)
+			t.Fatalf("%s is missing: apt-get install -y jq curl python3 (or make go-test-deps)", tool)
 		}
 	}
 }
@@ -100,6 +100,14 @@ func TestShellExamples(t *testing.T) {
 	}
 	if _, errOut, code := script(t, s, "shell/search.sh"); code != 2 || !strings.Contains(errOut, "INVALID_QUERY") {
 		t.Fatalf("search with no words: %d %q", code, errOut)
+	}
+
+	// With no Trove to answer, a script says so and fails.
+	s.Stop()
+	for _, args := range [][]string{{"shell/follow-updates.sh", "file.indexed", "1"}, {"shell/follow-updates.sh"}, {"shell/search.sh", "roof"}} {
+		if out, errOut, code := script(t, s, args[0], args[1:]...); code <= 0 || !strings.Contains(errOut, "curl: (7)") {
+			t.Errorf("%s with Trove stopped: %d %q %q", args, code, out, errOut)
+		}
 	}
 }
 

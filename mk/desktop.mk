@@ -1,6 +1,7 @@
 # The desktop app: Wails window, tray and its smoke test. The desktop binary
 # needs cgo with GTK 3 and WebKitGTK 4.1; as root on Debian 12 the missing
-# packages are installed with apt-get, otherwise the exact line is printed.
+# packages are installed with apt-get (apt_pkgs, Makefile), otherwise the
+# exact line is printed.
 
 .PHONY: desktop desktop-run desktop-test desktop-deps desktop-test-deps
 
@@ -13,19 +14,6 @@ SMOKE_PKGS   := xvfb xauth dbus
 # this build's compiled cgo packages.
 DESKTOP_GOFLAGS      := -trimpath -buildmode=pie
 DESKTOP_CGO_LDFLAGS  := -Wl,-z,relro -Wl,-z,now
-
-# $(call apt_pkgs,PACKAGES): install the Debian PACKAGES that are missing.
-define apt_pkgs
-	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
-	    $(APT_INSTALL) $$missing >/dev/null || exit 1; \
-	  else \
-	    echo "The desktop app needs these packages. Install them with:"; echo "  sudo apt-get install -y$$missing"; exit 1; \
-	  fi; \
-	fi
-endef
 
 ## desktop-deps: the system packages the desktop build needs
 desktop-deps:

@@ -7,18 +7,6 @@
 FRONTEND_STAMP := frontend/node_modules/.installed
 CHROMIUM       ?= /usr/bin/chromium
 
-# $(call apt_need,COMMAND,PACKAGES): install PACKAGES when COMMAND is missing.
-define apt_need
-	@if ! command -v $(1) >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "$(1) is missing: apt-get install -y $(2)"; \
-	    $(APT_INSTALL) $(2) >/dev/null || exit 1; \
-	  else \
-	    echo "$(1) is missing. Install it with:"; echo "  sudo apt-get install -y $(2)"; exit 1; \
-	  fi; \
-	fi
-endef
-
 ## frontend-node: node and npm (Vite needs Node 20.19 or newer)
 frontend-node:
 	$(call apt_need,node,nodejs npm)
@@ -40,14 +28,7 @@ frontend-test: $(FRONTEND_STAMP)
 
 ## frontend-chromium: Debian's Chromium for the browser tests
 frontend-chromium:
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "Chromium is missing: apt-get install -y chromium"; \
-	    $(APT_INSTALL) chromium >/dev/null || exit 1; \
-	  else \
-	    echo "Chromium is missing. Install it with:"; echo "  sudo apt-get install -y chromium"; exit 1; \
-	  fi; \
-	fi
+	$(call apt_need,$(CHROMIUM),chromium)
 
 ## e2e-test: browser end-to-end tests against a real server (the binary of `make build`)
 e2e-test: build frontend-chromium

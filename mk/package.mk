@@ -3,7 +3,7 @@
 # As root on Debian 12 the missing tools are installed with apt-get;
 # otherwise the exact line is printed.
 
-.PHONY: go-test-deps package package-amd64 package-arm64 package-test package-test-deps package-deps appicon cross
+.PHONY: package package-shared package-amd64 package-arm64 package-test package-test-deps package-deps appicon cross
 
 PKG_ARCHES     := amd64 arm64
 # Worked out once (:=), so that every file of a package names the same
@@ -45,43 +45,49 @@ package: $(addprefix package-,$(PKG_ARCHES))
 appicon: package-deps
 	rsvg-convert -w 256 -h 256 build/trove.svg -o app/appicon.png
 
-# $(call pkg_common,ARCH): everything but the desktop binary.
-define pkg_common
-	@mkdir -p $(PKG_DIR)/$(1)
-	CGO_ENABLED=0 GOOS=linux GOARCH=$(1) $(GO) build -trimpath -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/$(1)/trove .
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/trove-host .
-	$(GO) run ./build/manpage -bin $(PKG_DIR)/trove-host -version $(PKG_VERSION) | gzip -9n > $(PKG_DIR)/$(1)/trove.1.gz
-	@rm -rf $(PKG_DIR)/$(1)/hicolor
-	@for s in $(ICON_SIZES); do mkdir -p $(PKG_DIR)/$(1)/hicolor/$${s}x$${s}/apps; \
-	  rsvg-convert -w $$s -h $$s build/trove.svg -o $(PKG_DIR)/$(1)/hicolor/$${s}x$${s}/apps/dev.trove.Trove.png || exit 1; done
+# What both packages share, made once: the man page (from a trove that runs
+# here), the icons, the metainfo and the changelog.
+PKG_SHARED := $(PKG_DIR)/shared
+package-shared: deps frontend package-deps
+	@mkdir -p $(PKG_SHARED)
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(PKG_LDFLAGS)" -o $(PKG_SHARED)/trove-host .
+	$(GO) run ./build/manpage -bin $(PKG_SHARED)/trove-host -version $(PKG_VERSION) | gzip -9n > $(PKG_SHARED)/trove.1.gz
+	@rm -rf $(PKG_SHARED)/hicolor
+	@for s in $(ICON_SIZES); do mkdir -p $(PKG_SHARED)/hicolor/$${s}x$${s}/apps; \
+	  rsvg-convert -w $$s -h $$s build/trove.svg -o $(PKG_SHARED)/hicolor/$${s}x$${s}/apps/dev.trove.Trove.png || exit 1; done
 	sed -e 's/@VERSION@/$(PKG_VERSION)/' -e "s/@DATE@/$$(date -u -d @$(SOURCE_DATE_EPOCH) +%F)/" \
-	  build/linux/dev.trove.Trove.metainfo.xml > $(PKG_DIR)/$(1)/dev.trove.Trove.metainfo.xml
+	  build/linux/dev.trove.Trove.metainfo.xml > $(PKG_SHARED)/dev.trove.Trove.metainfo.xml
 	printf 'trove (%s) unstable; urgency=medium\n\n  * Built from commit %s.\n\n -- %s  %s\n' \
 	  '$(PKG_VERSION)' '$(PKG_COMMIT)' '$(PKG_MAINTAINER)' \
-	  "$$(date -u -R -d @$(SOURCE_DATE_EPOCH))" | gzip -9n > $(PKG_DIR)/$(1)/changelog.gz
+	  "$$(date -u -R -d @$(SOURCE_DATE_EPOCH))" | gzip -9n > $(PKG_SHARED)/changelog.gz
+
+# $(call pkg_trove,ARCH): the headless trove of ARCH.
+define pkg_trove
+	@mkdir -p $(PKG_DIR)/$(1)
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(1) $(GO) build -trimpath -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/$(1)/trove .
 endef
 
 # $(call nfpm_deb,ARCH)
 define nfpm_deb
 	rm -f $(PKG_DIR)/trove_*_$(1).deb
 	sed -e 's|$${TROVE_ARCH}|$(1)|g' -e 's|$${TROVE_VERSION}|$(PKG_VERSION)|g' -e 's|$${TROVE_MAINTAINER}|$(PKG_MAINTAINER)|g' \
-	  -e 's|$${TROVE_STAGE}|$(PKG_DIR)/$(1)|g' build/linux/nfpm.yaml > $(PKG_DIR)/$(1)/nfpm.yaml
+	  -e 's|$${TROVE_STAGE}|$(PKG_DIR)/$(1)|g' -e 's|$${TROVE_SHARED}|$(PKG_SHARED)|g' build/linux/nfpm.yaml > $(PKG_DIR)/$(1)/nfpm.yaml
 	$(NFPM) package --config $(PKG_DIR)/$(1)/nfpm.yaml --packager deb --target $(PKG_DIR)/
 endef
 
-package-amd64: deps frontend desktop-deps package-deps $(NFPM)
-	$(call pkg_common,amd64)
+package-amd64: package-shared desktop-deps $(NFPM)
+	$(call pkg_trove,amd64)
 	CGO_ENABLED=1 CGO_LDFLAGS="$(DESKTOP_CGO_LDFLAGS)" $(GO) build -tags $(DESKTOP_TAGS) $(DESKTOP_GOFLAGS) -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/amd64/trove-desktop .
 	$(call nfpm_deb,amd64)
 
 # trove-desktop for arm64: cgo with the cross compiler, the host's GTK and
 # WebKitGTK headers and the arm64 libraries of the sysroot.
-package-arm64: deps frontend desktop-deps package-deps $(NFPM)
+package-arm64: package-shared desktop-deps $(NFPM)
 	@if [ ! -f $(SYSROOT_arm64)/.complete ]; then \
 	  if [ "$$(id -u)" = 0 ]; then build/linux/sysroot.sh arm64 $(SYSROOT_arm64) || exit 1; \
 	  else echo "The arm64 package needs a sysroot. Make it with:"; echo "  sudo build/linux/sysroot.sh arm64 $(SYSROOT_arm64)"; exit 1; fi; \
 	fi
-	$(call pkg_common,arm64)
+	$(call pkg_trove,arm64)
 	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=$(CC_arm64) PKG_CONFIG=$(CURDIR)/build/linux/cross-pkg-config \
 	  CGO_LDFLAGS="$(DESKTOP_CGO_LDFLAGS) $(foreach d,usr/lib lib,-L$(SYSROOT_arm64)/$(d)/$(MULTIARCH_arm64) -Wl,-rpath-link,$(SYSROOT_arm64)/$(d)/$(MULTIARCH_arm64))" \
 	  $(GO) build -tags $(DESKTOP_TAGS) $(DESKTOP_GOFLAGS) -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/arm64/trove-desktop .
@@ -90,11 +96,6 @@ package-arm64: deps frontend desktop-deps package-deps $(NFPM)
 package-test-deps:
 	$(call apt_pkgs,$(PKG_TEST_PKGS))
 	@if [ -z "$$(ls /var/lib/apt/lists/*_Packages* 2>/dev/null)" ] && [ "$$(id -u)" = 0 ]; then apt-get -o DPkg::Lock::Timeout=600 update -qq; fi
-
-# The Go tests of the desktop integration run real tools: gsettings with
-# GNOME's schema (hotkey commands), desktop-file-validate (autostart entry).
-go-test-deps:
-	$(call apt_pkgs,libglib2.0-bin gnome-settings-daemon-common desktop-file-utils)
 
 ## package-test: install the packages in a clean root with dpkg --root, run trove serve as the user unit would, lint and validate
 package-test: package package-test-deps

@@ -14,12 +14,21 @@ count=${2:-0}
 # ":" are heartbeats (every second here, so curl notices soon when we stop
 # reading and ends too).
 seen=0
-curl -sSN "${auth[@]}" "$trove/api/updates?types=$types&heartbeat=1" | while IFS= read -r line; do
-  case $line in
-  data:*)
-    jq -c '{type, data}' <<<"${line#data: }"
-    seen=$((seen + 1))
-    if [ "$count" -gt 0 ] && [ "$seen" -ge "$count" ]; then exit 0; fi
-    ;;
-  esac
-done || [ "$count" -gt 0 ] # curl ends with a broken pipe once we stop reading
+# The loop's status is the script's: 0 once it has printed COUNT events, 1
+# when the stream ends first (Trove stopped, or curl failed and said why).
+# curl ends with a broken pipe once the loop stops reading, so its own
+# status is not the pipeline's.
+set +o pipefail
+curl -sSfN "${auth[@]}" "$trove/api/updates?types=$types&heartbeat=1" | {
+  while IFS= read -r line; do
+    case $line in
+    data:*)
+      jq -c '{type, data}' <<<"${line#data: }"
+      seen=$((seen + 1))
+      if [ "$count" -gt 0 ] && [ "$seen" -ge "$count" ]; then exit 0; fi
+      ;;
+    esac
+  done
+  echo "trove: the update stream ended after $seen events" >&2
+  exit 1
+}

@@ -16,14 +16,23 @@ if [ -n "$code" ] && [ "$code" != ALREADY_WATCHING ]; then
 fi
 
 # A folder is indexed when its scan is done and every file it found is
-# either indexed or failed.
+# either indexed or failed; a folder in error (gone, unreadable) never will be.
 while :; do
-  folder=$(curl -sS "${auth[@]}" "$trove/api/watched-directories" |
+  folder=$(curl -sS "${auth[@]}" "$trove/api/watched-directories?limit=10000" |
     jq -c --arg p "$dir" '.data.directories[] | select(.path == $p)')
-  echo "$folder" | jq -r '"\(.status) \(.path): \(.indexed_count + .failed_count)/\(.file_count)"' >&2
-  if jq -e '.status != "indexing" and .status != "error" and .indexed_count + .failed_count >= .file_count' <<<"$folder" >/dev/null; then
-    break
+  if [ -z "$folder" ]; then
+    echo "trove: $dir is not among the watched folders" >&2
+    exit 1
   fi
+  jq -r '"\(.status) \(.path): \(.indexed_count + .failed_count)/\(.file_count)"' <<<"$folder" >&2
+  case $(jq -r .status <<<"$folder") in
+  error)
+    jq -r '"trove: \(.path): \(.status_message)"' <<<"$folder" >&2
+    exit 1
+    ;;
+  indexing) ;;
+  *) jq -e '.indexed_count + .failed_count >= .file_count' <<<"$folder" >/dev/null && break ;;
+  esac
   sleep 0.5
 done
 echo "$dir is indexed"

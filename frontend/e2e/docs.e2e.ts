@@ -1,4 +1,5 @@
-// The screenshots in docs/screenshots, made on demand (npm run screenshots):
+// The screenshots in docs/screenshots, made on demand (npm run screenshots;
+// results.e2e.ts makes the results' ones):
 // a fresh server, a small realistic folder, 1280x800.
 //   TROVE_DEMO_DIR  where the demo files go (default: a temporary folder)
 

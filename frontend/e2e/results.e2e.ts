@@ -2,7 +2,7 @@
 // server of its own: the true count and paging past 50, each sort, the
 // preview with its marks, copy path, grouped copies, did-you-mean, kinds
 // and a date range, the search in the address bar, and WCAG AA contrast in
-// both themes. Screenshots of the new screens go to docs/screenshots.
+// both themes. Its screenshots are the docs' (npm run screenshots).
 
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

@@ -5,6 +5,7 @@ package pkgtest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -66,7 +68,7 @@ func TestDependenciesResolve(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"trove", "libc6", "libgtk-3-0", "libwebkit2gtk-4.1-0"} {
-		if !contains(installs, want) {
+		if !slices.Contains(installs, want) {
 			t.Errorf("apt would not install %s; it plans %d packages:\n%s", want, len(installs), out)
 		}
 	}
@@ -85,7 +87,9 @@ func TestInstallUpgradeRemoveKeepUserData(t *testing.T) {
 	}
 	for name, body := range user {
 		p := filepath.Join(home, name)
-		os.MkdirAll(filepath.Dir(p), 0o700)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +226,10 @@ func refuseNewerIndex(t *testing.T, trove string) {
 	// SQLite's header.
 	binary.BigEndian.PutUint32(index[60:64], 999)
 	data := dataDirWith(t, index)
-	cmd := exec.Command(trove, "serve", "--addr", freeAddr(t), "--data-dir", data, "--config-dir", t.TempDir())
+	// A trove that served the index instead would run until killed.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, trove, "serve", "--addr", freeAddr(t), "--data-dir", data, "--config-dir", t.TempDir())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err = cmd.Run()
@@ -260,7 +267,9 @@ func checkUnit(t *testing.T, root string) {
 		t.Fatal(err)
 	}
 	verifiable := filepath.Join(t.TempDir(), "trove.service")
-	os.WriteFile(verifiable, []byte(strings.ReplaceAll(string(data), "=/usr/bin/trove", "="+root+"/usr/bin/trove")), 0o644)
+	if err := os.WriteFile(verifiable, []byte(strings.ReplaceAll(string(data), "=/usr/bin/trove", "="+root+"/usr/bin/trove")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command("systemd-analyze", "verify", "--user", "--man=no", verifiable)
 	cmd.Env = env
 	// It reports a directive it cannot parse and still exits 0.
@@ -460,13 +469,4 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
