@@ -147,13 +147,8 @@ func PageResponseOf(query string, pr service.PageRequest, p service.PageAnswer) 
 	if out.Sort == "" {
 		out.Sort = "relevance"
 	}
-	plain := make([]service.SearchResult, len(p.Results))
 	for i, r := range p.Results {
-		plain[i] = r.Result
-	}
-	hits := SearchResponseOf(query, service.SearchAnswer{Results: plain}).Results
-	for i, r := range p.Results {
-		out.Results[i] = PageHit{SearchHit: hits[i], Kind: service.KindOf(r.File.Extension), Copies: make([]SearchFile, len(r.Copies))}
+		out.Results[i] = PageHit{SearchHit: searchHitOf(r.Result), Kind: service.KindOf(r.File.Extension), Copies: make([]SearchFile, len(r.Copies))}
 		for j, c := range r.Copies {
 			out.Results[i].Copies[j] = searchFileOf(c)
 		}
