@@ -56,7 +56,7 @@ func (s *Server) openFile(reveal bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return c.JSON(fiber.Map{"path": path})
+		return c.JSON(views.Opened{Path: path})
 	}
 }
 

@@ -65,5 +65,5 @@ func (s *Server) openWith(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"path": path})
+	return c.JSON(views.Opened{Path: path})
 }

@@ -97,9 +97,6 @@ type (
 		Message string `json:"message"`
 		ID      string `json:"id"`
 	}
-	Opened struct {
-		Path string `json:"path" jsonschema:"description=the file opened or revealed"`
-	}
 	// SettingsPatch is PUT /api/settings/'s body: dotted keys and values.
 	SettingsPatch map[string]any
 )
@@ -141,13 +138,3 @@ var eventKinds = []struct {
 
 // ImageBytes marks an answer of raw image bytes (not JSON).
 type ImageBytes struct{}
-
-// OpenWithRequest is the body of POST /api/files/{file_id}/open-with.
-type OpenWithRequest struct {
-	App string `json:"app" jsonschema:"description=an application id from GET /api/files/{file_id}/apps"`
-}
-
-// OpenedWith is the answer of POST /api/files/{file_id}/open-with.
-type OpenedWith struct {
-	Path string `json:"path"`
-}
