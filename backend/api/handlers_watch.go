@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 
@@ -41,10 +40,7 @@ func (s *Server) watchLegacy(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(fiber.Map{
-		"success": true, "files_indexed": 0, "job_id": res.Directory.ID, "files_found": res.FilesFound,
-		"message": fmt.Sprintf("Watching %s: %d files queued for indexing", res.Directory.Path, res.FilesFound),
-	})
+	return c.Status(fiber.StatusCreated).JSON(views.WatchedLegacyOf(res))
 }
 
 // GET /api/watched-directories[?offset=&limit=]
@@ -115,5 +111,5 @@ func (s *Server) deleteJob(c *fiber.Ctx) error {
 	if err := s.svc.Unwatch(c.UserContext(), id); err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"success": true, "message": fmt.Sprintf("Stopped watching job %d and removed its files from the index", id), "job_id": id})
+	return c.JSON(views.JobDeletedOf(id))
 }

@@ -63,9 +63,9 @@ var operations = []operation{
 	{method: "POST", path: "/api/index/rebuild", id: "rebuildIndex", summary: "Replace the index and index every file again (in the background)", status: 202, answer: RebuildAnswer{}, failure: ErrorStatus{}},
 
 	{method: "POST", path: "/api/watch/directory", id: "watchDirectory", summary: "Watch a folder and index it", body: views.WatchRequest{}, status: 200, answer: WatchDirectoryAnswer{}, failure: ErrorStatus{}},
-	{method: "POST", path: "/api/watch/", id: "watchDirectoryLegacy", summary: "Watch a folder (the spec's older form, directory_path)", body: views.WatchRequest{}, status: 201, answer: WatchLegacyAnswer{}, failure: ErrorWatch{}},
+	{method: "POST", path: "/api/watch/", id: "watchDirectoryLegacy", summary: "Watch a folder (the spec's older form, directory_path)", body: views.WatchRequest{}, status: 201, answer: views.WatchLegacyAnswer{}, failure: ErrorWatch{}},
 	{method: "GET", path: "/api/watch/jobs", id: "listWatchJobs", summary: "Watch jobs", params: paging, status: 200, answer: views.JobList{}, failure: ErrorSuccess{}},
-	{method: "DELETE", path: "/api/watch/jobs/{job_id}", id: "deleteWatchJob", summary: "Stop watching a folder and remove its files from the index", params: []param{inPath("job_id", "integer", "the job's id")}, status: 200, answer: JobDeleted{}, failure: ErrorJob{}},
+	{method: "DELETE", path: "/api/watch/jobs/{job_id}", id: "deleteWatchJob", summary: "Stop watching a folder and remove its files from the index", params: []param{inPath("job_id", "integer", "the job's id")}, status: 200, answer: views.JobDeleted{}, failure: ErrorJob{}},
 	{method: "GET", path: "/api/watched-directories", id: "listWatchedDirectories", summary: "Watched folders and their progress", params: paging, status: 200, answer: FolderListAnswer{}, failure: ErrorStatus{}},
 	{method: "GET", path: "/api/watched-directories/{id}/problems", id: "listFolderProblems", summary: "Files of a folder that failed or were indexed by name only", params: []param{inPath("id", "integer", "the folder's id"), query("limit", "integer", "most problems to return")}, status: 200, answer: ProblemListAnswer{}, failure: ErrorStatus{}},
 
@@ -73,7 +73,7 @@ var operations = []operation{
 	{method: "POST", path: "/api/queue/pause", id: "pauseQueue", summary: "Pause indexing", status: 200, answer: core.QueueStatus{}, failure: ErrorStatus{}},
 	{method: "POST", path: "/api/queue/resume", id: "resumeQueue", summary: "Resume indexing", status: 200, answer: core.QueueStatus{}, failure: ErrorStatus{}},
 	{method: "GET", path: "/api/queue/items", id: "listQueueItems", summary: "Queued work", params: paging, status: 200, answer: views.QueueItems{}, failure: ErrorStatus{}},
-	{method: "DELETE", path: "/api/queue/items/{item_id}", id: "deleteQueueItem", summary: "Drop a queued item", params: []param{inPath("item_id", "string", "the item's id")}, status: 200, answer: QueueItemDeleted{}, failure: ErrorQueueItem{}},
+	{method: "DELETE", path: "/api/queue/items/{item_id}", id: "deleteQueueItem", summary: "Drop a queued item", params: []param{inPath("item_id", "string", "the item's id")}, status: 200, answer: views.QueueItemDeleted{}, failure: ErrorQueueItem{}},
 
 	{method: "GET", path: "/api/updates", id: "streamUpdates", summary: "Server-Sent Events: the current state, then every change", params: []param{
 		query("types", "string", "comma-separated event kinds to receive (default: all)"),

@@ -78,28 +78,8 @@ type (
 	}
 )
 
-// Answers of the success family and the files family.
-type (
-	WatchLegacyAnswer struct {
-		Success      bool   `json:"success" jsonschema:"enum=true"`
-		FilesIndexed int    `json:"files_indexed"`
-		JobID        int64  `json:"job_id"`
-		FilesFound   int    `json:"files_found"`
-		Message      string `json:"message"`
-	}
-	JobDeleted struct {
-		Success bool   `json:"success" jsonschema:"enum=true"`
-		Message string `json:"message"`
-		JobID   int64  `json:"job_id"`
-	}
-	QueueItemDeleted struct {
-		Success bool   `json:"success" jsonschema:"enum=true"`
-		Message string `json:"message"`
-		ID      string `json:"id"`
-	}
-	// SettingsPatch is PUT /api/settings/'s body: dotted keys and values.
-	SettingsPatch map[string]any
-)
+// SettingsPatch is PUT /api/settings/'s body: dotted keys and values.
+type SettingsPatch map[string]any
 
 // EventEnvelope is one /api/updates event: the SSE data line.
 type EventEnvelope struct {
