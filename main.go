@@ -26,6 +26,7 @@ import (
 	"syscall"
 
 	"trove/backend/daemon"
+	"trove/client"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -124,8 +125,7 @@ environment:
 Run "%[1]s COMMAND --help" for a command's flags; with no command, the flags
 are serve's (--addr, --data-dir, --config-dir). Exit codes: 0 done (search,
 folders: found), 1 nothing found or failed, 2 bad arguments, 3 cannot reach
-Trove. Environment: TROVE_ADDR, TROVE_DATA_DIR, TROVE_CONFIG_DIR, TROVE_TOKEN
-(optional API bearer token), TROVE_LOG_LEVEL.
+Trove.
 `, prog)
 }
 
@@ -179,7 +179,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, in
 func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, error) {
 	dataDir, configDir := daemon.DefaultDirs()
 	fs := newFlags(name, "[flags]", stderr)
-	addr := fs.String("addr", envOr("TROVE_ADDR", "127.0.0.1:8765"), "listen address (loopback unless you mean otherwise)")
+	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "listen address (loopback unless you mean otherwise)")
 	data := fs.String("data-dir", envOr("TROVE_DATA_DIR", dataDir), "where the index lives")
 	conf := fs.String("config-dir", envOr("TROVE_CONFIG_DIR", configDir), "where settings.json and filters.json live")
 	if err := fs.Parse(args); err != nil {
