@@ -92,7 +92,7 @@ func (st *stream) run(w *bufio.Writer) {
 	fmt.Fprint(w, "retry: 3000\n\n")
 	for _, e := range st.snapshot {
 		if wanted(st.types, e.Type) {
-			writeEvent(w, e)
+			st.write(w, e)
 		}
 	}
 	st.snapshot = nil
@@ -108,7 +108,7 @@ func (st *stream) run(w *bufio.Writer) {
 			var live bool
 			batch, live = st.sub.Take(batch[:0])
 			for _, e := range batch {
-				writeEvent(w, e)
+				st.write(w, e)
 			}
 			if !live {
 				reason := "subscription ended"
@@ -154,11 +154,12 @@ func wanted(types []string, t string) bool {
 	return false
 }
 
-// writeEvent writes one event: its id, its kind as the SSE event name, and
+// write writes one event: its id, its kind as the SSE event name, and
 // the whole event as JSON data.
-func writeEvent(w *bufio.Writer, e core.Event) {
+func (st *stream) write(w *bufio.Writer, e core.Event) {
 	data, err := json.Marshal(e)
-	if err != nil {
+	if err != nil { // a payload type that cannot encode: a bug, not the client's
+		st.srv.log.Error("event not sent", "type", e.Type, "err", err)
 		return
 	}
 	if e.ID != 0 {
