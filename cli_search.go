@@ -79,7 +79,7 @@ func search(args []string, stdout, stderr io.Writer) int {
 }
 
 // addrFlag is --addr of the commands that call a running Trove.
-func addrFlag(fs *flag.FlagSet) *string {
+func addrFlag(fs *flags) *string {
 	return fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
 }
 

@@ -129,35 +129,36 @@ Trove.
 `, prog)
 }
 
-// newFlags is a command's flag set, quiet: parseFlags reports errors in
-// one line, and prints about and the flags to w for --help.
-func newFlags(name, about string, w io.Writer) *flag.FlagSet {
+// flags is a command's flag set, quiet (parseFlags reports errors in one
+// line), and its --help.
+type flags struct {
+	*flag.FlagSet
+	help func()
+}
+
+// newFlags is a command's flags; --help prints about and the flags to w.
+func newFlags(name, about string, w io.Writer) *flags {
 	fs := flag.NewFlagSet(strings.TrimSpace(prog+" "+name), flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {} // the flag package calls it on errors too
-	helps[fs] = func() {
+	return &flags{FlagSet: fs, help: func() {
 		fmt.Fprintf(w, "usage: %s %s\n\nflags:\n", prog, strings.TrimSpace(name+" "+about))
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
-	}
-	return fs
+	}}
 }
-
-// helps holds each flag set's --help (a command runs once per process;
-// tests run commands one after another).
-var helps = map[*flag.FlagSet]func(){}
 
 // parseFlags parses args, flags before, between or after the positional
 // arguments (a "--" ends the flags); it returns the positional ones, or
 // the exit code to end with: 0 after --help, 2 after an error, which it
 // reports in one line.
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, int, bool) {
+func parseFlags(fs *flags, args []string, stderr io.Writer) ([]string, int, bool) {
 	var pos []string
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			helps[fs]()
+			fs.help()
 			return nil, exitOK, false
 		}
 		if err != nil {
@@ -184,7 +185,7 @@ func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, 
 	conf := fs.String("config-dir", envOr("TROVE_CONFIG_DIR", configDir), "where settings.json and filters.json live")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			helps[fs]()
+			fs.help()
 		}
 		return daemon.Config{}, err
 	}
