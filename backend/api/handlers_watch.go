@@ -26,7 +26,7 @@ func (s *Server) watchDirectory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"status": "success", "data": views.WatchedOf(res)})
+	return c.JSON(views.WatchDirectoryAnswer{Status: views.StatusSuccess, Data: views.WatchedOf(res)})
 }
 
 // POST /api/watch/: success family, 201. Every error here is a 400 in the
@@ -53,7 +53,7 @@ func (s *Server) watchedDirectories(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"status": "success", "data": views.FoldersOf(dirs, page)})
+	return c.JSON(views.FolderListAnswer{Status: views.StatusSuccess, Data: views.FoldersOf(dirs, page)})
 }
 
 // GET /api/watched-directories/:id/problems[?limit=]: files that failed or
@@ -75,7 +75,7 @@ func (s *Server) folderProblems(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"status": "success", "data": views.ProblemList{Problems: views.ProblemsOf(files), Total: total}})
+	return c.JSON(views.ProblemListAnswer{Status: views.StatusSuccess, Data: views.ProblemList{Problems: views.ProblemsOf(files), Total: total}})
 }
 
 // GET /api/watch/jobs[?offset=&limit=]

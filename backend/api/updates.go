@@ -12,6 +12,7 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/service"
+	"trove/backend/views"
 )
 
 // MaxUpdateClients bounds the open /api/updates streams: one per browser
@@ -111,11 +112,12 @@ func (st *stream) run(w *bufio.Writer) {
 				st.write(w, e)
 			}
 			if !live {
-				reason := "subscription ended"
+				resync := views.ResyncEvent{Reason: "subscription ended"}
 				if st.sub.FellBehind() {
-					reason = "client fell behind"
+					resync.Reason = "client fell behind"
 				}
-				fmt.Fprintf(w, "event: resync\ndata: {\"reason\":%q}\n\n", reason)
+				data, _ := json.Marshal(resync) // a struct of one string always encodes
+				fmt.Fprintf(w, "event: resync\ndata: %s\n\n", data)
 				st.flush(w)
 				return
 			}

@@ -1,12 +1,9 @@
 package apidoc
 
-import (
-	"trove/backend/core"
-	"trove/backend/views"
-)
+import "trove/backend/core"
 
-// The answers the handlers build as literal maps, written down as types so
-// they are reflected like the rest. The response-validation test keeps
+// The answers the error handler builds as literal maps, written down as
+// types so they are reflected like the rest. The response-validation test keeps
 // them true: a handler that adds, renames or retypes a field no longer
 // matches its schema.
 
@@ -50,34 +47,6 @@ type (
 	}
 )
 
-// Envelopes of the status family.
-type (
-	WatchDirectoryAnswer struct {
-		Status string        `json:"status" jsonschema:"enum=success"`
-		Data   views.Watched `json:"data"`
-	}
-	FolderListAnswer struct {
-		Status string           `json:"status" jsonschema:"enum=success"`
-		Data   views.FolderList `json:"data"`
-	}
-	ProblemListAnswer struct {
-		Status string            `json:"status" jsonschema:"enum=success"`
-		Data   views.ProblemList `json:"data"`
-	}
-	SearchStreamAnswer struct {
-		Status string           `json:"status" jsonschema:"enum=success"`
-		Data   views.StreamData `json:"data"`
-	}
-	RebuildAnswer struct {
-		Status  string      `json:"status" jsonschema:"enum=success"`
-		Message string      `json:"message"`
-		Data    RebuildData `json:"data"`
-	}
-	RebuildData struct {
-		Folders int `json:"folders" jsonschema:"description=watched folders kept and being indexed again"`
-	}
-)
-
 // SettingsPatch is PUT /api/settings/'s body: dotted keys and values.
 type SettingsPatch map[string]any
 
@@ -90,12 +59,8 @@ type EventEnvelope struct {
 }
 
 // Event payloads, by kind: core's event types themselves, so the document
-// cannot drift from what the bus sends; resync is the stream's own.
-type (
-	ResyncEvent struct {
-		Reason string `json:"reason"`
-	}
-)
+// cannot drift from what the bus sends (resync is the stream's own,
+// views.ResyncEvent).
 
 // eventKinds pairs each kind with its payload.
 var eventKinds = []struct {
