@@ -16,7 +16,7 @@ import (
 // status prints the running Trove's status.
 func status(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("status", "[flags]\n\nThe running Trove's version, uptime, folders, index and queue.\nExit codes: 0 answered, 3 cannot reach Trove.", stdout)
-	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
+	addr := addrFlag(fs)
 	asJSON := fs.Bool("json", false, "print the API's JSON answer (GET /api/status/)")
 	if extra, code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -54,7 +54,7 @@ func status(args []string, stdout, stderr io.Writer) int {
 // folders lists the watched folders.
 func folders(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("folders", "[flags]\n\nThe watched folders and their progress.\nExit codes: 0 listed, 1 no folder is watched, 3 cannot reach Trove.", stdout)
-	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
+	addr := addrFlag(fs)
 	asJSON := fs.Bool("json", false, "print the folders as a JSON array")
 	if extra, code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -89,7 +89,7 @@ func folders(args []string, stdout, stderr io.Writer) int {
 // watch adds a folder and, with --wait, blocks until it is indexed.
 func watch(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("watch", "[flags] FOLDER\n\nWatches a folder and indexes it. With --wait, blocks until every file\nfound is processed, with progress on stderr; an already watched folder is\nwaited for too. Exit codes: 0 watched (and indexed), 1 failed or timed\nout, 2 bad arguments (or a folder Trove refuses), 3 cannot reach Trove.", stdout)
-	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
+	addr := addrFlag(fs)
 	wait := fs.Bool("wait", false, "block until the folder is indexed")
 	timeout := fs.Duration("timeout", 0, "with --wait, give up after this long (0: never)")
 	asJSON := fs.Bool("json", false, "print the folder as JSON when done")

@@ -21,7 +21,7 @@ import (
 // scripts and for a desktop hotkey bound to a terminal command.
 func search(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("search", "[flags] WORDS...\n\nSearches the running Trove. Flags may come before or after the words; a\nword that starts with - goes after --. Exit codes: 0 found, 1 nothing\nfound, 2 bad arguments (or a query Trove refuses), 3 cannot reach Trove.", stdout)
-	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
+	addr := addrFlag(fs)
 	limit := fs.Int("limit", 10, "number of results (1-500)")
 	offset := fs.Int("offset", 0, "results to skip, for the next page")
 	sortBy := fs.String("sort", "", "order results by relevance (default), modified, name or size")
@@ -76,6 +76,11 @@ func search(args []string, stdout, stderr io.Writer) int {
 		return exitNothing
 	}
 	return exitOK
+}
+
+// addrFlag is --addr of the commands that call a running Trove.
+func addrFlag(fs *flags) *string {
+	return fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "address of the running Trove (TROVE_ADDR)")
 }
 
 // checkSearch is what can be said about a search before asking Trove.

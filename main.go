@@ -26,6 +26,7 @@ import (
 	"syscall"
 
 	"trove/backend/daemon"
+	"trove/client"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -124,40 +125,40 @@ environment:
 Run "%[1]s COMMAND --help" for a command's flags; with no command, the flags
 are serve's (--addr, --data-dir, --config-dir). Exit codes: 0 done (search,
 folders: found), 1 nothing found or failed, 2 bad arguments, 3 cannot reach
-Trove. Environment: TROVE_ADDR, TROVE_DATA_DIR, TROVE_CONFIG_DIR, TROVE_TOKEN
-(optional API bearer token), TROVE_LOG_LEVEL.
+Trove.
 `, prog)
 }
 
-// newFlags is a command's flag set, quiet: parseFlags reports errors in
-// one line, and prints about and the flags to w for --help.
-func newFlags(name, about string, w io.Writer) *flag.FlagSet {
+// flags is a command's flag set, quiet (parseFlags reports errors in one
+// line), and its --help.
+type flags struct {
+	*flag.FlagSet
+	help func()
+}
+
+// newFlags is a command's flags; --help prints about and the flags to w.
+func newFlags(name, about string, w io.Writer) *flags {
 	fs := flag.NewFlagSet(strings.TrimSpace(prog+" "+name), flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {} // the flag package calls it on errors too
-	helps[fs] = func() {
+	return &flags{FlagSet: fs, help: func() {
 		fmt.Fprintf(w, "usage: %s %s\n\nflags:\n", prog, strings.TrimSpace(name+" "+about))
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
-	}
-	return fs
+	}}
 }
-
-// helps holds each flag set's --help (a command runs once per process;
-// tests run commands one after another).
-var helps = map[*flag.FlagSet]func(){}
 
 // parseFlags parses args, flags before, between or after the positional
 // arguments (a "--" ends the flags); it returns the positional ones, or
 // the exit code to end with: 0 after --help, 2 after an error, which it
 // reports in one line.
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, int, bool) {
+func parseFlags(fs *flags, args []string, stderr io.Writer) ([]string, int, bool) {
 	var pos []string
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			helps[fs]()
+			fs.help()
 			return nil, exitOK, false
 		}
 		if err != nil {
@@ -179,12 +180,12 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, in
 func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, error) {
 	dataDir, configDir := daemon.DefaultDirs()
 	fs := newFlags(name, "[flags]", stderr)
-	addr := fs.String("addr", envOr("TROVE_ADDR", "127.0.0.1:8765"), "listen address (loopback unless you mean otherwise)")
+	addr := fs.String("addr", envOr("TROVE_ADDR", client.DefaultAddr), "listen address (loopback unless you mean otherwise)")
 	data := fs.String("data-dir", envOr("TROVE_DATA_DIR", dataDir), "where the index lives")
 	conf := fs.String("config-dir", envOr("TROVE_CONFIG_DIR", configDir), "where settings.json and filters.json live")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			helps[fs]()
+			fs.help()
 		}
 		return daemon.Config{}, err
 	}

@@ -27,12 +27,19 @@ const (
 )
 
 // families lists the endpoints whose errors are not in the status shape,
-// most specific first; a prefix matches itself and whatever lies below it.
+// most specific first. A pattern matches its own path and every path below
+// it; a "*" segment matches any one segment.
 var families = []struct {
-	method, prefix string // method "" for any
-	shape          shape
+	method, pattern string // method "" for any
+	shape           shape
 }{
-	{fiber.MethodDelete, "/api/queue/items/", shapeSuccess}, // like deleting a job
+	{fiber.MethodDelete, "/api/queue/items/*", shapeSuccess}, // like deleting a job
+	// Trove's own actions on a file answer in the status shape, like every
+	// endpoint the spec does not name; the rest of /api/files is bare.
+	{"", "/api/files/*/preview", shapeStatus},
+	{"", "/api/files/*/image", shapeStatus},
+	{"", "/api/files/*/apps", shapeStatus},
+	{"", "/api/files/*/open-with", shapeStatus},
 	{"", "/api/files", shapeBare},
 	{"", "/api/filters", shapeSuccess},
 	{"", "/api/watch/directory", shapeStatus},
@@ -40,30 +47,28 @@ var families = []struct {
 	{"", "/api/watch", shapeSuccess},
 }
 
-// fileActions are the endpoints below /api/files/{id} that are Trove's own
-// (preview, image, applications, open with): they answer errors in the
-// status shape with a code, like every endpoint the spec does not name.
-var fileActions = []string{"/preview", "/image", "/apps", "/open-with"}
-
 // shapeOf is the error shape of a request.
 func shapeOf(method, path string) shape {
-	p := strings.ToLower(path)
-	if strings.HasPrefix(p, "/api/files/") {
-		for _, a := range fileActions {
-			if strings.HasSuffix(strings.TrimRight(p, "/"), a) {
-				return shapeStatus
-			}
-		}
-	}
+	segs := strings.Split(strings.ToLower(path), "/")
 	for _, f := range families {
-		if f.method != "" && f.method != method {
-			continue
-		}
-		if p == f.prefix || strings.HasPrefix(p, strings.TrimSuffix(f.prefix, "/")+"/") {
+		if (f.method == "" || f.method == method) && below(segs, strings.Split(f.pattern, "/")) {
 			return f.shape
 		}
 	}
 	return shapeStatus
+}
+
+// below reports whether the path segs is pattern or lies below it.
+func below(segs, pattern []string) bool {
+	if len(segs) < len(pattern) {
+		return false
+	}
+	for i, p := range pattern {
+		if p != "*" && p != segs[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // extraKey holds fields an endpoint adds to its error body (such as job_id).

@@ -56,7 +56,7 @@ func (s *Server) openFile(reveal bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return c.JSON(fiber.Map{"path": path})
+		return c.JSON(views.Opened{Path: path})
 	}
 }
 
@@ -82,7 +82,7 @@ func (s *Server) rebuildIndex(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"status": "success",
-		"message": "The index was replaced; every file of the watched folders is being indexed again",
-		"data":    fiber.Map{"folders": n}})
+	return c.Status(fiber.StatusAccepted).JSON(views.RebuildAnswer{Status: views.StatusSuccess,
+		Message: "The index was replaced; every file of the watched folders is being indexed again",
+		Data:    views.RebuildData{Folders: n}})
 }

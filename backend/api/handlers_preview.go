@@ -13,11 +13,8 @@ func (s *Server) previewFile(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	q := c.Query("query")
-	if len(q) > views.MaxQueryLength {
-		q = q[:views.MaxQueryLength]
-	}
-	p, err := s.svc.Preview(c.UserContext(), id, q)
+	// The query parser bounds the words' length itself, in characters.
+	p, err := s.svc.Preview(c.UserContext(), id, c.Query("query"))
 	if err != nil {
 		return err
 	}
@@ -68,5 +65,5 @@ func (s *Server) openWith(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"path": path})
+	return c.JSON(views.Opened{Path: path})
 }

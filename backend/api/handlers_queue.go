@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -34,7 +33,7 @@ func (s *Server) deleteQueueItem(c *fiber.Ctx) error {
 	if err := s.svc.RemoveQueueItem(id); err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"success": true, "message": fmt.Sprintf("Removed queue item %s", id), "id": id})
+	return c.JSON(views.QueueItemDeletedOf(id))
 }
 
 // pageQuery reads the optional offset and limit of a list (see

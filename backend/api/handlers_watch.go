@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 
@@ -27,7 +26,7 @@ func (s *Server) watchDirectory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"status": "success", "data": views.WatchedOf(res)})
+	return c.JSON(views.WatchDirectoryAnswer{Status: views.StatusSuccess, Data: views.WatchedOf(res)})
 }
 
 // POST /api/watch/: success family, 201. Every error here is a 400 in the
@@ -41,10 +40,7 @@ func (s *Server) watchLegacy(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(fiber.Map{
-		"success": true, "files_indexed": 0, "job_id": res.Directory.ID, "files_found": res.FilesFound,
-		"message": fmt.Sprintf("Watching %s: %d files queued for indexing", res.Directory.Path, res.FilesFound),
-	})
+	return c.Status(fiber.StatusCreated).JSON(views.WatchedLegacyOf(res))
 }
 
 // GET /api/watched-directories[?offset=&limit=]
@@ -57,7 +53,7 @@ func (s *Server) watchedDirectories(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"status": "success", "data": views.FoldersOf(dirs, page)})
+	return c.JSON(views.FolderListAnswer{Status: views.StatusSuccess, Data: views.FoldersOf(dirs, page)})
 }
 
 // GET /api/watched-directories/:id/problems[?limit=]: files that failed or
@@ -79,7 +75,7 @@ func (s *Server) folderProblems(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"status": "success", "data": views.ProblemList{Problems: views.ProblemsOf(files), Total: total}})
+	return c.JSON(views.ProblemListAnswer{Status: views.StatusSuccess, Data: views.ProblemList{Problems: views.ProblemsOf(files), Total: total}})
 }
 
 // GET /api/watch/jobs[?offset=&limit=]
@@ -115,5 +111,5 @@ func (s *Server) deleteJob(c *fiber.Ctx) error {
 	if err := s.svc.Unwatch(c.UserContext(), id); err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"success": true, "message": fmt.Sprintf("Stopped watching job %d and removed its files from the index", id), "job_id": id})
+	return c.JSON(views.JobDeletedOf(id))
 }

@@ -12,6 +12,7 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/service"
+	"trove/backend/views"
 )
 
 // MaxUpdateClients bounds the open /api/updates streams: one per browser
@@ -92,7 +93,7 @@ func (st *stream) run(w *bufio.Writer) {
 	fmt.Fprint(w, "retry: 3000\n\n")
 	for _, e := range st.snapshot {
 		if wanted(st.types, e.Type) {
-			writeEvent(w, e)
+			st.write(w, e)
 		}
 	}
 	st.snapshot = nil
@@ -108,14 +109,15 @@ func (st *stream) run(w *bufio.Writer) {
 			var live bool
 			batch, live = st.sub.Take(batch[:0])
 			for _, e := range batch {
-				writeEvent(w, e)
+				st.write(w, e)
 			}
 			if !live {
-				reason := "subscription ended"
+				resync := views.ResyncEvent{Reason: "subscription ended"}
 				if st.sub.FellBehind() {
-					reason = "client fell behind"
+					resync.Reason = "client fell behind"
 				}
-				fmt.Fprintf(w, "event: resync\ndata: {\"reason\":%q}\n\n", reason)
+				data, _ := json.Marshal(resync) // a struct of one string always encodes
+				fmt.Fprintf(w, "event: resync\ndata: %s\n\n", data)
 				st.flush(w)
 				return
 			}
@@ -154,11 +156,12 @@ func wanted(types []string, t string) bool {
 	return false
 }
 
-// writeEvent writes one event: its id, its kind as the SSE event name, and
+// write writes one event: its id, its kind as the SSE event name, and
 // the whole event as JSON data.
-func writeEvent(w *bufio.Writer, e core.Event) {
+func (st *stream) write(w *bufio.Writer, e core.Event) {
 	data, err := json.Marshal(e)
-	if err != nil {
+	if err != nil { // a payload type that cannot encode: a bug, not the client's
+		st.srv.log.Error("event not sent", "type", e.Type, "err", err)
 		return
 	}
 	if e.ID != 0 {

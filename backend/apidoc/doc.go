@@ -15,6 +15,8 @@ import (
 
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
+
+	"trove/backend/views"
 )
 
 // Kept is the document as kept in the repository (and served).
@@ -41,7 +43,7 @@ func Generate() ([]byte, error) {
 	g.ref(ErrorStatus{})
 	g.ref(ErrorSuccess{})
 	g.ref(ErrorBare{})
-	g.ref(ResyncEvent{})
+	g.ref(views.ResyncEvent{})
 	g.defs["Event"] = eventSchema(g)
 	doc := map[string]any{
 		"openapi":           "3.1.0",

@@ -52,28 +52,28 @@ var operations = []operation{
 	{method: "GET", path: "/api/files/stats", id: "getFileStats", summary: "Counts and sizes of indexed files", status: 200, answer: views.Stats{}, failure: ErrorBare{}},
 	{method: "GET", path: "/api/files/lookup", id: "lookupFile", summary: "The record of one path", params: []param{query("path", "string", "absolute path of the file (required)")}, status: 200, answer: views.File{}, failure: ErrorBare{}},
 	{method: "GET", path: "/api/files/{file_id}", id: "getFile", summary: "One file's record", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: views.File{}, failure: ErrorBare{}},
-	{method: "POST", path: "/api/files/{file_id}/open", id: "openFile", summary: "Open an indexed file with the desktop's default application", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: Opened{}, failure: ErrorBare{}},
+	{method: "POST", path: "/api/files/{file_id}/open", id: "openFile", summary: "Open an indexed file with the desktop's default application", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: views.Opened{}, failure: ErrorBare{}},
 	{method: "GET", path: "/api/files/{file_id}/preview", id: "previewFile", summary: "An indexed file's text as indexed, with the query's words marked", params: []param{inPath("file_id", "integer", "the file's id"), query("query", "string", "the words to mark (optional)")}, status: 200, answer: views.PreviewView{}, failure: ErrorStatus{}},
 	{method: "GET", path: "/api/files/{file_id}/image", id: "fileImage", summary: "An indexed image's bytes, for the preview (never SVG)", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: ImageBytes{}, failure: ErrorStatus{}},
 	{method: "GET", path: "/api/files/{file_id}/apps", id: "fileApps", summary: "The desktop's applications for the file's type", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: views.AppList{}, failure: ErrorStatus{}},
-	{method: "POST", path: "/api/files/{file_id}/open-with", id: "openWith", summary: "Open an indexed file with one of its applications", params: []param{inPath("file_id", "integer", "the file's id")}, body: OpenWithRequest{}, required: []string{"app"}, status: 200, answer: OpenedWith{}, failure: ErrorStatus{}},
-	{method: "POST", path: "/api/files/{file_id}/reveal", id: "revealFile", summary: "Show an indexed file in its folder", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: Opened{}, failure: ErrorBare{}},
+	{method: "POST", path: "/api/files/{file_id}/open-with", id: "openWith", summary: "Open an indexed file with one of its applications", params: []param{inPath("file_id", "integer", "the file's id")}, body: views.OpenWithRequest{}, required: []string{"app"}, status: 200, answer: views.Opened{}, failure: ErrorStatus{}},
+	{method: "POST", path: "/api/files/{file_id}/reveal", id: "revealFile", summary: "Show an indexed file in its folder", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: views.Opened{}, failure: ErrorBare{}},
 
 	{method: "GET", path: "/api/status/", id: "getStatus", summary: "Service status: jobs, version, uptime, embedding provider, index condition", status: 200, answer: views.Status{}, failure: ErrorStatus{}},
-	{method: "POST", path: "/api/index/rebuild", id: "rebuildIndex", summary: "Replace the index and index every file again (in the background)", status: 202, answer: RebuildAnswer{}, failure: ErrorStatus{}},
+	{method: "POST", path: "/api/index/rebuild", id: "rebuildIndex", summary: "Replace the index and index every file again (in the background)", status: 202, answer: views.RebuildAnswer{}, failure: ErrorStatus{}},
 
-	{method: "POST", path: "/api/watch/directory", id: "watchDirectory", summary: "Watch a folder and index it", body: views.WatchRequest{}, status: 200, answer: WatchDirectoryAnswer{}, failure: ErrorStatus{}},
-	{method: "POST", path: "/api/watch/", id: "watchDirectoryLegacy", summary: "Watch a folder (the spec's older form, directory_path)", body: views.WatchRequest{}, status: 201, answer: WatchLegacyAnswer{}, failure: ErrorWatch{}},
+	{method: "POST", path: "/api/watch/directory", id: "watchDirectory", summary: "Watch a folder and index it", body: views.WatchRequest{}, status: 200, answer: views.WatchDirectoryAnswer{}, failure: ErrorStatus{}},
+	{method: "POST", path: "/api/watch/", id: "watchDirectoryLegacy", summary: "Watch a folder (the spec's older form, directory_path)", body: views.WatchRequest{}, status: 201, answer: views.WatchLegacyAnswer{}, failure: ErrorWatch{}},
 	{method: "GET", path: "/api/watch/jobs", id: "listWatchJobs", summary: "Watch jobs", params: paging, status: 200, answer: views.JobList{}, failure: ErrorSuccess{}},
-	{method: "DELETE", path: "/api/watch/jobs/{job_id}", id: "deleteWatchJob", summary: "Stop watching a folder and remove its files from the index", params: []param{inPath("job_id", "integer", "the job's id")}, status: 200, answer: JobDeleted{}, failure: ErrorJob{}},
-	{method: "GET", path: "/api/watched-directories", id: "listWatchedDirectories", summary: "Watched folders and their progress", params: paging, status: 200, answer: FolderListAnswer{}, failure: ErrorStatus{}},
-	{method: "GET", path: "/api/watched-directories/{id}/problems", id: "listFolderProblems", summary: "Files of a folder that failed or were indexed by name only", params: []param{inPath("id", "integer", "the folder's id"), query("limit", "integer", "most problems to return")}, status: 200, answer: ProblemListAnswer{}, failure: ErrorStatus{}},
+	{method: "DELETE", path: "/api/watch/jobs/{job_id}", id: "deleteWatchJob", summary: "Stop watching a folder and remove its files from the index", params: []param{inPath("job_id", "integer", "the job's id")}, status: 200, answer: views.JobDeleted{}, failure: ErrorJob{}},
+	{method: "GET", path: "/api/watched-directories", id: "listWatchedDirectories", summary: "Watched folders and their progress", params: paging, status: 200, answer: views.FolderListAnswer{}, failure: ErrorStatus{}},
+	{method: "GET", path: "/api/watched-directories/{id}/problems", id: "listFolderProblems", summary: "Files of a folder that failed or were indexed by name only", params: []param{inPath("id", "integer", "the folder's id"), query("limit", "integer", "most problems to return")}, status: 200, answer: views.ProblemListAnswer{}, failure: ErrorStatus{}},
 
 	{method: "GET", path: "/api/queue/status", id: "getQueueStatus", summary: "Queue counts and pause state", status: 200, answer: core.QueueStatus{}, failure: ErrorStatus{}},
 	{method: "POST", path: "/api/queue/pause", id: "pauseQueue", summary: "Pause indexing", status: 200, answer: core.QueueStatus{}, failure: ErrorStatus{}},
 	{method: "POST", path: "/api/queue/resume", id: "resumeQueue", summary: "Resume indexing", status: 200, answer: core.QueueStatus{}, failure: ErrorStatus{}},
 	{method: "GET", path: "/api/queue/items", id: "listQueueItems", summary: "Queued work", params: paging, status: 200, answer: views.QueueItems{}, failure: ErrorStatus{}},
-	{method: "DELETE", path: "/api/queue/items/{item_id}", id: "deleteQueueItem", summary: "Drop a queued item", params: []param{inPath("item_id", "string", "the item's id")}, status: 200, answer: QueueItemDeleted{}, failure: ErrorQueueItem{}},
+	{method: "DELETE", path: "/api/queue/items/{item_id}", id: "deleteQueueItem", summary: "Drop a queued item", params: []param{inPath("item_id", "string", "the item's id")}, status: 200, answer: views.QueueItemDeleted{}, failure: ErrorQueueItem{}},
 
 	{method: "GET", path: "/api/updates", id: "streamUpdates", summary: "Server-Sent Events: the current state, then every change", params: []param{
 		query("types", "string", "comma-separated event kinds to receive (default: all)"),
@@ -84,7 +84,7 @@ var operations = []operation{
 		query("query", "string", "the query, at least 2 characters (required)"),
 		query("limit", "integer", "most results (default 20)"),
 		query("min_score", "number", "lowest relevance score"),
-		query("mode", "string", "hybrid (default), keyword or semantic")}, status: 200, answer: SearchStreamAnswer{}, failure: ErrorStatus{}},
+		query("mode", "string", "hybrid (default), keyword or semantic")}, status: 200, answer: views.SearchStreamAnswer{}, failure: ErrorStatus{}},
 }
 
 // Operations lists the document's operations as "METHOD /path" pairs.

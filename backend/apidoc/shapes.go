@@ -1,12 +1,9 @@
 package apidoc
 
-import (
-	"trove/backend/core"
-	"trove/backend/views"
-)
+import "trove/backend/core"
 
-// The answers the handlers build as literal maps, written down as types so
-// they are reflected like the rest. The response-validation test keeps
+// The answers the error handler builds as literal maps, written down as
+// types so they are reflected like the rest. The response-validation test keeps
 // them true: a handler that adds, renames or retypes a field no longer
 // matches its schema.
 
@@ -50,59 +47,8 @@ type (
 	}
 )
 
-// Envelopes of the status family.
-type (
-	WatchDirectoryAnswer struct {
-		Status string        `json:"status" jsonschema:"enum=success"`
-		Data   views.Watched `json:"data"`
-	}
-	FolderListAnswer struct {
-		Status string           `json:"status" jsonschema:"enum=success"`
-		Data   views.FolderList `json:"data"`
-	}
-	ProblemListAnswer struct {
-		Status string            `json:"status" jsonschema:"enum=success"`
-		Data   views.ProblemList `json:"data"`
-	}
-	SearchStreamAnswer struct {
-		Status string           `json:"status" jsonschema:"enum=success"`
-		Data   views.StreamData `json:"data"`
-	}
-	RebuildAnswer struct {
-		Status  string      `json:"status" jsonschema:"enum=success"`
-		Message string      `json:"message"`
-		Data    RebuildData `json:"data"`
-	}
-	RebuildData struct {
-		Folders int `json:"folders" jsonschema:"description=watched folders kept and being indexed again"`
-	}
-)
-
-// Answers of the success family and the files family.
-type (
-	WatchLegacyAnswer struct {
-		Success      bool   `json:"success" jsonschema:"enum=true"`
-		FilesIndexed int    `json:"files_indexed"`
-		JobID        int64  `json:"job_id"`
-		FilesFound   int    `json:"files_found"`
-		Message      string `json:"message"`
-	}
-	JobDeleted struct {
-		Success bool   `json:"success" jsonschema:"enum=true"`
-		Message string `json:"message"`
-		JobID   int64  `json:"job_id"`
-	}
-	QueueItemDeleted struct {
-		Success bool   `json:"success" jsonschema:"enum=true"`
-		Message string `json:"message"`
-		ID      string `json:"id"`
-	}
-	Opened struct {
-		Path string `json:"path" jsonschema:"description=the file opened or revealed"`
-	}
-	// SettingsPatch is PUT /api/settings/'s body: dotted keys and values.
-	SettingsPatch map[string]any
-)
+// SettingsPatch is PUT /api/settings/'s body: dotted keys and values.
+type SettingsPatch map[string]any
 
 // EventEnvelope is one /api/updates event: the SSE data line.
 type EventEnvelope struct {
@@ -113,12 +59,8 @@ type EventEnvelope struct {
 }
 
 // Event payloads, by kind: core's event types themselves, so the document
-// cannot drift from what the bus sends; resync is the stream's own.
-type (
-	ResyncEvent struct {
-		Reason string `json:"reason"`
-	}
-)
+// cannot drift from what the bus sends (resync is the stream's own,
+// views.ResyncEvent).
 
 // eventKinds pairs each kind with its payload.
 var eventKinds = []struct {
@@ -141,13 +83,3 @@ var eventKinds = []struct {
 
 // ImageBytes marks an answer of raw image bytes (not JSON).
 type ImageBytes struct{}
-
-// OpenWithRequest is the body of POST /api/files/{file_id}/open-with.
-type OpenWithRequest struct {
-	App string `json:"app" jsonschema:"description=an application id from GET /api/files/{file_id}/apps"`
-}
-
-// OpenedWith is the answer of POST /api/files/{file_id}/open-with.
-type OpenedWith struct {
-	Path string `json:"path"`
-}

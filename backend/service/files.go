@@ -28,12 +28,9 @@ func (s *Service) Problems(ctx context.Context, dirID int64, limit int) ([]core.
 // in its folder. Only files the index knows can be opened, never an
 // arbitrary path. It returns the file's path.
 func (s *Service) OpenFile(ctx context.Context, id int64, reveal bool) (string, error) {
-	f, err := s.store.File(ctx, id)
+	f, err := s.onDisk(ctx, id)
 	if err != nil {
 		return "", err
-	}
-	if _, err := os.Stat(f.Path); err != nil {
-		return "", core.NotFound("FILE_GONE", "%s is no longer on disk", f.Path)
 	}
 	if s.opener == nil {
 		return "", core.Invalid("NO_OPENER", "this Trove cannot open files")
@@ -52,4 +49,18 @@ func (s *Service) OpenFile(ctx context.Context, id int64, reveal bool) (string, 
 		return "", core.Invalid("NO_OPENER", "%v", err)
 	}
 	return "", core.Invalid("OPEN_FAILED", "%v", err)
+}
+
+// onDisk is the record of an indexed file that is still on disk
+// (FILE_GONE when it is not), for the actions that hand it to another
+// program.
+func (s *Service) onDisk(ctx context.Context, id int64) (core.File, error) {
+	f, err := s.File(ctx, id)
+	if err != nil {
+		return core.File{}, err
+	}
+	if _, err := os.Stat(f.Path); err != nil {
+		return core.File{}, core.NotFound("FILE_GONE", "%s is no longer on disk", f.Path)
+	}
+	return f, nil
 }

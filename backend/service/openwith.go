@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"os"
 
 	"trove/backend/core"
 	"trove/backend/launch"
@@ -27,7 +26,7 @@ func (s *Service) appOpener() (AppOpener, error) {
 
 // Apps lists the applications that open an indexed file's type.
 func (s *Service) Apps(ctx context.Context, id int64) ([]DesktopApp, error) {
-	f, err := s.store.File(ctx, id)
+	f, err := s.File(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -41,12 +40,9 @@ func (s *Service) Apps(ctx context.Context, id int64) ([]DesktopApp, error) {
 // OpenWith opens an indexed file with one of the applications Apps lists
 // for it, and returns its path.
 func (s *Service) OpenWith(ctx context.Context, id int64, app string) (string, error) {
-	f, err := s.store.File(ctx, id)
+	f, err := s.onDisk(ctx, id)
 	if err != nil {
 		return "", err
-	}
-	if _, err := os.Stat(f.Path); err != nil {
-		return "", core.NotFound("FILE_GONE", "%s is no longer on disk", f.Path)
 	}
 	a, err := s.appOpener()
 	if err != nil {

@@ -32,7 +32,7 @@ const imageRead = 10 * time.Second
 // no other file swapped in), so the preview can show nothing the index
 // does not hold.
 func (s *Service) Image(ctx context.Context, id int64) ([]byte, string, error) {
-	f, err := s.store.File(ctx, id)
+	f, err := s.File(ctx, id)
 	if err != nil {
 		return nil, "", err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"trove/backend/core"
 	"trove/backend/query"
@@ -90,7 +91,7 @@ func (s *Service) guard(ctx context.Context, req SearchRequest, run func(context
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		s.searches.timedOut.Add(1)
-		s.log.Warn("search stopped at its time limit", "limit", s.searchTimeout, "query_chars", len([]rune(req.Query)))
+		s.log.Warn("search stopped at its time limit", "limit", s.searchTimeout, "query_chars", utf8.RuneCountInString(req.Query))
 		return "", core.Unavailable("SEARCH_TIMEOUT", "the search took longer than %s and was stopped; narrow it (fewer words ending in *, a folder or filters) and try again", s.searchTimeout)
 	case ctx.Err() != nil:
 		s.searches.cancelled.Add(1)

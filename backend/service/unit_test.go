@@ -241,8 +241,17 @@ func TestUnitDamagedReadsBecomeIndexDamaged(t *testing.T) {
 	}
 	_, err = u.svc.FileStats(t.Context())
 	wantCode(t, "FileStats", err, core.ErrUnavailable, "INDEX_DAMAGED")
-	if len(u.ix.damaged) != 2 {
-		t.Errorf("the indexer heard of %d damaged reads, want 2", len(u.ix.damaged))
+	// The file actions read the record the same way.
+	_, err = u.svc.OpenFile(t.Context(), 1, false)
+	wantCode(t, "OpenFile", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	_, err = u.svc.OpenWith(t.Context(), 1, "x.desktop")
+	wantCode(t, "OpenWith", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	_, err = u.svc.Apps(t.Context(), 1)
+	wantCode(t, "Apps", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	_, _, err = u.svc.Image(t.Context(), 1)
+	wantCode(t, "Image", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	if len(u.ix.damaged) != 6 {
+		t.Errorf("the indexer heard of %d damaged reads, want 6", len(u.ix.damaged))
 	}
 	u.index.err = errors.New("plain failure")
 	if _, err := u.svc.FileStats(t.Context()); err == nil || core.CodeOf(err, "") == "INDEX_DAMAGED" {

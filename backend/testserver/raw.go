@@ -2,7 +2,6 @@ package testserver
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -47,15 +46,14 @@ func (s *Server) RawBytes(request []byte) Response {
 	}
 	var raw []byte
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") { // an open stream never ends
-		raw, _ = io.ReadAll(resp.Body)
+		raw, err = io.ReadAll(resp.Body)
 		resp.Body.Close()
+		if err != nil {
+			s.t.Fatalf("reading the answer to %q: %v", request, err)
+		}
 	}
 	if method, target, ok := requestLine(request); ok && raw != nil {
 		s.checkAnswer(method, target, resp, raw)
 	}
-	r := Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		json.Unmarshal(raw, &r.JSON)
-	}
-	return r
+	return responseOf(resp, raw)
 }

@@ -207,6 +207,11 @@ func (s *Server) Do(method, path string, body any, headers ...string) Response {
 		s.t.Fatal(err)
 	}
 	s.checkAnswer(method, req.URL.RequestURI(), resp, raw)
+	return responseOf(resp, raw)
+}
+
+// responseOf is an answer with its JSON object decoded, if it is one.
+func responseOf(resp *http.Response, raw []byte) Response {
 	r := Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(raw, &r.JSON); err != nil {

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"fmt"
+
 	"trove/backend/core"
 	"trove/backend/service"
 )
@@ -42,6 +44,35 @@ type Watched struct {
 	FilesFound      int    `json:"files_found"`
 	IndexingStarted bool   `json:"indexing_started"`
 	JobID           int64  `json:"job_id"`
+}
+
+// WatchLegacyAnswer is the answer of POST /api/watch/ (the spec's older
+// form of watching a folder).
+type WatchLegacyAnswer struct {
+	Success      bool   `json:"success" jsonschema:"enum=true"`
+	FilesIndexed int    `json:"files_indexed"`
+	JobID        int64  `json:"job_id"`
+	FilesFound   int    `json:"files_found"`
+	Message      string `json:"message"`
+}
+
+// WatchedLegacyOf shows a watch result in the older form.
+func WatchedLegacyOf(r service.WatchResult) WatchLegacyAnswer {
+	return WatchLegacyAnswer{Success: true, JobID: r.Directory.ID, FilesFound: r.FilesFound,
+		Message: fmt.Sprintf("Watching %s: %d files queued for indexing", r.Directory.Path, r.FilesFound)}
+}
+
+// JobDeleted is the answer of DELETE /api/watch/jobs/{job_id}.
+type JobDeleted struct {
+	Success bool   `json:"success" jsonschema:"enum=true"`
+	Message string `json:"message"`
+	JobID   int64  `json:"job_id"`
+}
+
+// JobDeletedOf says that the folder of job id is no longer watched.
+func JobDeletedOf(id int64) JobDeleted {
+	return JobDeleted{Success: true, JobID: id,
+		Message: fmt.Sprintf("Stopped watching job %d and removed its files from the index", id)}
 }
 
 // ProblemList is one folder's problem files and how many there are in all.

@@ -147,13 +147,8 @@ func PageResponseOf(query string, pr service.PageRequest, p service.PageAnswer) 
 	if out.Sort == "" {
 		out.Sort = "relevance"
 	}
-	plain := make([]service.SearchResult, len(p.Results))
 	for i, r := range p.Results {
-		plain[i] = r.Result
-	}
-	hits := SearchResponseOf(query, service.SearchAnswer{Results: plain}).Results
-	for i, r := range p.Results {
-		out.Results[i] = PageHit{SearchHit: hits[i], Kind: service.KindOf(r.File.Extension), Copies: make([]SearchFile, len(r.Copies))}
+		out.Results[i] = PageHit{SearchHit: searchHitOf(r.Result), Kind: service.KindOf(r.File.Extension), Copies: make([]SearchFile, len(r.Copies))}
 		for j, c := range r.Copies {
 			out.Results[i].Copies[j] = searchFileOf(c)
 		}
@@ -253,11 +248,20 @@ func AppsOf(apps []service.DesktopApp) AppList {
 	return out
 }
 
+// OpenWithRequest is the body of POST /api/files/{id}/open-with.
+type OpenWithRequest struct {
+	App string `json:"app" jsonschema:"description=an application id from GET /api/files/{file_id}/apps"`
+}
+
+// Opened is the answer of opening a file (open, reveal, open with): the
+// file's path.
+type Opened struct {
+	Path string `json:"path" jsonschema:"description=the file opened or revealed"`
+}
+
 // DecodeOpenWith reads {"app": "<id>"}.
 func DecodeOpenWith(body []byte) (string, error) {
-	var req struct {
-		App string `json:"app"`
-	}
+	var req OpenWithRequest
 	if err := Decode(body, &req); err != nil {
 		return "", err
 	}

@@ -1,6 +1,10 @@
 package views
 
-import "trove/backend/core"
+import (
+	"fmt"
+
+	"trove/backend/core"
+)
 
 // QueueItem is one queued unit of work.
 type QueueItem struct {
@@ -40,4 +44,16 @@ func QueueItemsOf(items []core.QueueItem, total int, page Page) QueueItems {
 		out.Items[i] = q
 	}
 	return out
+}
+
+// QueueItemDeleted is the answer of DELETE /api/queue/items/{item_id}.
+type QueueItemDeleted struct {
+	Success bool   `json:"success" jsonschema:"enum=true"`
+	Message string `json:"message"`
+	ID      string `json:"id"`
+}
+
+// QueueItemDeletedOf says that queue item id was dropped.
+func QueueItemDeletedOf(id string) QueueItemDeleted {
+	return QueueItemDeleted{Success: true, Message: fmt.Sprintf("Removed queue item %s", id), ID: id}
 }

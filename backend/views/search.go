@@ -229,13 +229,15 @@ func SearchResponseOf(query string, ans service.SearchAnswer) SearchResponse {
 	results := ans.Results
 	out := SearchResponse{Results: make([]SearchHit, len(results)), Total: len(results), Query: query, Notice: ans.Notice}
 	for i, r := range results {
-		out.Results[i] = SearchHit{
-			File:           searchFileOf(r.File),
-			RelevanceScore: round(r.Score), SemanticScore: round(r.Semantic), KeywordScore: round(r.Keyword),
-			Snippet: r.Snippet, Explain: explainOf(r.Explain),
-		}
+		out.Results[i] = searchHitOf(r)
 	}
 	return out
+}
+
+func searchHitOf(r service.SearchResult) SearchHit {
+	return SearchHit{File: searchFileOf(r.File),
+		RelevanceScore: round(r.Score), SemanticScore: round(r.Semantic), KeywordScore: round(r.Keyword),
+		Snippet: r.Snippet, Explain: explainOf(r.Explain)}
 }
 
 func searchFileOf(f core.File) SearchFile {
