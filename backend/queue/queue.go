@@ -74,10 +74,8 @@ type Queue struct {
 	pending      map[int64]int  // items per folder
 	touched      map[int64]bool // folders whose pending count changed, not yet reported
 	pausedManual bool
-	pausedSched  bool
-	schedReason  string
-	heldStorage  bool
-	storageWhy   string
+	sched        pause // the scheduler's rules
+	storage      pause // the index cannot be written
 	wake         chan struct{}
 	ctx          context.Context
 	cancels      map[string]context.CancelFunc
@@ -181,7 +179,7 @@ func (q *Queue) enqueueLocked(ev Event, now time.Time) {
 		it.ReadyAt = maxTime(it.ReadyAt, readyAt)
 		it.Retries = 0
 		q.rekeyLocked(it, key)
-		if !it.held {
+		if it.heapIndex >= 0 { // not held back for a busy path
 			heap.Fix(&q.waiting, it.heapIndex)
 		}
 		return
@@ -287,11 +285,11 @@ func (q *Queue) dropLocked(it *Item) {
 	}
 	delete(q.byID, it.ID)
 	switch {
-	case it.held:
-		q.held = slices.DeleteFunc(q.held, func(h *Item) bool { return h == it })
-		it.held = false
-	case !it.processing && it.heapIndex >= 0:
+	case it.processing:
+	case it.heapIndex >= 0:
 		heap.Remove(&q.waiting, it.heapIndex)
+	default: // held back for a busy path
+		q.held = slices.DeleteFunc(q.held, func(h *Item) bool { return h == it })
 	}
 	if q.pending[it.DirID]--; q.pending[it.DirID] <= 0 {
 		delete(q.pending, it.DirID)
@@ -307,27 +305,31 @@ func (q *Queue) Resume() { q.setPause(func() { q.pausedManual = false }) }
 
 // SetSchedulerPause sets or clears the scheduler's pause and its reason.
 func (q *Queue) SetSchedulerPause(paused bool, reason string) {
-	q.setPause(func() {
-		q.pausedSched = paused
-		q.schedReason = ""
-		if paused {
-			q.schedReason = reason
-		}
-	})
+	q.setPause(func() { q.sched.set(paused, reason) })
 }
 
 // SetStorageHold sets or clears the storage hold: while the index cannot be
 // written (its disk is full), no item is taken, so none spends its retries
 // on a failure that is not its own.
 func (q *Queue) SetStorageHold(held bool, reason string) {
-	q.setPause(func() {
-		q.heldStorage = held
-		q.storageWhy = ""
-		if held {
-			q.storageWhy = reason
-		}
-	})
+	q.setPause(func() { q.storage.set(held, reason) })
 }
+
+// pause is one of the owners' reasons to take no items, with its words.
+type pause struct {
+	on  bool
+	why string // "" when off
+}
+
+func (p *pause) set(on bool, why string) {
+	p.on, p.why = on, ""
+	if on {
+		p.why = why
+	}
+}
+
+// pausedLocked reports whether any pause holds.
+func (q *Queue) pausedLocked() bool { return q.pausedManual || q.sched.on || q.storage.on }
 
 func (q *Queue) setPause(fn func()) {
 	q.mu.Lock()
@@ -436,7 +438,7 @@ func resetTimer(t *time.Timer, d time.Duration) {
 func (q *Queue) next() (*Item, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.pausedManual || q.pausedSched || q.heldStorage || q.running >= q.cfg.Concurrency {
+	if q.pausedLocked() || q.running >= q.cfg.Concurrency {
 		return nil, time.Hour
 	}
 	for q.waiting.Len() > 0 {
@@ -446,7 +448,6 @@ func (q *Queue) next() (*Item, time.Duration) {
 		}
 		heap.Pop(&q.waiting)
 		if q.blockedLocked(first) {
-			first.held = true
 			q.held = append(q.held, first)
 			continue
 		}
@@ -508,7 +509,6 @@ func (q *Queue) releaseHeldLocked() {
 		if q.blockedLocked(h) {
 			return false
 		}
-		h.held = false
 		heap.Push(&q.waiting, h)
 		return true
 	})
