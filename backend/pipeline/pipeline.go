@@ -100,7 +100,7 @@ var ErrNotRegular = fileread.ErrNotRegular
 func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error {
 	st, err := os.Lstat(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case scan.Gone(err):
 		return p.Delete(ctx, path)
 	case err != nil:
 		return fmt.Errorf("stat %s: %w", path, err)
@@ -185,7 +185,7 @@ func (p *Pipeline) readError(ctx context.Context, path string, err error) error 
 	switch {
 	case isPanic(err):
 		return err
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fileread.ErrLink):
+	case scan.Gone(err), errors.Is(err, fileread.ErrLink):
 		// Vanished while we looked at it, or swapped for a link (links are
 		// not indexed, and nothing is read through one).
 		return p.Delete(ctx, path)
@@ -365,7 +365,7 @@ func (p *Pipeline) Delete(ctx context.Context, path string) error {
 // path changes; otherwise the old path is dropped and the new one indexed.
 func (p *Pipeline) Move(ctx context.Context, folder Folder, from, to string) error {
 	st, err := os.Lstat(to)
-	if errors.Is(err, fs.ErrNotExist) {
+	if scan.Gone(err) {
 		return p.Delete(ctx, from)
 	}
 	if err != nil {
@@ -437,7 +437,7 @@ func (p *Pipeline) MoveTree(ctx context.Context, folder Folder, from, to string)
 // RecordFailure stores that a file could not be indexed, with the reason.
 func (p *Pipeline) RecordFailure(ctx context.Context, dirID int64, path string, cause error) error {
 	st, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if scan.Gone(err) {
 		return p.Delete(ctx, path)
 	}
 	meta := core.File{DirID: dirID, Path: path, Filename: filepath.Base(path), Extension: extensionOf(path), IndexedAt: time.Now()}

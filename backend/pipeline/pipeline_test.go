@@ -276,6 +276,11 @@ func TestSwapAfterTheTypeCheck(t *testing.T) {
 			os.Rename(dir, dir+".old")
 			os.Symlink(outside, dir)
 		}, dropped},
+		{"folder on the way swapped for a file", func(path string) {
+			dir := filepath.Dir(path)
+			os.Rename(dir, dir+".old")
+			os.WriteFile(dir, []byte("a file now"), 0o644)
+		}, dropped},
 		{"named pipe", func(path string) {
 			os.Remove(path)
 			syscall.Mkfifo(path, 0o644)
@@ -304,6 +309,24 @@ func TestSwapAfterTheTypeCheck(t *testing.T) {
 			c.want(t, r, path, err)
 		})
 	}
+}
+
+// A file whose folder was replaced by a file is gone (the stat says
+// ENOTDIR, not "does not exist"): it leaves the index at once, rather than
+// failing, being retried and recorded as a failure.
+func TestFileUnderAFolderReplacedByAFileIsDropped(t *testing.T) {
+	root := t.TempDir()
+	r := newRig(t, root)
+	path := filepath.Join(root, "sub", "notes.txt")
+	writeFile(t, path, "ordinary notes")
+	if err := r.index(t, context.Background(), path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Dir(path)); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Dir(path), "a file where the folder was")
+	dropped(t, r, path, r.index(t, context.Background(), path))
 }
 
 func dropped(t *testing.T, r *rig, path string, err error) {

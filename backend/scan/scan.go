@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"trove/backend/pathglob"
 )
@@ -130,4 +131,11 @@ func Within(root, path string) bool {
 		return strings.HasPrefix(path, "/")
 	}
 	return strings.HasPrefix(path, root+string(filepath.Separator))
+}
+
+// Gone reports whether err, from a stat or an open, says nothing is at the
+// path any more: it does not exist, or a folder on the way to it was
+// replaced by a file (ENOTDIR), which leaves the path just as empty.
+func Gone(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
