@@ -95,12 +95,10 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 	moveTree := func(context.Context) {}
 	if src, ok := ix.folderOf(ev.From); ok && ev.From != "" && src.ID == f.ID {
 		ix.queue.Forget(ev.From)
-		waitFrom, releaseFrom := ix.queue.HoldTree(ev.From)
-		waitTo, releaseTo := ix.queue.HoldTree(ev.Path)
+		wait, release := ix.queue.HoldTree(ev.From, ev.Path)
 		moveTree = func(ctx context.Context) {
-			defer releaseFrom()
-			defer releaseTo()
-			if waitFrom(ctx) != nil || waitTo(ctx) != nil {
+			defer release()
+			if wait(ctx) != nil {
 				return
 			}
 			pf, watched := ix.Folder(f.ID)

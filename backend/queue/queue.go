@@ -514,33 +514,37 @@ func (q *Queue) releaseHeldLocked() {
 	})
 }
 
-// HoldTree holds back the items at or below dir: they wait, due or not,
-// until release is called. wait returns once no running item touches dir
-// or anything below it (or ctx ends). The owner holds a folder this way
-// while it moves the folder's records to a new name, so no worker writes
-// the old names after the move, nor a new file at an old name before it.
-func (q *Queue) HoldTree(dir string) (wait func(context.Context) error, release func()) {
+// HoldTree holds back the items at or below each of dirs: they wait, due
+// or not, until release is called. wait returns once no running item
+// touches any of dirs or anything below them (or ctx ends). The owner holds
+// a folder's old and new names this way while it moves the folder's
+// records, so no worker writes the old names after the move, nor a new file
+// at an old name before it.
+func (q *Queue) HoldTree(dirs ...string) (wait func(context.Context) error, release func()) {
 	q.mu.Lock()
-	q.trees[dir]++
+	for _, dir := range dirs {
+		q.trees[dir]++
+	}
 	q.mu.Unlock()
-	var once sync.Once
-	release = func() {
-		once.Do(func() {
-			q.mu.Lock()
+	release = sync.OnceFunc(func() {
+		q.mu.Lock()
+		for _, dir := range dirs {
 			if q.trees[dir]--; q.trees[dir] <= 0 {
 				delete(q.trees, dir)
 			}
-			q.releaseHeldLocked()
-			q.mu.Unlock()
-			q.poke()
-		})
-	}
+		}
+		q.releaseHeldLocked()
+		q.mu.Unlock()
+		q.poke()
+	})
 	wait = func(ctx context.Context) error {
 		for {
 			q.mu.Lock()
 			running := false
 			for p := range q.busy {
-				running = running || within(dir, p)
+				for _, dir := range dirs {
+					running = running || within(dir, p)
+				}
 			}
 			freed := q.freed
 			q.mu.Unlock()
