@@ -107,7 +107,7 @@ func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error 
 	case st.Mode()&fs.ModeSymlink != 0 || !p.wanted(folder, path):
 		return p.Delete(ctx, path)
 	case !st.Mode().IsRegular():
-		return permanent(fmt.Errorf("%w (%s)", ErrNotRegular, fileread.Kind(st.Mode())))
+		return core.Permanent(fmt.Errorf("%w (%s)", ErrNotRegular, fileread.Kind(st.Mode())))
 	}
 	if testHookAfterCheck != nil {
 		testHookAfterCheck(path)
@@ -192,7 +192,7 @@ func (p *Pipeline) readError(ctx context.Context, path string, err error) error 
 	case errors.Is(err, fileread.ErrNotRegular), errors.As(err, &te):
 		// Swapped for a pipe or device: never read it. A read that hung past
 		// the time limit: trying again soon would hang again.
-		return permanent(err)
+		return core.Permanent(err)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
@@ -207,20 +207,10 @@ func (p *Pipeline) stage(name, path string, fn func() error) error {
 		var pe *core.PanicError
 		errors.As(perr, &pe)
 		p.Log.Error("panic while indexing a file", "stage", name, "path", path, "panic", pe.Value, "stack", string(pe.Stack))
-		return permanent(fmt.Errorf("%s: %w", name, perr))
+		return core.Permanent(fmt.Errorf("%s: %w", name, perr))
 	}
 	return err
 }
-
-// permanentError marks a failure that trying again cannot fix; the queue
-// records it at once instead of retrying (it asks for Permanent).
-type permanentError struct{ err error }
-
-func (p permanentError) Error() string   { return p.err.Error() }
-func (p permanentError) Unwrap() error   { return p.err }
-func (p permanentError) Permanent() bool { return true }
-
-func permanent(err error) error { return permanentError{err} }
 
 func isPanic(err error) bool {
 	var pe *core.PanicError

@@ -20,7 +20,6 @@ import (
 	"trove/backend/fileread"
 	"trove/backend/filters"
 	"trove/backend/hangfs"
-	"trove/backend/queue"
 	"trove/backend/settings"
 	"trove/backend/store"
 )
@@ -192,7 +191,7 @@ func TestPanicInAStageFailsThatFileOnly(t *testing.T) {
 			writeFile(t, good, "an ordinary note about gardening")
 			err := r.index(t, context.Background(), bad)
 			var pe *core.PanicError
-			if !errors.As(err, &pe) || !queue.IsPermanent(err) {
+			if !errors.As(err, &pe) || !core.IsPermanent(err) {
 				t.Fatalf("want a permanent panic error, got %v", err)
 			}
 			if got := r.failure(t, bad, err); !strings.HasPrefix(got, c.stage+": internal error (panic: ") {
@@ -221,7 +220,7 @@ func TestHungReadFailsTheFileAtTheTimeLimit(t *testing.T) {
 	start := time.Now()
 	err := r.index(t, context.Background(), path)
 	var te *fileread.TimeoutError
-	if !errors.As(err, &te) || !queue.IsPermanent(err) {
+	if !errors.As(err, &te) || !core.IsPermanent(err) {
 		t.Fatalf("want a permanent read timeout, got %v", err)
 	}
 	if took := time.Since(start); took > 10*time.Second {
@@ -285,7 +284,7 @@ func TestSwapAfterTheTypeCheck(t *testing.T) {
 			os.Remove(path)
 			syscall.Mkfifo(path, 0o644)
 		}, func(t *testing.T, r *rig, path string, err error) {
-			if !errors.Is(err, fileread.ErrNotRegular) || !queue.IsPermanent(err) {
+			if !errors.Is(err, fileread.ErrNotRegular) || !core.IsPermanent(err) {
 				t.Fatalf("want a permanent not-regular error, got %v", err)
 			}
 			if got := r.failure(t, path, err); !strings.Contains(got, "not a regular file (named pipe)") {

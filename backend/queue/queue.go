@@ -19,8 +19,8 @@ import (
 	"trove/backend/core"
 )
 
-// Handler processes one item. An error wrapped by Permanent is not retried;
-// one wrapped by Held keeps the item as it was.
+// Handler processes one item. An error wrapped by core.Permanent is not
+// retried; one wrapped by Held keeps the item as it was.
 type Handler func(ctx context.Context, it Item) error
 
 // Config are the live-tunable knobs (the queue.* settings).
@@ -601,7 +601,7 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 		it.LastError = err.Error()
 		it.persist = true
 		heap.Push(&q.waiting, it)
-	case isPermanent(err) || isPanic(err) || it.Retries >= q.cfg.MaxRetries:
+	case core.IsPermanent(err) || isPanic(err) || it.Retries >= q.cfg.MaxRetries:
 		it.LastError = err.Error()
 		cp := *it
 		failed = &cp
@@ -657,32 +657,8 @@ func maxTime(a, b time.Time) time.Time {
 	return b
 }
 
-// permanent is what a handler's error says when retrying cannot help (a
-// pipe, a read that hung past its limit): the queue records the failure at
-// once. Handlers mark their errors without importing the queue.
-type permanent interface{ Permanent() bool }
-
-// permanentError marks an error not worth retrying.
-type permanentError struct{ err error }
-
-func (p permanentError) Error() string   { return p.err.Error() }
-func (p permanentError) Unwrap() error   { return p.err }
-func (p permanentError) Permanent() bool { return true }
-
-// Permanent wraps err so the queue records the failure without retrying.
-func Permanent(err error) error { return permanentError{err} }
-
-func isPermanent(err error) bool {
-	var p permanent
-	return errors.As(err, &p) && p.Permanent()
-}
-
-// IsPermanent reports whether err, or an error in its chain, says that
-// retrying cannot help (see Permanent).
-func IsPermanent(err error) bool { return isPermanent(err) }
-
 // isPanic reports a panic recovered at this boundary (not one a handler
-// already turned into a Permanent error of its own).
+// already turned into a core.Permanent error of its own).
 func isPanic(err error) bool {
 	_, ok := err.(*core.PanicError)
 	return ok

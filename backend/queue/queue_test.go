@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"trove/backend/core"
 )
 
 // recorder is a handler that records calls and can block or fail on demand.
@@ -189,7 +191,7 @@ func TestRetriesExhaustedRecordsFailure(t *testing.T) {
 
 func TestPermanentErrorIsNotRetried(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := &recorder{fail: func(Item, int) error { return Permanent(errors.New("not a regular file")) }}
+		r := &recorder{fail: func(Item, int) error { return core.Permanent(errors.New("not a regular file")) }}
 		var failed int
 		start(t, Config{Concurrency: 1, MaxRetries: 5}, r, Hooks{Failed: func(Item, error) { failed++ }}).
 			Enqueue(Event{Path: "/fifo", Action: ActionIndex})
