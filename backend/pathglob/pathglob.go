@@ -48,10 +48,10 @@ func Match(glob, abs, rel string) bool {
 // Name matches a glob without "/" against one name. Literal globs and
 // "*.ext" take fast paths: a scan asks this for every file.
 func Name(glob, name string) bool {
-	if isLiteral(glob) {
+	if IsLiteral(glob) {
 		return glob == name
 	}
-	if strings.HasPrefix(glob, "*") && isLiteral(glob[1:]) {
+	if strings.HasPrefix(glob, "*") && IsLiteral(glob[1:]) {
 		return strings.HasSuffix(name, glob[1:])
 	}
 	ok, _ := doublestar.Match(glob, name)
@@ -59,8 +59,6 @@ func Name(glob, name string) bool {
 }
 
 // IsLiteral reports whether s is one path component with no glob syntax.
-func IsLiteral(s string) bool { return isLiteral(s) }
-
-func isLiteral(s string) bool {
+func IsLiteral(s string) bool {
 	return s != "" && !strings.ContainsAny(s, `*?[]{}\/`)
 }
