@@ -11,9 +11,13 @@
 //
 // Globs are doublestar's (`*`, `?`, `[abc]`, `{a,b}`, `**` for any number
 // of folders), case-sensitive, on slash-separated paths.
+//
+// Within is the one test of whether a path lies in a folder, for the same
+// reason: the queue, the watcher, the scans and the indexer agree on it.
 package pathglob
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -61,4 +65,16 @@ func Name(glob, name string) bool {
 // IsLiteral reports whether s is one path component with no glob syntax.
 func IsLiteral(s string) bool {
 	return s != "" && !strings.ContainsAny(s, `*?[]{}\/`)
+}
+
+// Within reports whether path is root or lies below it, comparing whole
+// path components ("/a/notes-old" is not within "/a/notes").
+func Within(root, path string) bool {
+	if path == root {
+		return true
+	}
+	if root == "/" {
+		return strings.HasPrefix(path, "/")
+	}
+	return strings.HasPrefix(path, root+string(filepath.Separator))
 }

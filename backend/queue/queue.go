@@ -10,13 +10,13 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
 
 	"trove/backend/core"
+	"trove/backend/pathglob"
 )
 
 // Handler processes one item. An error wrapped by core.Permanent is not
@@ -495,7 +495,7 @@ func (q *Queue) blockedLocked(it *Item) bool {
 			return true
 		}
 		for dir := range q.trees {
-			if within(dir, p) {
+			if pathglob.Within(dir, p) {
 				return true
 			}
 		}
@@ -543,7 +543,7 @@ func (q *Queue) HoldTree(dirs ...string) (wait func(context.Context) error, rele
 			running := false
 			for p := range q.busy {
 				for _, dir := range dirs {
-					running = running || within(dir, p)
+					running = running || pathglob.Within(dir, p)
 				}
 			}
 			freed := q.freed
@@ -559,11 +559,6 @@ func (q *Queue) HoldTree(dirs ...string) (wait func(context.Context) error, rele
 		}
 	}
 	return wait, release
-}
-
-// within reports whether path is dir or below it.
-func within(dir, path string) bool {
-	return path == dir || strings.HasPrefix(path, dir) && len(path) > len(dir) && path[len(dir)] == '/'
 }
 
 func (q *Queue) work(ctx context.Context, it *Item) {
