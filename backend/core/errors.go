@@ -110,3 +110,21 @@ func (m *Missing) Error() string {
 }
 
 func (m *Missing) Unwrap() error { return ErrNotFound }
+
+// Permanent marks err as a failure that trying again cannot fix (a pipe in
+// place of a file, a read that hung past its limit): the indexing queue
+// records it at once instead of retrying. The pipeline marks its errors
+// this way, the queue asks IsPermanent, and neither knows the other.
+func Permanent(err error) error { return permanentError{err} }
+
+// IsPermanent reports whether err, or an error in its chain, was marked by
+// Permanent.
+func IsPermanent(err error) bool {
+	var p permanentError
+	return errors.As(err, &p)
+}
+
+type permanentError struct{ err error }
+
+func (p permanentError) Error() string { return p.err.Error() }
+func (p permanentError) Unwrap() error { return p.err }

@@ -63,7 +63,10 @@ func TestChaos(t *testing.T) {
 	}
 	ops := 300
 	if s := os.Getenv("TROVE_CHAOS_OPS"); s != "" {
-		ops, _ = strconv.Atoi(s)
+		var err error
+		if ops, err = strconv.Atoi(s); err != nil {
+			t.Fatalf("TROVE_CHAOS_OPS: %v", err)
+		}
 	}
 	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {

@@ -208,10 +208,18 @@ func (d *Daemon) API() *api.Server { return d.api }
 func (d *Daemon) Run(ctx context.Context) error {
 	d.cfg.Log.Info("trove started", "addr", d.Addr(), "data_dir", d.cfg.DataDir, "config_dir", d.cfg.ConfigDir, "version", d.cfg.Version)
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return d.api.Run(gctx) })
-	g.Go(func() error { return d.indexer.Run(gctx) })
-	g.Go(func() error { return d.sched.Run(gctx) })
-	g.Go(func() error { return d.health.Run(gctx) })
+	for _, run := range []func(context.Context) error{d.api.Run, d.indexer.Run, d.sched.Run, d.health.Run} {
+		// A panic that escapes a part becomes its error: the others stop
+		// and the index is closed cleanly, rather than the process dying.
+		g.Go(func() error {
+			var err error
+			if perr := core.Safe(func() { err = run(gctx) }); perr != nil {
+				d.cfg.Log.Error("recovered from a panic", "panic", perr, "stack", string(perr.(*core.PanicError).Stack))
+				return perr
+			}
+			return err
+		})
+	}
 	err := g.Wait()
 	if cerr := d.store.Close(); cerr != nil {
 		err = errors.Join(err, fmt.Errorf("close index: %w", cerr))

@@ -12,6 +12,7 @@ import (
 
 // onEvent routes one file-system event. It runs on the watcher's goroutine,
 // so anything slow (scanning a new folder, moving a tree) goes elsewhere.
+// Paths in Trove's own folders stop here, so nothing below checks them.
 func (ix *Indexer) onEvent(ev watch.Event) {
 	ix.Log.Debug("file event", "path", ev.Path, "op", ev.Op, "from", ev.From)
 	f, ok := ix.folderOf(ev.Path)
@@ -61,7 +62,7 @@ func (ix *Indexer) wanted(f folder, path string) bool {
 	if !f.Recursive && containsSlash(rel) {
 		return false
 	}
-	return !ix.own.covers(path) && ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path, rel)
+	return ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path, rel)
 }
 
 func containsSlash(s string) bool {
@@ -81,7 +82,7 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 		return
 	}
 	rel := scan.Rel(f.Root, ev.Path)
-	if ix.own.covers(ev.Path) || ix.Filters.Matcher().SkipDir(ev.Path, rel) {
+	if ix.Filters.Matcher().SkipDir(ev.Path, rel) {
 		return
 	}
 	// Within one watched folder the records move with the folder, so the
@@ -94,12 +95,10 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 	moveTree := func(context.Context) {}
 	if src, ok := ix.folderOf(ev.From); ok && ev.From != "" && src.ID == f.ID {
 		ix.queue.Forget(ev.From)
-		waitFrom, releaseFrom := ix.queue.HoldTree(ev.From)
-		waitTo, releaseTo := ix.queue.HoldTree(ev.Path)
+		wait, release := ix.queue.HoldTree(ev.From, ev.Path)
 		moveTree = func(ctx context.Context) {
-			defer releaseFrom()
-			defer releaseTo()
-			if waitFrom(ctx) != nil || waitTo(ctx) != nil {
+			defer release()
+			if wait(ctx) != nil {
 				return
 			}
 			pf, watched := ix.Folder(f.ID)

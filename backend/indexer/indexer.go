@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
@@ -238,35 +237,31 @@ func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
 // dropTree removes a path and everything below it from the index, whatever
 // is on the disk.
 func (ix *Indexer) dropTree(ctx context.Context, path string) error {
-	paths, err := ix.Store.PathsUnder(ctx, path)
-	if err != nil {
-		return err
-	}
-	for _, p := range paths {
-		if err := ix.Pipeline.Delete(ctx, p); err != nil {
-			return err
-		}
-	}
-	return nil
+	return ix.eachIndexedUnder(ctx, path, func(p string) error { return ix.Pipeline.Delete(ctx, p) })
 }
 
 // deleteTree removes a path and, when it was a folder, everything below it.
 // The disk decides, not the event: a folder removed and then replaced (a
 // rename onto its name, while the removal waited out its hold) has files
-// there again, and those are brought up to date instead of dropped.
+// there again, and those are brought up to date instead of dropped. Index
+// looks at the disk itself and drops each path that is gone.
 func (ix *Indexer) deleteTree(ctx context.Context, dirID int64, path string) error {
+	f, watched := ix.Folder(dirID)
+	if !watched {
+		return ix.dropTree(ctx, path)
+	}
+	return ix.eachIndexedUnder(ctx, path, func(p string) error { return ix.Pipeline.Index(ctx, f, p) })
+}
+
+// eachIndexedUnder runs fn on path and every indexed path below it, until
+// one fails.
+func (ix *Indexer) eachIndexedUnder(ctx context.Context, path string, fn func(string) error) error {
 	paths, err := ix.Store.PathsUnder(ctx, path)
 	if err != nil {
 		return err
 	}
-	pf, watched := ix.Folder(dirID)
 	for _, p := range paths {
-		if _, err := os.Lstat(p); err == nil && watched {
-			err = ix.Pipeline.Index(ctx, pf, p)
-		} else {
-			err = ix.Pipeline.Delete(ctx, p)
-		}
-		if err != nil {
+		if err := fn(p); err != nil {
 			return err
 		}
 	}

@@ -346,17 +346,23 @@ func TestRestartReconcilesChangesMadeWhileOff(t *testing.T) {
 	s := testserver.Start(t)
 	fast(t, s)
 	root := t.TempDir()
-	testserver.WriteFiles(t, root, "keep.txt", "unchanged", "edit.txt", "before the edit", "gone.txt", "to be deleted")
-	s.IndexDir(root, 3)
+	testserver.WriteFiles(t, root, "keep.txt", "unchanged", "edit.txt", "before the edit", "gone.txt", "to be deleted",
+		"sub/inner.txt", "its folder becomes a file")
+	s.IndexDir(root, 4)
 	keepID := lookup(s, filepath.Join(root, "keep.txt")).Field("id")
 	s.Stop()
 	os.Remove(filepath.Join(root, "gone.txt"))
-	testserver.WriteFiles(t, root, "edit.txt", "after the edit, longer", "new/born.txt", "born while off")
+	// A folder replaced by a file: below it, the stat says ENOTDIR.
+	if err := os.RemoveAll(filepath.Join(root, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	testserver.WriteFiles(t, root, "edit.txt", "after the edit, longer", "new/born.txt", "born while off", "sub", "a file now")
 	s = s.Restart()
 	waitIndexed(t, s, filepath.Join(root, "edit.txt"), "after the edit")
 	waitIndexed(t, s, filepath.Join(root, "new/born.txt"), "born")
 	waitGone(t, s, filepath.Join(root, "gone.txt"))
-	s.WaitIdle(root, 3)
+	waitGone(t, s, filepath.Join(root, "sub/inner.txt"))
+	s.WaitIdle(root, 4)
 	if lookup(s, filepath.Join(root, "keep.txt")).Field("id") != keepID {
 		t.Fatal("an unchanged file changed identity across a restart")
 	}

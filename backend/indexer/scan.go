@@ -2,7 +2,6 @@ package indexer
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -99,7 +98,9 @@ func (ix *Indexer) folderByID(id int64) (folder, bool) {
 	return *f, true
 }
 
+// exists reports whether something may still be at path: only a path that
+// is surely gone is dropped from the index (an unreadable one is kept).
 func exists(path string) bool {
 	_, err := os.Lstat(path)
-	return err == nil || !errors.Is(err, os.ErrNotExist)
+	return !scan.Gone(err)
 }

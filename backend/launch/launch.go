@@ -4,6 +4,7 @@ package launch
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -43,6 +44,17 @@ func (d Desktop) opener() string {
 		return os.Getenv("TROVE_OPENER")
 	}
 	return defaultOpener // per OS: opener_*.go
+}
+
+// revealWait is how long a file manager is given to answer a reveal.
+const revealWait = 5 * time.Second
+
+// runBounded runs a command to its end, for revealWait at most (the
+// revealNative of each system).
+func runBounded(name string, args ...string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), revealWait)
+	defer cancel()
+	return exec.CommandContext(ctx, name, args...).Run()
 }
 
 func (d Desktop) settle() time.Duration {

@@ -11,9 +11,13 @@
 //
 // Globs are doublestar's (`*`, `?`, `[abc]`, `{a,b}`, `**` for any number
 // of folders), case-sensitive, on slash-separated paths.
+//
+// Within is the one test of whether a path lies in a folder, for the same
+// reason: the queue, the watcher, the scans and the indexer agree on it.
 package pathglob
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -48,10 +52,10 @@ func Match(glob, abs, rel string) bool {
 // Name matches a glob without "/" against one name. Literal globs and
 // "*.ext" take fast paths: a scan asks this for every file.
 func Name(glob, name string) bool {
-	if isLiteral(glob) {
+	if IsLiteral(glob) {
 		return glob == name
 	}
-	if strings.HasPrefix(glob, "*") && isLiteral(glob[1:]) {
+	if strings.HasPrefix(glob, "*") && IsLiteral(glob[1:]) {
 		return strings.HasSuffix(name, glob[1:])
 	}
 	ok, _ := doublestar.Match(glob, name)
@@ -59,8 +63,18 @@ func Name(glob, name string) bool {
 }
 
 // IsLiteral reports whether s is one path component with no glob syntax.
-func IsLiteral(s string) bool { return isLiteral(s) }
-
-func isLiteral(s string) bool {
+func IsLiteral(s string) bool {
 	return s != "" && !strings.ContainsAny(s, `*?[]{}\/`)
+}
+
+// Within reports whether path is root or lies below it, comparing whole
+// path components ("/a/notes-old" is not within "/a/notes").
+func Within(root, path string) bool {
+	if path == root {
+		return true
+	}
+	if root == "/" {
+		return strings.HasPrefix(path, "/")
+	}
+	return strings.HasPrefix(path, root+string(filepath.Separator))
 }

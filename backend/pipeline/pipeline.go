@@ -100,14 +100,14 @@ var ErrNotRegular = fileread.ErrNotRegular
 func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error {
 	st, err := os.Lstat(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case scan.Gone(err):
 		return p.Delete(ctx, path)
 	case err != nil:
 		return fmt.Errorf("stat %s: %w", path, err)
 	case st.Mode()&fs.ModeSymlink != 0 || !p.wanted(folder, path):
 		return p.Delete(ctx, path)
 	case !st.Mode().IsRegular():
-		return permanent(fmt.Errorf("%w (%s)", ErrNotRegular, fileread.Kind(st.Mode())))
+		return core.Permanent(fmt.Errorf("%w (%s)", ErrNotRegular, fileread.Kind(st.Mode())))
 	}
 	if testHookAfterCheck != nil {
 		testHookAfterCheck(path)
@@ -185,14 +185,14 @@ func (p *Pipeline) readError(ctx context.Context, path string, err error) error 
 	switch {
 	case isPanic(err):
 		return err
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fileread.ErrLink):
+	case scan.Gone(err), errors.Is(err, fileread.ErrLink):
 		// Vanished while we looked at it, or swapped for a link (links are
 		// not indexed, and nothing is read through one).
 		return p.Delete(ctx, path)
 	case errors.Is(err, fileread.ErrNotRegular), errors.As(err, &te):
 		// Swapped for a pipe or device: never read it. A read that hung past
 		// the time limit: trying again soon would hang again.
-		return permanent(err)
+		return core.Permanent(err)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
@@ -207,20 +207,10 @@ func (p *Pipeline) stage(name, path string, fn func() error) error {
 		var pe *core.PanicError
 		errors.As(perr, &pe)
 		p.Log.Error("panic while indexing a file", "stage", name, "path", path, "panic", pe.Value, "stack", string(pe.Stack))
-		return permanent(fmt.Errorf("%s: %w", name, perr))
+		return core.Permanent(fmt.Errorf("%s: %w", name, perr))
 	}
 	return err
 }
-
-// permanentError marks a failure that trying again cannot fix; the queue
-// records it at once instead of retrying (it asks for Permanent).
-type permanentError struct{ err error }
-
-func (p permanentError) Error() string   { return p.err.Error() }
-func (p permanentError) Unwrap() error   { return p.err }
-func (p permanentError) Permanent() bool { return true }
-
-func permanent(err error) error { return permanentError{err} }
 
 func isPanic(err error) bool {
 	var pe *core.PanicError
@@ -365,7 +355,7 @@ func (p *Pipeline) Delete(ctx context.Context, path string) error {
 // path changes; otherwise the old path is dropped and the new one indexed.
 func (p *Pipeline) Move(ctx context.Context, folder Folder, from, to string) error {
 	st, err := os.Lstat(to)
-	if errors.Is(err, fs.ErrNotExist) {
+	if scan.Gone(err) {
 		return p.Delete(ctx, from)
 	}
 	if err != nil {
@@ -437,7 +427,7 @@ func (p *Pipeline) MoveTree(ctx context.Context, folder Folder, from, to string)
 // RecordFailure stores that a file could not be indexed, with the reason.
 func (p *Pipeline) RecordFailure(ctx context.Context, dirID int64, path string, cause error) error {
 	st, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if scan.Gone(err) {
 		return p.Delete(ctx, path)
 	}
 	meta := core.File{DirID: dirID, Path: path, Filename: filepath.Base(path), Extension: extensionOf(path), IndexedAt: time.Now()}

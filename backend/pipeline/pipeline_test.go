@@ -20,7 +20,6 @@ import (
 	"trove/backend/fileread"
 	"trove/backend/filters"
 	"trove/backend/hangfs"
-	"trove/backend/queue"
 	"trove/backend/settings"
 	"trove/backend/store"
 )
@@ -192,7 +191,7 @@ func TestPanicInAStageFailsThatFileOnly(t *testing.T) {
 			writeFile(t, good, "an ordinary note about gardening")
 			err := r.index(t, context.Background(), bad)
 			var pe *core.PanicError
-			if !errors.As(err, &pe) || !queue.IsPermanent(err) {
+			if !errors.As(err, &pe) || !core.IsPermanent(err) {
 				t.Fatalf("want a permanent panic error, got %v", err)
 			}
 			if got := r.failure(t, bad, err); !strings.HasPrefix(got, c.stage+": internal error (panic: ") {
@@ -221,7 +220,7 @@ func TestHungReadFailsTheFileAtTheTimeLimit(t *testing.T) {
 	start := time.Now()
 	err := r.index(t, context.Background(), path)
 	var te *fileread.TimeoutError
-	if !errors.As(err, &te) || !queue.IsPermanent(err) {
+	if !errors.As(err, &te) || !core.IsPermanent(err) {
 		t.Fatalf("want a permanent read timeout, got %v", err)
 	}
 	if took := time.Since(start); took > 10*time.Second {
@@ -276,11 +275,16 @@ func TestSwapAfterTheTypeCheck(t *testing.T) {
 			os.Rename(dir, dir+".old")
 			os.Symlink(outside, dir)
 		}, dropped},
+		{"folder on the way swapped for a file", func(path string) {
+			dir := filepath.Dir(path)
+			os.Rename(dir, dir+".old")
+			os.WriteFile(dir, []byte("a file now"), 0o644)
+		}, dropped},
 		{"named pipe", func(path string) {
 			os.Remove(path)
 			syscall.Mkfifo(path, 0o644)
 		}, func(t *testing.T, r *rig, path string, err error) {
-			if !errors.Is(err, fileread.ErrNotRegular) || !queue.IsPermanent(err) {
+			if !errors.Is(err, fileread.ErrNotRegular) || !core.IsPermanent(err) {
 				t.Fatalf("want a permanent not-regular error, got %v", err)
 			}
 			if got := r.failure(t, path, err); !strings.Contains(got, "not a regular file (named pipe)") {
@@ -304,6 +308,24 @@ func TestSwapAfterTheTypeCheck(t *testing.T) {
 			c.want(t, r, path, err)
 		})
 	}
+}
+
+// A file whose folder was replaced by a file is gone (the stat says
+// ENOTDIR, not "does not exist"): it leaves the index at once, rather than
+// failing, being retried and recorded as a failure.
+func TestFileUnderAFolderReplacedByAFileIsDropped(t *testing.T) {
+	root := t.TempDir()
+	r := newRig(t, root)
+	path := filepath.Join(root, "sub", "notes.txt")
+	writeFile(t, path, "ordinary notes")
+	if err := r.index(t, context.Background(), path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Dir(path)); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Dir(path), "a file where the folder was")
+	dropped(t, r, path, r.index(t, context.Background(), path))
 }
 
 func dropped(t *testing.T, r *rig, path string, err error) {

@@ -40,10 +40,9 @@ type Item struct {
 
 	processing bool
 	dirty      bool      // an event arrived while processing: run again afterwards
-	held       bool      // due, but waits for a path another worker holds
 	holds      [2]string // the paths it keeps busy while processing
 	persist    bool      // worth saving across a crash (watcher events, retries, moves)
-	heapIndex  int
+	heapIndex  int       // in the waiting heap; -1 while processing or held back for a busy path
 }
 
 // key is the path an item is filed under.

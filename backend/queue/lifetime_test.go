@@ -125,7 +125,7 @@ func TestPanicInHandlerFailsTheItemOnly(t *testing.T) {
 func TestPanicInAHookIsContained(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var log syncBuffer
-		r := &recorder{fail: func(Item, int) error { return Permanent(errors.New("unreadable")) }}
+		r := &recorder{fail: func(Item, int) error { return core.Permanent(errors.New("unreadable")) }}
 		q := start(t, Config{Concurrency: 1}, r, Hooks{
 			Failed: func(Item, error) { panic("cannot record the failure") },
 			Log:    slog.New(slog.NewTextHandler(&log, nil)),

@@ -10,17 +10,17 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
 
 	"trove/backend/core"
+	"trove/backend/pathglob"
 )
 
-// Handler processes one item. An error wrapped by Permanent is not retried;
-// one wrapped by Held keeps the item as it was.
+// Handler processes one item. An error wrapped by core.Permanent is not
+// retried; one wrapped by Held keeps the item as it was.
 type Handler func(ctx context.Context, it Item) error
 
 // Config are the live-tunable knobs (the queue.* settings).
@@ -74,10 +74,8 @@ type Queue struct {
 	pending      map[int64]int  // items per folder
 	touched      map[int64]bool // folders whose pending count changed, not yet reported
 	pausedManual bool
-	pausedSched  bool
-	schedReason  string
-	heldStorage  bool
-	storageWhy   string
+	sched        pause // the scheduler's rules
+	storage      pause // the index cannot be written
 	wake         chan struct{}
 	ctx          context.Context
 	cancels      map[string]context.CancelFunc
@@ -181,7 +179,7 @@ func (q *Queue) enqueueLocked(ev Event, now time.Time) {
 		it.ReadyAt = maxTime(it.ReadyAt, readyAt)
 		it.Retries = 0
 		q.rekeyLocked(it, key)
-		if !it.held {
+		if it.heapIndex >= 0 { // not held back for a busy path
 			heap.Fix(&q.waiting, it.heapIndex)
 		}
 		return
@@ -287,11 +285,11 @@ func (q *Queue) dropLocked(it *Item) {
 	}
 	delete(q.byID, it.ID)
 	switch {
-	case it.held:
-		q.held = slices.DeleteFunc(q.held, func(h *Item) bool { return h == it })
-		it.held = false
-	case !it.processing && it.heapIndex >= 0:
+	case it.processing:
+	case it.heapIndex >= 0:
 		heap.Remove(&q.waiting, it.heapIndex)
+	default: // held back for a busy path
+		q.held = slices.DeleteFunc(q.held, func(h *Item) bool { return h == it })
 	}
 	if q.pending[it.DirID]--; q.pending[it.DirID] <= 0 {
 		delete(q.pending, it.DirID)
@@ -307,27 +305,31 @@ func (q *Queue) Resume() { q.setPause(func() { q.pausedManual = false }) }
 
 // SetSchedulerPause sets or clears the scheduler's pause and its reason.
 func (q *Queue) SetSchedulerPause(paused bool, reason string) {
-	q.setPause(func() {
-		q.pausedSched = paused
-		q.schedReason = ""
-		if paused {
-			q.schedReason = reason
-		}
-	})
+	q.setPause(func() { q.sched.set(paused, reason) })
 }
 
 // SetStorageHold sets or clears the storage hold: while the index cannot be
 // written (its disk is full), no item is taken, so none spends its retries
 // on a failure that is not its own.
 func (q *Queue) SetStorageHold(held bool, reason string) {
-	q.setPause(func() {
-		q.heldStorage = held
-		q.storageWhy = ""
-		if held {
-			q.storageWhy = reason
-		}
-	})
+	q.setPause(func() { q.storage.set(held, reason) })
 }
+
+// pause is one of the owners' reasons to take no items, with its words.
+type pause struct {
+	on  bool
+	why string // "" when off
+}
+
+func (p *pause) set(on bool, why string) {
+	p.on, p.why = on, ""
+	if on {
+		p.why = why
+	}
+}
+
+// pausedLocked reports whether any pause holds.
+func (q *Queue) pausedLocked() bool { return q.pausedManual || q.sched.on || q.storage.on }
 
 func (q *Queue) setPause(fn func()) {
 	q.mu.Lock()
@@ -436,7 +438,7 @@ func resetTimer(t *time.Timer, d time.Duration) {
 func (q *Queue) next() (*Item, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.pausedManual || q.pausedSched || q.heldStorage || q.running >= q.cfg.Concurrency {
+	if q.pausedLocked() || q.running >= q.cfg.Concurrency {
 		return nil, time.Hour
 	}
 	for q.waiting.Len() > 0 {
@@ -446,7 +448,6 @@ func (q *Queue) next() (*Item, time.Duration) {
 		}
 		heap.Pop(&q.waiting)
 		if q.blockedLocked(first) {
-			first.held = true
 			q.held = append(q.held, first)
 			continue
 		}
@@ -494,7 +495,7 @@ func (q *Queue) blockedLocked(it *Item) bool {
 			return true
 		}
 		for dir := range q.trees {
-			if within(dir, p) {
+			if pathglob.Within(dir, p) {
 				return true
 			}
 		}
@@ -508,39 +509,42 @@ func (q *Queue) releaseHeldLocked() {
 		if q.blockedLocked(h) {
 			return false
 		}
-		h.held = false
 		heap.Push(&q.waiting, h)
 		return true
 	})
 }
 
-// HoldTree holds back the items at or below dir: they wait, due or not,
-// until release is called. wait returns once no running item touches dir
-// or anything below it (or ctx ends). The owner holds a folder this way
-// while it moves the folder's records to a new name, so no worker writes
-// the old names after the move, nor a new file at an old name before it.
-func (q *Queue) HoldTree(dir string) (wait func(context.Context) error, release func()) {
+// HoldTree holds back the items at or below each of dirs: they wait, due
+// or not, until release is called. wait returns once no running item
+// touches any of dirs or anything below them (or ctx ends). The owner holds
+// a folder's old and new names this way while it moves the folder's
+// records, so no worker writes the old names after the move, nor a new file
+// at an old name before it.
+func (q *Queue) HoldTree(dirs ...string) (wait func(context.Context) error, release func()) {
 	q.mu.Lock()
-	q.trees[dir]++
+	for _, dir := range dirs {
+		q.trees[dir]++
+	}
 	q.mu.Unlock()
-	var once sync.Once
-	release = func() {
-		once.Do(func() {
-			q.mu.Lock()
+	release = sync.OnceFunc(func() {
+		q.mu.Lock()
+		for _, dir := range dirs {
 			if q.trees[dir]--; q.trees[dir] <= 0 {
 				delete(q.trees, dir)
 			}
-			q.releaseHeldLocked()
-			q.mu.Unlock()
-			q.poke()
-		})
-	}
+		}
+		q.releaseHeldLocked()
+		q.mu.Unlock()
+		q.poke()
+	})
 	wait = func(ctx context.Context) error {
 		for {
 			q.mu.Lock()
 			running := false
 			for p := range q.busy {
-				running = running || within(dir, p)
+				for _, dir := range dirs {
+					running = running || pathglob.Within(dir, p)
+				}
 			}
 			freed := q.freed
 			q.mu.Unlock()
@@ -555,11 +559,6 @@ func (q *Queue) HoldTree(dir string) (wait func(context.Context) error, release 
 		}
 	}
 	return wait, release
-}
-
-// within reports whether path is dir or below it.
-func within(dir, path string) bool {
-	return path == dir || strings.HasPrefix(path, dir) && len(path) > len(dir) && path[len(dir)] == '/'
 }
 
 func (q *Queue) work(ctx context.Context, it *Item) {
@@ -597,7 +596,7 @@ func (q *Queue) work(ctx context.Context, it *Item) {
 		it.LastError = err.Error()
 		it.persist = true
 		heap.Push(&q.waiting, it)
-	case isPermanent(err) || isPanic(err) || it.Retries >= q.cfg.MaxRetries:
+	case core.IsPermanent(err) || isPanic(err) || it.Retries >= q.cfg.MaxRetries:
 		it.LastError = err.Error()
 		cp := *it
 		failed = &cp
@@ -653,32 +652,8 @@ func maxTime(a, b time.Time) time.Time {
 	return b
 }
 
-// permanent is what a handler's error says when retrying cannot help (a
-// pipe, a read that hung past its limit): the queue records the failure at
-// once. Handlers mark their errors without importing the queue.
-type permanent interface{ Permanent() bool }
-
-// permanentError marks an error not worth retrying.
-type permanentError struct{ err error }
-
-func (p permanentError) Error() string   { return p.err.Error() }
-func (p permanentError) Unwrap() error   { return p.err }
-func (p permanentError) Permanent() bool { return true }
-
-// Permanent wraps err so the queue records the failure without retrying.
-func Permanent(err error) error { return permanentError{err} }
-
-func isPermanent(err error) bool {
-	var p permanent
-	return errors.As(err, &p) && p.Permanent()
-}
-
-// IsPermanent reports whether err, or an error in its chain, says that
-// retrying cannot help (see Permanent).
-func IsPermanent(err error) bool { return isPermanent(err) }
-
 // isPanic reports a panic recovered at this boundary (not one a handler
-// already turned into a Permanent error of its own).
+// already turned into a core.Permanent error of its own).
 func isPanic(err error) bool {
 	_, ok := err.(*core.PanicError)
 	return ok

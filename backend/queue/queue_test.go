@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"trove/backend/core"
 )
 
 // recorder is a handler that records calls and can block or fail on demand.
@@ -189,7 +191,7 @@ func TestRetriesExhaustedRecordsFailure(t *testing.T) {
 
 func TestPermanentErrorIsNotRetried(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := &recorder{fail: func(Item, int) error { return Permanent(errors.New("not a regular file")) }}
+		r := &recorder{fail: func(Item, int) error { return core.Permanent(errors.New("not a regular file")) }}
 		var failed int
 		start(t, Config{Concurrency: 1, MaxRetries: 5}, r, Hooks{Failed: func(Item, error) { failed++ }}).
 			Enqueue(Event{Path: "/fifo", Action: ActionIndex})
@@ -434,6 +436,53 @@ func TestHeldFailureKeepsTheItemWithoutSpendingRetries(t *testing.T) {
 		synctest.Wait()
 		if st := q.Status(); st.Total != 0 || st.Paused || r.count() != 3 || len(failed) != 0 {
 			t.Fatalf("after release: calls=%d status=%+v failed=%v", r.count(), st, failed)
+		}
+	})
+}
+
+// While a folder's records move, nothing at or below its old or new name
+// runs: wait returns once the items already running there end, the items
+// that come due meanwhile are held back, and release lets them run.
+func TestHoldTreeHoldsBothNamesUntilReleased(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := &recorder{gate: make(chan struct{})}
+		q := start(t, Config{Concurrency: 4}, r, Hooks{})
+		q.Enqueue(Event{Path: "/old/a", Action: ActionIndex})
+		synctest.Wait()
+		wait, release := q.HoldTree("/old", "/new")
+		waited := make(chan error, 1)
+		go func() { waited <- wait(t.Context()) }()
+		q.EnqueueAll([]Event{{Path: "/old/b", Action: ActionIndex}, {Path: "/new/c", Action: ActionIndex},
+			{Path: "/older/d", Action: ActionIndex}})
+		synctest.Wait()
+		select {
+		case err := <-waited:
+			t.Fatalf("wait returned (%v) while /old/a still runs", err)
+		default:
+		}
+		if r.count() != 2 || r.last().Path != "/older/d" {
+			t.Fatalf("an item in a held tree ran: %+v", r.calls)
+		}
+		r.gate <- struct{}{}
+		r.gate <- struct{}{}
+		synctest.Wait()
+		if err := <-waited; err != nil {
+			t.Fatal(err)
+		}
+		if r.count() != 2 {
+			t.Fatalf("an item in a held tree ran before release: %+v", r.calls)
+		}
+		release()
+		release() // a second release changes nothing
+		synctest.Wait()
+		if r.count() != 4 {
+			t.Fatalf("the held items did not run after release: %+v", r.calls)
+		}
+		r.gate <- struct{}{}
+		r.gate <- struct{}{}
+		synctest.Wait()
+		if q.Status().Total != 0 || len(q.trees) != 0 || len(q.held) != 0 || len(q.busy) != 0 {
+			t.Fatalf("left behind: %+v trees %v held %v busy %v", q.Status(), q.trees, q.held, q.busy)
 		}
 	})
 }

@@ -13,9 +13,9 @@ func (q *Queue) Status() core.QueueStatus {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	st := core.QueueStatus{
-		Paused: q.pausedManual || q.pausedSched || q.heldStorage, PausedManually: q.pausedManual,
-		PausedByScheduler: q.pausedSched, SchedulerReason: q.schedReason,
-		PausedByStorage: q.heldStorage, StorageReason: q.storageWhy, Total: len(q.byID),
+		Paused: q.pausedLocked(), PausedManually: q.pausedManual,
+		PausedByScheduler: q.sched.on, SchedulerReason: q.sched.why,
+		PausedByStorage: q.storage.on, StorageReason: q.storage.why, Total: len(q.byID),
 	}
 	for _, it := range q.byID {
 		switch it.State(now) {

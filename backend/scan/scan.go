@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"trove/backend/pathglob"
 )
@@ -120,14 +121,12 @@ func Rel(root, path string) string {
 // abs, rel below the watched folder (see pathglob for the reading).
 func MatchesPattern(pattern, abs, rel string) bool { return pathglob.Match(pattern, abs, rel) }
 
-// Within reports whether path is root or lies below it, comparing whole
-// path components ("/a/notes-old" is not within "/a/notes").
-func Within(root, path string) bool {
-	if path == root {
-		return true
-	}
-	if root == "/" {
-		return strings.HasPrefix(path, "/")
-	}
-	return strings.HasPrefix(path, root+string(filepath.Separator))
+// Within reports whether path is root or lies below it (see pathglob).
+func Within(root, path string) bool { return pathglob.Within(root, path) }
+
+// Gone reports whether err, from a stat or an open, says nothing is at the
+// path any more: it does not exist, or a folder on the way to it was
+// replaced by a file (ENOTDIR), which leaves the path just as empty.
+func Gone(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }

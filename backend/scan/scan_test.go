@@ -80,17 +80,3 @@ func TestWalkMissingRootIsAnError(t *testing.T) {
 		t.Fatal("want an error")
 	}
 }
-
-func TestWithinComparesComponents(t *testing.T) {
-	for _, c := range []struct {
-		root, path string
-		want       bool
-	}{
-		{"/a/notes", "/a/notes", true}, {"/a/notes", "/a/notes/x", true}, {"/a/notes", "/a/notes-old", false},
-		{"/a/notes", "/a/notes-old/x", false}, {"/", "/x", true}, {"/a/notes", "/a", false},
-	} {
-		if got := Within(c.root, c.path); got != c.want {
-			t.Errorf("Within(%q, %q) = %v", c.root, c.path, got)
-		}
-	}
-}

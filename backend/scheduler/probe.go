@@ -18,8 +18,7 @@ type System struct {
 	PowerSupplyDir string // /sys/class/power_supply
 	ProcStat       string // /proc/stat
 
-	mu   sync.Mutex
-	prev cpuTimes
+	cpu cpuMeter
 }
 
 // Power describes the power supply.
@@ -83,15 +82,22 @@ func (s *System) CPUPercent() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	s.mu.Lock()
-	prev := s.prev
-	s.prev = cur
-	s.mu.Unlock()
-	return percentSince(prev, cur), nil
+	return s.cpu.since(cur), nil
 }
 
-// percentSince is the busy share of the time between two readings.
-func percentSince(prev, cur cpuTimes) float64 {
+// cpuMeter turns the system's cumulative CPU times into the busy share
+// since the previous reading; every system's probe keeps one.
+type cpuMeter struct {
+	mu   sync.Mutex
+	prev cpuTimes
+}
+
+// since records cur and returns the busy percentage since the last one.
+func (m *cpuMeter) since(cur cpuTimes) float64 {
+	m.mu.Lock()
+	prev := m.prev
+	m.prev = cur
+	m.mu.Unlock()
 	if cur.total <= prev.total || cur.busy < prev.busy {
 		return 0
 	}

@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -12,10 +11,7 @@ import (
 // and GetSystemTimes.
 func NewSystem() Probe { return &winSystem{} }
 
-type winSystem struct {
-	mu   sync.Mutex
-	prev cpuTimes
-}
+type winSystem struct{ cpu cpuMeter }
 
 var (
 	kernel32           = windows.NewLazySystemDLL("kernel32.dll")
@@ -57,10 +53,5 @@ func (s *winSystem) CPUPercent() (float64, error) {
 	}
 	ticks := func(f windows.Filetime) uint64 { return uint64(f.HighDateTime)<<32 | uint64(f.LowDateTime) }
 	total := ticks(kernel) + ticks(user)
-	cur := cpuTimes{busy: total - ticks(idle), total: total}
-	s.mu.Lock()
-	prev := s.prev
-	s.prev = cur
-	s.mu.Unlock()
-	return percentSince(prev, cur), nil
+	return s.cpu.since(cpuTimes{busy: total - ticks(idle), total: total}), nil
 }

@@ -52,7 +52,11 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	s.probe.CPUPercent() // start the CPU measurement window
 	for {
 		cfg := s.settings()
-		s.Check(cfg)
+		// A panic in one check (a probe that misreads the system) is
+		// logged and the pause stays as it was: it must not end Trove.
+		if err := core.Safe(func() { s.Check(cfg) }); err != nil {
+			s.log.Error("recovered from a panic", "in", "scheduler check", "panic", err, "stack", string(err.(*core.PanicError).Stack))
+		}
 		wait := time.Duration(cfg.CheckIntervalSeconds * float64(time.Second))
 		select {
 		case <-ctx.Done():

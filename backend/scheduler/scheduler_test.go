@@ -1,10 +1,12 @@
 package scheduler
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -148,5 +150,50 @@ func TestPmsetOutput(t *testing.T) {
 		if got := parsePmset(c.out); got != c.want {
 			t.Errorf("parsePmset(%q) = %+v, want %+v", c.out, got, c.want)
 		}
+	}
+}
+
+// panicky is a probe that panics on every power reading.
+type panicky struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func (p *panicky) Power() (Power, error) {
+	p.mu.Lock()
+	p.calls++
+	p.mu.Unlock()
+	panic("misread the battery")
+}
+
+func (p *panicky) CPUPercent() (float64, error) { return 0, nil }
+
+func (p *panicky) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.calls
+}
+
+// A probe that panics costs one check, not the process: Run logs it and
+// checks again.
+func TestRunOutlivesAPanickingProbe(t *testing.T) {
+	probe := &panicky{}
+	cfg := core.SchedulerSettings{Enabled: true, CombineMode: core.CombineAll, CheckIntervalSeconds: 1,
+		Rules: []core.SchedulerRule{{Type: core.RuleOnACPower}}}
+	s := New(func() core.SchedulerSettings { return cfg }, probe, &fakePauser{}, quiet)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for probe.count() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("Run stopped checking after a panic: %d checks", probe.count())
+		}
+		s.SettingsChanged()
+		time.Sleep(time.Millisecond) // polling interval
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"trove/backend/core"
+	"trove/backend/pathglob"
 )
 
 // Op is what happened to a path.
@@ -121,7 +122,7 @@ func (w *Watcher) excluded(path string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, d := range w.exclude {
-		if path == d || strings.HasPrefix(path, d+"/") {
+		if pathglob.Within(d, path) {
 			return true
 		}
 	}
