@@ -88,7 +88,7 @@ func (l *pdfLayout) write(out *sink) {
 		}
 	}
 	l.cuts = 0
-	l.cut(out, flat)
+	l.cut(out, l.block(flat))
 	for _, i := range rotated {
 		out.WriteString(string(l.text[l.spans[i].start:l.spans[i].end]))
 		out.nl()
@@ -96,28 +96,58 @@ func (l *pdfLayout) write(out *sink) {
 	l.text, l.spans = l.text[:0], l.spans[:0]
 }
 
+// pdfBlock is a block's spans in content-stream order, and when known the
+// same spans by x0 and by top (highest first), each then by content-stream
+// order. A part of a block filters its parent's orders, so that a page is
+// sorted once rather than at every cut.
+type pdfBlock struct{ idx, byX, byTop []int }
+
+// block sorts the page's spans. The orders are passed down only when no
+// key is NaN: a NaN compares equal to everything, and then filtering a
+// sorted block need not give what sorting its part would.
+func (l *pdfLayout) block(idx []int) pdfBlock {
+	for _, i := range idx {
+		if s := &l.spans[i]; math.IsNaN(s.x0) || math.IsNaN(s.top()) {
+			return pdfBlock{idx: idx}
+		}
+	}
+	return pdfBlock{idx: idx, byX: l.sortBy(idx, spanX), byTop: l.sortBy(idx, spanTop)}
+}
+
+func spanX(s *pdfSpan) float64   { return s.x0 }
+func spanTop(s *pdfSpan) float64 { return -s.top() }
+
+// part is the block of the spans in members.
+func (l *pdfLayout) part(b pdfBlock, members []int) pdfBlock {
+	p := pdfBlock{idx: l.subset(b.idx, members)}
+	if b.byX != nil {
+		p.byX, p.byTop = l.subset(b.byX, members), l.subset(b.byTop, members)
+	}
+	return p
+}
+
 // cut reads a block of spans: split at a gutter or a blank band when there
 // is one, else line by line.
-func (l *pdfLayout) cut(out *sink, idx []int) {
-	if len(idx) == 0 {
+func (l *pdfLayout) cut(out *sink, b pdfBlock) {
+	if len(b.idx) == 0 {
 		return
 	}
-	if l.cuts < pdfMaxCuts && len(idx) > 1 {
+	if l.cuts < pdfMaxCuts && len(b.idx) > 1 {
 		l.cuts++
-		em := l.medianSize(idx)
-		if left, right := l.gutter(idx, em); left != nil {
-			l.cut(out, left)
-			l.cut(out, right)
+		em := l.medianSize(b.idx)
+		if left, right := l.gutter(b, em); left != nil {
+			l.cut(out, l.part(b, left))
+			l.cut(out, l.part(b, right))
 			return
 		}
-		if parts := l.bands(idx, em); parts != nil {
+		if parts := l.bands(b, em); parts != nil {
 			for _, p := range parts {
-				l.cut(out, p)
+				l.cut(out, l.part(b, p))
 			}
 			return
 		}
 	}
-	l.lines(out, idx)
+	l.lines(out, b.idx)
 }
 
 func (l *pdfLayout) medianSize(idx []int) float64 {
@@ -131,8 +161,11 @@ func (l *pdfLayout) medianSize(idx []int) float64 {
 
 // gutter finds a blank vertical strip at least 1.5 em wide with text at
 // least 4 em wide on each side, and splits the block there.
-func (l *pdfLayout) gutter(idx []int, em float64) (left, right []int) {
-	byX := l.sortBy(idx, func(s *pdfSpan) float64 { return s.x0 })
+func (l *pdfLayout) gutter(b pdfBlock, em float64) (left, right []int) {
+	byX := b.byX
+	if byX == nil {
+		byX = l.sortBy(b.idx, spanX)
+	}
 	minX := l.spans[byX[0]].x0
 	reach := l.spans[byX[0]].x1
 	maxX := reach
@@ -155,7 +188,7 @@ func (l *pdfLayout) gutter(idx []int, em float64) (left, right []int) {
 		lo, hi = min(lo, l.spans[byX[k-1]].y), max(hi, l.spans[byX[k-1]].y)
 		if s.x0-reach >= 1.5*em && reach-minX >= 4*em && maxX-s.x0 >= 4*em &&
 			hi-lo > em/2 && tallFrom[k] {
-			return l.subset(idx, byX[:k]), l.subset(idx, byX[k:])
+			return byX[:k], byX[k:]
 		}
 		reach = max(reach, s.x1)
 	}
@@ -163,8 +196,11 @@ func (l *pdfLayout) gutter(idx []int, em float64) (left, right []int) {
 }
 
 // bands splits the block at its widest blank horizontal bands.
-func (l *pdfLayout) bands(idx []int, em float64) [][]int {
-	byY := l.sortBy(idx, func(s *pdfSpan) float64 { return -s.top() })
+func (l *pdfLayout) bands(b pdfBlock, em float64) [][]int {
+	byY := b.byTop
+	if byY == nil {
+		byY = l.sortBy(b.idx, spanTop)
+	}
 	gaps := make([]float64, len(byY))
 	low := l.spans[byY[0]].bottom()
 	widest := 0.0
@@ -183,11 +219,11 @@ func (l *pdfLayout) bands(idx []int, em float64) [][]int {
 	from := 0
 	for k := 1; k < len(byY); k++ {
 		if gaps[k] >= 0.9*widest {
-			parts = append(parts, l.subset(idx, byY[from:k]))
+			parts = append(parts, byY[from:k])
 			from = k
 		}
 	}
-	return append(parts, l.subset(idx, byY[from:]))
+	return append(parts, byY[from:])
 }
 
 // spanKey is a span's index with the key it is sorted by.
@@ -213,8 +249,7 @@ func (l *pdfLayout) sortBy(idx []int, key func(*pdfSpan) float64) []int {
 	return out
 }
 
-// subset returns the spans of part in content-stream order: idx, the
-// block they come from, is in that order already.
+// subset returns the spans of part in the order they have in idx.
 func (l *pdfLayout) subset(idx, part []int) []int {
 	if len(l.member) < len(l.spans) {
 		l.member = make([]bool, len(l.spans))
