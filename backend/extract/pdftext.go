@@ -154,7 +154,7 @@ func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pd
 		}
 	case "cm":
 		if n >= 6 {
-			t.gs.ctm = pdfMatrix{num(n - 6), num(n - 5), num(n - 4), num(n - 3), num(n - 2), num(n - 1)}.mul(t.gs.ctm)
+			t.gs.ctm = lastMatrix(num, n).mul(t.gs.ctm)
 		}
 	case "BT":
 		t.tm, t.tlm = pdfIdentity, pdfIdentity
@@ -180,7 +180,7 @@ func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pd
 		t.moveLine(num(n-2), num(n-1))
 	case "Tm":
 		if n >= 6 {
-			t.tm = pdfMatrix{num(n - 6), num(n - 5), num(n - 4), num(n - 3), num(n - 2), num(n - 1)}
+			t.tm = lastMatrix(num, n)
 			t.tlm = t.tm
 		}
 	case "T*":
@@ -214,6 +214,11 @@ func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pd
 	case "ID":
 		skipInlineImage(l)
 	}
+}
+
+// lastMatrix is the matrix given by the last six of n operands.
+func lastMatrix(num func(int) float64, n int) pdfMatrix {
+	return pdfMatrix{num(n - 6), num(n - 5), num(n - 4), num(n - 3), num(n - 2), num(n - 1)}
 }
 
 func (t *pdfText) moveLine(tx, ty float64) {
@@ -402,11 +407,10 @@ func (f *pdfFont) simpleWidths(p *pdfFile, fd pdfDict) {
 func (f *pdfFont) cidWidths(p *pdfFile, fd pdfDict) {
 	f.dw = 1
 	f.cidW = map[uint32]float64{}
-	kids, _ := p.resolve(fd["DescendantFonts"]).([]any)
-	if len(kids) == 0 {
+	cid := p.descendant(fd)
+	if cid == nil {
 		return
 	}
-	cid := p.dict(kids[0])
 	if dw, ok := p.resolve(cid["DW"]).(float64); ok {
 		f.dw = dw * f.scale
 	}
