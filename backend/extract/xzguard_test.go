@@ -121,3 +121,24 @@ func TestXZDictSize(t *testing.T) {
 		}
 	}
 }
+
+// FuzzXZGuard: the guard's verdict on a stream does not depend on how the
+// reads cut it, and no input makes it panic.
+func FuzzXZGuard(f *testing.F) {
+	one := fixtureBytes(f, "diary.txt.xz")
+	f.Add(one, uint8(0))
+	f.Add(append(append(bytes.Clone(one), 0, 0, 0, 0), xzWithDict(f, one, 12, 40)...), uint8(6))
+	f.Fuzz(func(t *testing.T, data []byte, step uint8) {
+		whole := newXZGuard(nil, decoderMaxWindow).feed(data)
+		g := newXZGuard(nil, decoderMaxWindow)
+		var cut error
+		for b := data; len(b) > 0 && cut == nil; {
+			k := min(len(b), int(step)+1)
+			cut = g.feed(b[:k])
+			b = b[k:]
+		}
+		if whole != cut {
+			t.Fatalf("whole: %v, in reads of %d: %v", whole, int(step)+1, cut)
+		}
+	})
+}
