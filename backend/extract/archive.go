@@ -157,13 +157,13 @@ func extractArchive(s *source, d *Document) error {
 		return extractCompressed(s, d, func(r io.Reader) (io.Reader, func(), error) { return bzip2.NewReader(r), func() {}, nil })
 	case bytes.HasPrefix(s.head, []byte("\xfd7zXZ\x00")):
 		return extractCompressed(s, d, func(r io.Reader) (io.Reader, func(), error) {
-			xr, err := xz.NewReader(r)
+			xr, err := xz.NewReader(newXZGuard(r, decoderMaxWindow))
 			return xr, func() {}, err
 		})
 	case bytes.HasPrefix(s.head, []byte("\x28\xb5\x2f\xfd")):
 		return extractCompressed(s, d, func(r io.Reader) (io.Reader, func(), error) {
 			zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-				zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderMaxMemory(uint64(s.opt.MaxTextBytes)*zipMaxRatio))
+				zstd.WithDecoderMaxWindow(decoderMaxWindow), zstd.WithDecoderMaxMemory(uint64(s.opt.MaxTextBytes)*zipMaxRatio))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -263,8 +263,9 @@ func officeByEntries(z *zipDoc) string {
 	return ""
 }
 
-// zstdMaxWindow bounds the memory a zstd frame may ask for.
-const zstdMaxWindow = 64 << 20
+// decoderMaxWindow bounds the window a zstd frame, or the dictionary an xz
+// block, may ask for: 64 MB is what their encoders' strongest levels use.
+const decoderMaxWindow = 64 << 20
 
 // extractGzip lists a .tar.gz, or indexes a gzipped text file such as a
 // compressed man page or changelog.
@@ -290,7 +291,11 @@ func extractCompressed(s *source, d *Document, open func(io.Reader) (io.Reader, 
 	defer done()
 	capped := &ratioReader{r: zr, left: s.size*zipMaxRatio + zipRatioSlack}
 	br := &peekReader{r: capped}
-	peek, _ := br.peek(512)
+	peek, err := br.peek(512)
+	var refused warning // a limit (xzGuard) refused the stream
+	if errors.As(err, &refused) {
+		return err
+	}
 	if len(peek) > 262 && string(peek[257:262]) == "ustar" {
 		return listTar(s, d, br)
 	}

@@ -24,11 +24,9 @@ const charsetSample = 64 << 10
 // Windows-1252 is assumed.
 const charsetMinConfidence = 10
 
-// legacyDecode decodes text that is not valid UTF-8 and has no BOM.
+// legacyDecode decodes text that is neither UTF-8 nor UTF-16 (decodeText
+// has ruled both out).
 func legacyDecode(b []byte) string {
-	if e := utf16NoBOM(b); e != nil {
-		return decodeWith(e, b)
-	}
 	return decodeWith(detectCharset(b[:min(len(b), charsetSample)]), b)
 }
 

@@ -190,6 +190,8 @@ func FuzzMedia(f *testing.F) {
 func FuzzArchive(f *testing.F) {
 	f.Add(makeZip(map[string][]byte{"a.txt": []byte("hello"), "b/c.md": []byte("# hi")}))
 	f.Add(fixtureBytes(f, "writer.docx"))
+	xzFile := fixtureBytes(f, "diary.txt.xz")
+	f.Add(append(append(bytes.Clone(xzFile), 0, 0, 0, 0), xzWithDict(f, xzFile, 12, 40)...)) // two streams, the second's dictionary refused
 	fuzzFamily(f, "archive", "f.zip", nil, "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03",
 		"diary.txt.bz2", "diary.txt.xz", "diary.txt.zst")
 }

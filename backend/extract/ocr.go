@@ -66,13 +66,20 @@ func ocrImage(ctx context.Context, img []byte) (string, error) {
 	cmd := exec.CommandContext(ctx, bin, "stdin", "stdout", "-l", langs)
 	cmd.Stdin = bytes.NewReader(img)
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
+	out, err := runTool(cmd)
+	return string(out), err
+}
+
+// runTool runs a command for its output; its error says what the program
+// wrote on stderr.
+func runTool(cmd *exec.Cmd) ([]byte, error) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("tesseract: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("%s: %v: %s", filepath.Base(cmd.Path), err, strings.TrimSpace(stderr.String()))
 	}
-	return string(out), nil
+	return out, nil
 }
 
 // ocrWanted tells whether OCR applies to the document as extracted.
@@ -159,9 +166,9 @@ func ocrPDFPages(s *source) (string, error) {
 		}
 		n := strconv.Itoa(page)
 		cmd := exec.CommandContext(s.ctx, "pdftoppm", "-r", ocrDPI, "-gray", "-png", "-f", n, "-l", n, "-singlefile", in) // no output root: the image goes to stdout
-		img, err := cmd.Output()
+		img, err := runTool(cmd)
 		if err != nil {
-			return b.String(), fmt.Errorf("pdftoppm: %v", err)
+			return b.String(), err
 		}
 		text, err := ocrImage(s.ctx, img)
 		if err != nil {

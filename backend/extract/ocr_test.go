@@ -76,3 +76,12 @@ func TestOCR(t *testing.T) {
 		}
 	})
 }
+
+// TestRunToolSaysWhy: a failing program's error carries what it wrote on
+// stderr (pdftoppm's and tesseract's reasons reach the warning).
+func TestRunToolSaysWhy(t *testing.T) {
+	_, err := runTool(exec.Command("sh", "-c", "echo 'Syntax Error: broken xref' >&2; exit 3"))
+	if err == nil || !strings.Contains(err.Error(), "broken xref") || !strings.HasPrefix(err.Error(), "sh: ") {
+		t.Errorf("%v", err)
+	}
+}

@@ -245,7 +245,7 @@ func (p *pdfFile) decryptObject(v any, num int) any {
 		}
 		st.num, st.gen, st.encrypted = num, p.gens[num], true
 	}
-	return p.crypt.strings(v, num, p.gens[num], 0)
+	return p.crypt.strings(v, num, p.gens[num])
 }
 
 // resolve follows references, a bounded number of times.

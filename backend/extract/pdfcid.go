@@ -11,6 +11,15 @@ import (
 
 const pdfMaxFontProgram = 16 << 20
 
+// descendant is a Type 0 font's CID font, or nil.
+func (p *pdfFile) descendant(fd pdfDict) pdfDict {
+	kids, _ := p.resolve(fd["DescendantFonts"]).([]any)
+	if len(kids) == 0 {
+		return nil
+	}
+	return p.dict(kids[0])
+}
+
 // cidFontCmap maps the codes of an Identity-encoded Type 0 font to text,
 // or returns nil.
 func (p *pdfFile) cidFontCmap(fd pdfDict) map[uint16]rune {
@@ -18,11 +27,10 @@ func (p *pdfFile) cidFontCmap(fd pdfDict) map[uint16]rune {
 	if enc != "Identity-H" && enc != "Identity-V" {
 		return nil
 	}
-	kids, _ := p.resolve(fd["DescendantFonts"]).([]any)
-	if len(kids) == 0 {
+	cid := p.descendant(fd)
+	if cid == nil {
 		return nil
 	}
-	cid := p.dict(kids[0])
 	if m, ok := p.resolve(cid["CIDToGIDMap"]).(pdfName); cid["CIDToGIDMap"] != nil && (!ok || m != "Identity") {
 		return nil
 	}

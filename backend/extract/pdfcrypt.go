@@ -215,16 +215,21 @@ func (c *pdfCrypt) objectKey(method string, num, gen int) []byte {
 
 // decrypt returns data decrypted with the method's cipher.
 func (c *pdfCrypt) decrypt(method string, num, gen int, data []byte) []byte {
-	switch method {
-	case "Identity":
+	if method == "Identity" {
 		return data
-	case "V2":
-		return rc4Apply(c.objectKey(method, num, gen), data)
+	}
+	return decryptWith(method, c.objectKey(method, num, gen), data)
+}
+
+// decryptWith decrypts with RC4 ("V2") or AES and the object's key.
+func decryptWith(method string, key, data []byte) []byte {
+	if method == "V2" {
+		return rc4Apply(key, data)
 	}
 	if len(data) < 32 || len(data)%16 != 0 {
 		return nil
 	}
-	block, err := aes.NewCipher(c.objectKey(method, num, gen))
+	block, err := aes.NewCipher(key)
 	if err != nil {
 		return nil
 	}
@@ -236,24 +241,32 @@ func (c *pdfCrypt) decrypt(method string, num, gen int, data []byte) []byte {
 	return out
 }
 
-// strings decrypts every string of a directly stored object.
-func (c *pdfCrypt) strings(v any, num, gen, depth int) any {
+// strings decrypts every string of a directly stored object, all with the
+// object's key.
+func (c *pdfCrypt) strings(v any, num, gen int) any {
+	if c.strMethod == "Identity" {
+		return v
+	}
+	return c.stringsWith(v, c.objectKey(c.strMethod, num, gen), 0)
+}
+
+func (c *pdfCrypt) stringsWith(v any, key []byte, depth int) any {
 	if depth > pdfMaxNesting {
 		return v
 	}
 	switch x := v.(type) {
 	case string:
-		return string(c.decrypt(c.strMethod, num, gen, []byte(x)))
+		return string(decryptWith(c.strMethod, key, []byte(x)))
 	case pdfDict:
 		for k, e := range x {
-			x[k] = c.strings(e, num, gen, depth+1)
+			x[k] = c.stringsWith(e, key, depth+1)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = c.strings(e, num, gen, depth+1)
+			x[i] = c.stringsWith(e, key, depth+1)
 		}
 	case *pdfStream:
-		c.strings(x.dict, num, gen, depth+1)
+		c.stringsWith(x.dict, key, depth+1)
 	}
 	return v
 }

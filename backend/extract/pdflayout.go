@@ -45,9 +45,11 @@ type pdfSpan struct {
 }
 
 type pdfLayout struct {
-	text  []byte
-	spans []pdfSpan
-	cuts  int
+	text   []byte
+	spans  []pdfSpan
+	cuts   int
+	member []bool    // scratch for subset, all false between calls
+	keyed  []spanKey // scratch for sortBy
 }
 
 func (l *pdfLayout) full() bool {
@@ -86,7 +88,7 @@ func (l *pdfLayout) write(out *sink) {
 		}
 	}
 	l.cuts = 0
-	l.cut(out, flat)
+	l.cut(out, l.block(flat))
 	for _, i := range rotated {
 		out.WriteString(string(l.text[l.spans[i].start:l.spans[i].end]))
 		out.nl()
@@ -94,27 +96,58 @@ func (l *pdfLayout) write(out *sink) {
 	l.text, l.spans = l.text[:0], l.spans[:0]
 }
 
+// pdfBlock is a block's spans in content-stream order, and when known the
+// same spans by x0 and by top (highest first), each then by content-stream
+// order. A part of a block filters its parent's orders, so that a page is
+// sorted once rather than at every cut.
+type pdfBlock struct{ idx, byX, byTop []int }
+
+// block sorts the page's spans. The orders are passed down only when no
+// key is NaN: a NaN compares equal to everything, and then filtering a
+// sorted block need not give what sorting its part would.
+func (l *pdfLayout) block(idx []int) pdfBlock {
+	for _, i := range idx {
+		if s := &l.spans[i]; math.IsNaN(s.x0) || math.IsNaN(s.top()) {
+			return pdfBlock{idx: idx}
+		}
+	}
+	return pdfBlock{idx: idx, byX: l.sortBy(idx, spanX), byTop: l.sortBy(idx, spanTop)}
+}
+
+func spanX(s *pdfSpan) float64   { return s.x0 }
+func spanTop(s *pdfSpan) float64 { return -s.top() }
+
+// part is the block of the spans in members.
+func (l *pdfLayout) part(b pdfBlock, members []int) pdfBlock {
+	p := pdfBlock{idx: l.subset(b.idx, members)}
+	if b.byX != nil {
+		p.byX, p.byTop = l.subset(b.byX, members), l.subset(b.byTop, members)
+	}
+	return p
+}
+
 // cut reads a block of spans: split at a gutter or a blank band when there
 // is one, else line by line.
-func (l *pdfLayout) cut(out *sink, idx []int) {
-	if len(idx) == 0 {
+func (l *pdfLayout) cut(out *sink, b pdfBlock) {
+	if len(b.idx) == 0 {
 		return
 	}
-	if l.cuts < pdfMaxCuts && len(idx) > 1 {
+	if l.cuts < pdfMaxCuts && len(b.idx) > 1 {
 		l.cuts++
-		if left, right := l.gutter(idx); left != nil {
-			l.cut(out, left)
-			l.cut(out, right)
+		em := l.medianSize(b.idx)
+		if left, right := l.gutter(b, em); left != nil {
+			l.cut(out, l.part(b, left))
+			l.cut(out, l.part(b, right))
 			return
 		}
-		if parts := l.bands(idx); parts != nil {
+		if parts := l.bands(b, em); parts != nil {
 			for _, p := range parts {
-				l.cut(out, p)
+				l.cut(out, l.part(b, p))
 			}
 			return
 		}
 	}
-	l.lines(out, idx)
+	l.lines(out, b.idx)
 }
 
 func (l *pdfLayout) medianSize(idx []int) float64 {
@@ -128,42 +161,46 @@ func (l *pdfLayout) medianSize(idx []int) float64 {
 
 // gutter finds a blank vertical strip at least 1.5 em wide with text at
 // least 4 em wide on each side, and splits the block there.
-func (l *pdfLayout) gutter(idx []int) (left, right []int) {
-	em := l.medianSize(idx)
-	byX := slices.Clone(idx)
-	slices.SortFunc(byX, func(a, b int) int { return cmpThen(l.spans[a].x0, l.spans[b].x0, a, b) })
+func (l *pdfLayout) gutter(b pdfBlock, em float64) (left, right []int) {
+	byX := b.byX
+	if byX == nil {
+		byX = l.sortBy(b.idx, spanX)
+	}
 	minX := l.spans[byX[0]].x0
 	reach := l.spans[byX[0]].x1
 	maxX := reach
 	for _, i := range byX {
 		maxX = max(maxX, l.spans[i].x1)
 	}
+	// A column has lines; a lone line is read left to right anyway. So
+	// each side of a gutter must be tall: its baselines spread more than
+	// half an em. tallFrom[k] tells it for byX[k:]; lo and hi follow
+	// byX[:k] along the loop.
+	tallFrom := make([]bool, len(byX))
+	lo, hi := l.spans[byX[len(byX)-1]].y, l.spans[byX[len(byX)-1]].y
+	for k := len(byX) - 1; k >= 0; k-- {
+		lo, hi = min(lo, l.spans[byX[k]].y), max(hi, l.spans[byX[k]].y)
+		tallFrom[k] = hi-lo > em/2
+	}
+	lo, hi = l.spans[byX[0]].y, l.spans[byX[0]].y
 	for k := 1; k < len(byX); k++ {
 		s := &l.spans[byX[k]]
+		lo, hi = min(lo, l.spans[byX[k-1]].y), max(hi, l.spans[byX[k-1]].y)
 		if s.x0-reach >= 1.5*em && reach-minX >= 4*em && maxX-s.x0 >= 4*em &&
-			l.tall(byX[:k], em) && l.tall(byX[k:], em) {
-			return keepOrder(byX[:k]), keepOrder(byX[k:])
+			hi-lo > em/2 && tallFrom[k] {
+			return byX[:k], byX[k:]
 		}
 		reach = max(reach, s.x1)
 	}
 	return nil, nil
 }
 
-// tall tells whether spans stand on more than one line: a column has
-// lines; a lone line is read left to right anyway.
-func (l *pdfLayout) tall(idx []int, em float64) bool {
-	lo, hi := l.spans[idx[0]].y, l.spans[idx[0]].y
-	for _, i := range idx {
-		lo, hi = min(lo, l.spans[i].y), max(hi, l.spans[i].y)
-	}
-	return hi-lo > em/2
-}
-
 // bands splits the block at its widest blank horizontal bands.
-func (l *pdfLayout) bands(idx []int) [][]int {
-	em := l.medianSize(idx)
-	byY := slices.Clone(idx)
-	slices.SortFunc(byY, func(a, b int) int { return cmpThen(l.spans[b].top(), l.spans[a].top(), a, b) })
+func (l *pdfLayout) bands(b pdfBlock, em float64) [][]int {
+	byY := b.byTop
+	if byY == nil {
+		byY = l.sortBy(b.idx, spanTop)
+	}
 	gaps := make([]float64, len(byY))
 	low := l.spans[byY[0]].bottom()
 	widest := 0.0
@@ -182,25 +219,58 @@ func (l *pdfLayout) bands(idx []int) [][]int {
 	from := 0
 	for k := 1; k < len(byY); k++ {
 		if gaps[k] >= 0.9*widest {
-			parts = append(parts, keepOrder(byY[from:k]))
+			parts = append(parts, byY[from:k])
 			from = k
 		}
 	}
-	return append(parts, keepOrder(byY[from:]))
+	return append(parts, byY[from:])
 }
 
-// keepOrder sorts span indexes back into content-stream order.
-func keepOrder(idx []int) []int {
-	out := slices.Clone(idx)
-	slices.Sort(out)
+// spanKey is a span's index with the key it is sorted by.
+type spanKey struct {
+	key float64
+	i   int
+}
+
+// sortBy returns the spans of idx ordered by key, then by content-stream
+// order. The keys sit beside the indexes, not behind them: sorting is most
+// of the layout's work.
+func (l *pdfLayout) sortBy(idx []int, key func(*pdfSpan) float64) []int {
+	keyed := slices.Grow(l.keyed[:0], len(idx))[:len(idx)]
+	l.keyed = keyed
+	for k, i := range idx {
+		keyed[k] = spanKey{key(&l.spans[i]), i}
+	}
+	slices.SortFunc(keyed, func(a, b spanKey) int { return cmpThen(a.key, b.key, a.i, b.i) })
+	out := make([]int, len(idx))
+	for k, s := range keyed {
+		out[k] = s.i
+	}
+	return out
+}
+
+// subset returns the spans of part in the order they have in idx.
+func (l *pdfLayout) subset(idx, part []int) []int {
+	if len(l.member) < len(l.spans) {
+		l.member = make([]bool, len(l.spans))
+	}
+	for _, i := range part {
+		l.member[i] = true
+	}
+	out := make([]int, 0, len(part))
+	for _, i := range idx {
+		if l.member[i] {
+			out = append(out, i)
+			l.member[i] = false
+		}
+	}
 	return out
 }
 
 // lines reads a block without gutters or bands: spans whose baselines are
 // within half a line of each other form a line, read left to right.
 func (l *pdfLayout) lines(out *sink, idx []int) {
-	byY := slices.Clone(idx)
-	slices.SortFunc(byY, func(a, b int) int { return cmpThen(l.spans[b].y, l.spans[a].y, a, b) })
+	byY := l.sortBy(idx, func(s *pdfSpan) float64 { return -s.y })
 	for from := 0; from < len(byY); {
 		first := &l.spans[byY[from]]
 		to := from + 1

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // pdfText interprets the text operators of content streams; graphics are
@@ -153,7 +154,7 @@ func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pd
 		}
 	case "cm":
 		if n >= 6 {
-			t.gs.ctm = pdfMatrix{num(n - 6), num(n - 5), num(n - 4), num(n - 3), num(n - 2), num(n - 1)}.mul(t.gs.ctm)
+			t.gs.ctm = lastMatrix(num, n).mul(t.gs.ctm)
 		}
 	case "BT":
 		t.tm, t.tlm = pdfIdentity, pdfIdentity
@@ -179,7 +180,7 @@ func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pd
 		t.moveLine(num(n-2), num(n-1))
 	case "Tm":
 		if n >= 6 {
-			t.tm = pdfMatrix{num(n - 6), num(n - 5), num(n - 4), num(n - 3), num(n - 2), num(n - 1)}
+			t.tm = lastMatrix(num, n)
 			t.tlm = t.tm
 		}
 	case "T*":
@@ -213,6 +214,11 @@ func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pd
 	case "ID":
 		skipInlineImage(l)
 	}
+}
+
+// lastMatrix is the matrix given by the last six of n operands.
+func lastMatrix(num func(int) float64, n int) pdfMatrix {
+	return pdfMatrix{num(n - 6), num(n - 5), num(n - 4), num(n - 3), num(n - 2), num(n - 1)}
 }
 
 func (t *pdfText) moveLine(tx, ty float64) {
@@ -401,11 +407,10 @@ func (f *pdfFont) simpleWidths(p *pdfFile, fd pdfDict) {
 func (f *pdfFont) cidWidths(p *pdfFile, fd pdfDict) {
 	f.dw = 1
 	f.cidW = map[uint32]float64{}
-	kids, _ := p.resolve(fd["DescendantFonts"]).([]any)
-	if len(kids) == 0 {
+	cid := p.descendant(fd)
+	if cid == nil {
 		return
 	}
-	cid := p.dict(kids[0])
 	if dw, ok := p.resolve(cid["DW"]).(float64); ok {
 		f.dw = dw * f.scale
 	}
@@ -532,60 +537,63 @@ func (f *pdfFont) differences(p *pdfFile, enc pdfDict) {
 // wide enough to part words (justified lines) shows no space glyph.
 func (f *pdfFont) walk(dst, s []byte, fn func(w float64, space bool) bool) []byte {
 	for i := 0; i < len(s); {
-		n, text, ok := f.code(s[i:])
+		at := len(dst)
+		var n int
+		var ok bool
+		dst, n, ok = f.code(dst, s[i:])
 		var code uint32
 		for _, c := range s[i : i+n] {
 			code = code<<8 | uint32(c)
 		}
-		if ok {
-			dst = append(dst, text...)
-		} else {
+		if !ok {
 			f.unmapped++
 		}
+		spaceGlyph := len(dst) == at+1 && dst[at] == ' '
 		i += n
-		if fn(f.width(code), n == 1 && code == 32) && i < len(s) && ok && text != " " {
+		if fn(f.width(code), n == 1 && code == 32) && i < len(s) && ok && !spaceGlyph {
 			dst = append(dst, ' ')
 		}
 	}
 	return dst
 }
 
-// code reads one character code at the start of s: its length and text.
-func (f *pdfFont) code(s []byte) (int, string, bool) {
+// code reads one character code at the start of s: it appends the code's
+// text to dst, and says how long the code is and whether it had text.
+func (f *pdfFont) code(dst, s []byte) ([]byte, int, bool) {
 	if f.cmap != nil {
 		if f.codeLen > 0 && len(s) >= f.codeLen {
 			if u, ok := f.cmap[string(s[:f.codeLen])]; ok {
-				return f.codeLen, u, true
+				return append(dst, u...), f.codeLen, true
 			}
 		} else if f.codeLen == 0 {
 			for n := 1; n <= 4 && n <= len(s); n++ {
 				if u, ok := f.cmap[string(s[:n])]; ok {
-					return n, u, true
+					return append(dst, u...), n, true
 				}
 			}
 		}
 	}
 	switch {
 	case f.twoByte && len(s) >= 2 && f.ucs2:
-		return 2, string(rune(int(s[0])<<8 | int(s[1]))), true
+		return utf8.AppendRune(dst, rune(int(s[0])<<8|int(s[1]))), 2, true
 	case f.twoByte && len(s) >= 2 && f.gidText != nil:
 		if r, ok := f.gidText[uint16(s[0])<<8|uint16(s[1])]; ok {
-			return 2, string(r), true
+			return utf8.AppendRune(dst, r), 2, true
 		}
-		return 2, "", false
+		return dst, 2, false
 	case f.twoByte && len(s) >= 2:
-		return 2, "", false // a glyph id without a map: nothing readable
+		return dst, 2, false // a glyph id without a map: nothing readable
 	case f.twoByte:
-		return len(s), "", false
+		return dst, len(s), false
 	}
 	if lig, ok := f.multi[s[0]]; ok {
-		return 1, lig, true
+		return append(dst, lig...), 1, true
 	}
 	r := f.simple[s[0]]
 	if r == 0 {
-		return 1, "", false
+		return dst, 1, false
 	}
-	return 1, string(r), true
+	return utf8.AppendRune(dst, r), 1, true
 }
 
 func (f *pdfFont) width(code uint32) float64 {
