@@ -120,6 +120,21 @@ describe('paging', () => {
     expect(new Set(get(c).results.map((r) => r.file.id)).size).toBe(120);
   });
 
+  it('stops paging when a page brings nothing new, whatever the count says', async () => {
+    const search = vi.fn(async (req: SearchRequest): Promise<SearchResponse> => {
+      return { query: req.query, total: 80, total_groups: 80, results: Array.from({ length: 50 }, (_, i) => hit(i + 1)) };
+    });
+    const c = createSearchController({ search, debounceMs: 0 });
+    c.set({ query: 'a' });
+    await vi.waitFor(() => expect(get(c).phase).toBe('done'));
+    expect(c.hasMore()).toBe(true);
+    c.loadMore();
+    await vi.waitFor(() => expect(get(c).loadingMore).toBe(false));
+    expect(get(c).results).toHaveLength(50);
+    expect(c.hasMore()).toBe(false);
+    expect(search).toHaveBeenCalledTimes(2);
+  });
+
   it('drops a page that arrives after the search changed', async () => {
     let release: (r: SearchResponse) => void = () => {};
     const search = vi.fn(async (req: SearchRequest): Promise<SearchResponse> => {
