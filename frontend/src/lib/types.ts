@@ -270,6 +270,22 @@ export interface Settings {
   extraction: { max_file_size_mb: number; timeout_seconds: number; max_text_mb: number; ocr: boolean };
 }
 
+/** The desktop's "start at login" entry for the app (the window only). */
+export interface LoginItem {
+  supported: boolean;
+  enabled: boolean;
+  path: string;
+  command: string;
+}
+
+/** Commands that bind a global key to quick search on one desktop. */
+export interface HotkeySetup {
+  desktop: string;
+  key: string;
+  commands: string;
+  note: string;
+}
+
 /** A partial settings update: dotted keys ("queue.max_concurrency") to values. */
 export type SettingsPatch = Record<string, unknown>;
 
