@@ -4,7 +4,7 @@
 // and a date range, the search in the address bar, and WCAG AA contrast in
 // both themes. Screenshots of the new screens go to docs/screenshots.
 
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -101,10 +101,14 @@ beforeAll(async () => {
     body: JSON.stringify({ path: root }),
   });
   expect(res.status).toBeLessThan(300);
-  // Every file indexed.
-  await expect
-    .poll(async () => (await (await fetch(server.url + '/api/files/stats')).json()).total_files, { timeout: 60_000, interval: 200 })
-    .toBe(n);
+  // Every file indexed (expect.poll lives in tests only).
+  await vi.waitFor(
+    async () => {
+      const st = await (await fetch(server.url + '/api/files/stats')).json();
+      if (st.total_files !== n) throw new Error(`indexed ${st.total_files} of ${n} files`);
+    },
+    { timeout: 60_000, interval: 200 },
+  );
   browser = await launch();
   ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
   await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
