@@ -1,30 +1,8 @@
 import { describe, it, expect, vi, afterEach } from 'vitest';
 import { mount, unmount, flushSync } from 'svelte';
 import PreviewPane from '../components/PreviewPane.svelte';
-import type { Preview, SearchResult } from './types';
-
-function hit(id: number): SearchResult {
-  return {
-    file: {
-      id,
-      file_path: `/n/${id}.txt`,
-      filename: `${id}.txt`,
-      extension: '.txt',
-      created: '',
-      modified: '',
-      accessed: '',
-      title: '',
-      summary: '',
-      keywords: [],
-      size: 1,
-      mime: 'text/plain',
-    },
-    relevance_score: 1,
-    keyword_score: 1,
-    semantic_score: 0,
-    snippet: '',
-  };
-}
+import type { Preview } from './types';
+import { searchResult as hit } from './fixtures';
 
 function previewOf(id: number): Preview {
   return {
