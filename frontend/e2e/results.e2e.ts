@@ -4,7 +4,7 @@
 // and a date range, the search in the address bar, and WCAG AA contrast in
 // both themes. Its screenshots are the docs' (npm run screenshots).
 
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -101,14 +101,14 @@ beforeAll(async () => {
     body: JSON.stringify({ path: root }),
   });
   expect(res.status).toBeLessThan(300);
-  // Wait (with a deadline) until every file is indexed.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const st = await (await fetch(server.url + '/api/files/stats')).json();
-    if (st.total_files === n) break;
-    if (Date.now() > deadline) throw new Error(`indexed ${st.total_files} of ${n} files in 60 s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  // Every file indexed (expect.poll lives in tests only).
+  await vi.waitFor(
+    async () => {
+      const st = await (await fetch(server.url + '/api/files/stats')).json();
+      if (st.total_files !== n) throw new Error(`indexed ${st.total_files} of ${n} files`);
+    },
+    { timeout: 60_000, interval: 200 },
+  );
   browser = await launch();
   ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
   await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
@@ -198,8 +198,9 @@ describe('results', () => {
     expect(await pane.getByTestId('preview-matches').textContent()).toBe(`1 of ${n} matches`);
     for (const m of await marks.allTextContents()) expect(m.toLowerCase()).toMatch(/^(ferry|tide)$/);
     await pane.getByRole('button', { name: /Next match/ }).click();
-    expect(await pane.getByTestId('preview-matches').textContent()).toBe(`2 of ${n} matches`);
-    expect(await pane.locator('mark.current').textContent()).toBe(await marks.nth(1).textContent());
+    await expect.poll(() => pane.getByTestId('preview-matches').textContent(), { timeout: T }).toBe(`2 of ${n} matches`);
+    // The second mark is the current one (the only one).
+    expect(await marks.evaluateAll((ms) => ms.flatMap((m, i) => (m.classList.contains('current') ? [i] : [])))).toEqual([1]);
     await shot(page, 'preview', docsDir);
     // Space in the list toggles it; Escape closes it.
     await box().press('Escape');
@@ -392,9 +393,16 @@ describe('results', () => {
       await p.goto('/?q=lighthuose');
       await p.getByTestId('did-you-mean').waitFor({ timeout: T });
       await check('did you mean');
-      for (const path of ['/folders', '/activity', '/settings']) {
+      // Each screen with its content in: a check of a screen still loading
+      // would pass on what is not there yet.
+      const loaded: Record<string, () => Promise<unknown>> = {
+        '/folders': () => p.getByTestId('folder-counts').first().waitFor({ timeout: T }),
+        '/activity': () => expect.poll(() => p.getByTestId('queue-state').textContent(), { timeout: T }).not.toBe('Connecting…'),
+        '/settings': () => p.getByTestId('settings-save').waitFor({ timeout: T }),
+      };
+      for (const [path, ready] of Object.entries(loaded)) {
         await p.goto(path);
-        await p.waitForLoadState('networkidle');
+        await ready();
         await check(path);
       }
       await c.close();

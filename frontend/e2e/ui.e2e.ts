@@ -98,7 +98,7 @@ describe('Trove in a browser', () => {
     const why = first.getByTestId('why');
     await expect.poll(() => why.textContent(), { timeout: T }).toMatch(/roof \(.*text.*\).*Score.*=.*text/s);
     await first.getByTestId('why-toggle').click();
-    expect(await first.getByTestId('why').count()).toBe(0);
+    await expect.poll(() => first.getByTestId('why').count(), { timeout: T }).toBe(0);
 
     // Keyboard selection moves down the list.
     const count = await page.getByTestId('result').count();

@@ -245,6 +245,31 @@ describe('the 401 token flow', () => {
     expect(prompt).toHaveBeenCalledTimes(2);
   });
 
+  it('fetches an image with the token too, and answers a refusal in the status shape', async () => {
+    api.setTokenPrompt(async () => 'img');
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'URL',
+      class extends URL {
+        static createObjectURL(b: Blob) {
+          urls.push(b.type);
+          return 'blob:x';
+        }
+      },
+    );
+    const calls = mockFetch((c) =>
+      c.url.endsWith('/1/image') && headers(c).Authorization === 'Bearer img'
+        ? new Response('png', { status: 200, headers: { 'Content-Type': 'image/png' } })
+        : c.url.endsWith('/2/image')
+          ? jsonResponse(404, { status: 'error', error: { code: 'NOT_FOUND', message: 'no such file' } })
+          : unauthorized(),
+    );
+    expect(await api.imageURL(1)).toBe('blob:x');
+    expect(urls).toEqual(['image/png']);
+    expect(calls.map((c) => c.url)).toEqual(['/api/files/1/image', '/api/files/1/image']);
+    expect(await api.imageURL(2).catch((e) => e)).toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'no such file' });
+  });
+
   it('forgets a stored token the server refuses', async () => {
     localStorage.setItem(api.TOKEN_KEY, 'old');
     api.setTokenPrompt(async () => 'still-wrong');

@@ -15,6 +15,8 @@ import type {
   FilterDefaults,
   FilterUpdate,
   FolderList,
+  HotkeySetup,
+  LoginItem,
   PatternRequest,
   ProblemList,
   QueueItems,
@@ -246,9 +248,11 @@ interface HttpOptions {
   signal?: AbortSignal;
 }
 
-async function http<T>(method: string, path: string, body?: unknown, opt: HttpOptions = {}): Promise<T> {
+/** One request with the stored token; on 401 a token from elsewhere or
+ * the person (asked once) gets one more try. */
+async function request(method: string, path: string, body?: unknown, opt: HttpOptions = {}, accept = 'application/json'): Promise<Response> {
   const send = async (token: string | null): Promise<Response> => {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: accept };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
     try {
@@ -277,16 +281,30 @@ async function http<T>(method: string, path: string, body?: unknown, opt: HttpOp
       if (res.status === 401 && getToken() === token) setToken(null);
     }
   }
-  const text = await res.text();
-  let json: unknown = undefined;
-  if (text) {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+  return res;
+}
+
+/** The body's JSON, or undefined when it is empty or not JSON. */
+function parseJSON(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
-  if (!res.ok) throw normalizeHttpError(res.status, json, text || res.statusText);
+}
+
+/** The ApiError of a refused request, from its body. */
+async function refusal(res: Response): Promise<ApiError> {
+  const text = await res.text();
+  return normalizeHttpError(res.status, parseJSON(text), text || res.statusText);
+}
+
+async function http<T>(method: string, path: string, body?: unknown, opt: HttpOptions = {}): Promise<T> {
+  const res = await request(method, path, body, opt);
+  if (!res.ok) throw await refusal(res);
+  const text = await res.text();
+  const json = parseJSON(text);
   if (json === undefined && text) {
     throw new ApiError({ status: res.status, code: 'INVALID_RESPONSE', message: 'Trove sent an answer that is not JSON' });
   }
@@ -346,21 +364,8 @@ export const openWith = (id: number, app: string): Promise<null> =>
 /** An indexed image as a URL the page can show (a data: or blob: URL). */
 export async function imageURL(id: number): Promise<string> {
   if (isDesktop()) return bind('ImageData', id);
-  const token = getToken();
-  const res = await fetch(`/api/files/${enc(String(id))}/image`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-    credentials: 'same-origin',
-  });
-  if (!res.ok) {
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    throw normalizeHttpError(res.status, json, text || res.statusText);
-  }
+  const res = await request('GET', `/api/files/${enc(String(id))}/image`, undefined, {}, 'image/*');
+  if (!res.ok) throw await refusal(res);
   return URL.createObjectURL(await res.blob());
 }
 
@@ -433,37 +438,14 @@ export const resetFilters = (): Promise<FilterChange> =>
 export const applyFilters = (): Promise<FilterApplied> =>
   isDesktop() ? bind('ApplyFilters') : http('POST', '/api/filters/apply');
 
-/** Whether a native folder dialog exists (the desktop window only). */
 // ---------------------------------------------------------------------------
 // Desktop integration (the window only: a browser has no such routes)
-
-/** The desktop's "start at login" entry for the app. */
-export interface LoginItem {
-  supported: boolean;
-  enabled: boolean;
-  path: string;
-  command: string;
-}
-
-/** Commands that bind a global key to quick search on one desktop. */
-export interface HotkeySetup {
-  desktop: string;
-  key: string;
-  commands: string;
-  note: string;
-}
 
 export const loginItem = (): Promise<LoginItem> => bind('LoginItem');
 export const setLoginItem = (on: boolean): Promise<LoginItem> => bind('SetLoginItem', on);
 export const hotkeySetups = async (): Promise<HotkeySetup[]> => (await bind<HotkeySetup[]>('HotkeySetups')) ?? [];
 
-/** Puts text on the clipboard: the desktop's own clipboard in the window. */
-export async function copyText(text: string): Promise<void> {
-  const rt = typeof window === 'undefined' ? undefined : window.runtime;
-  if (rt?.ClipboardSetText && (await rt.ClipboardSetText(text))) return;
-  await navigator.clipboard.writeText(text);
-}
-
+/** Whether a native folder dialog exists (the desktop window only). */
 export const canPickFolder = (): boolean => isDesktop();
 
 /** The native folder dialog: an absolute path, or "" when cancelled (or in a browser). */

@@ -4,10 +4,8 @@
 import { isDesktop } from './api';
 
 export async function copyText(text: string): Promise<void> {
-  const rt = (globalThis as { runtime?: { ClipboardSetText?: (t: string) => Promise<boolean> } }).runtime;
-  if (isDesktop() && rt?.ClipboardSetText) {
-    if (await rt.ClipboardSetText(text)) return;
-  }
+  const rt = isDesktop() ? window.runtime : undefined;
+  if (rt?.ClipboardSetText && (await rt.ClipboardSetText(text))) return;
   if (typeof navigator !== 'undefined' && navigator.clipboard?.writeText) {
     try {
       await navigator.clipboard.writeText(text);

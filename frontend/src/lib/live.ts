@@ -110,6 +110,8 @@ export const emptyQueue: QueueStatus = {
   paused_manually: false,
   paused_by_scheduler: false,
   scheduler_reason: '',
+  paused_by_storage: false,
+  storage_reason: '',
   total: 0,
   cooling_down: 0,
   ready: 0,

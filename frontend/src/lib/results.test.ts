@@ -3,32 +3,11 @@ import { get } from 'svelte/store';
 import { buildRequest, createSearchController, emptyParams, paramsFromURL, paramsToURL, type SearchParams } from './search';
 import { clearRecent, recentSearches, rememberSearch, MAX_RECENT } from './recent';
 import { problemLabel } from './problems';
-import type { SearchRequest, SearchResponse, SearchResult } from './api';
+import type { SearchRequest, SearchResponse } from './api';
+import { searchResult as hit } from './fixtures';
 
 const day = new Date(2026, 4, 20);
 
-function hit(id: number): SearchResult {
-  return {
-    file: {
-      id,
-      file_path: `/n/${id}.md`,
-      filename: `${id}.md`,
-      extension: '.md',
-      created: '',
-      modified: '',
-      accessed: '',
-      title: '',
-      summary: '',
-      keywords: [],
-      size: 1,
-      mime: 'text/markdown',
-    },
-    relevance_score: 1,
-    keyword_score: 1,
-    semantic_score: 0,
-    snippet: '',
-  };
-}
 
 describe('search requests', () => {
   it('sends sort, order only when not the default, kinds and a date range', () => {
@@ -102,7 +81,7 @@ describe('paging', () => {
       reqs.push(req);
       const from = req.offset ?? 0;
       const ids = Array.from({ length: Math.min(req.limit ?? 50, 120 - from) }, (_, i) => from + i + 1);
-      return { query: req.query, total: 123, total_groups: 120, results: ids.map(hit), did_you_mean: { query: 'license', corrections: [] } };
+      return { query: req.query, total: 123, total_groups: 120, results: ids.map((id) => hit(id)), did_you_mean: { query: 'license', corrections: [] } };
     });
     const c = createSearchController({ search, debounceMs: 0, limit: 50 });
     c.set({ query: 'licnese' });
@@ -118,6 +97,21 @@ describe('paging', () => {
     c.loadMore();
     expect(search).toHaveBeenCalledTimes(3);
     expect(new Set(get(c).results.map((r) => r.file.id)).size).toBe(120);
+  });
+
+  it('stops paging when a page brings nothing new, whatever the count says', async () => {
+    const search = vi.fn(async (req: SearchRequest): Promise<SearchResponse> => {
+      return { query: req.query, total: 80, total_groups: 80, results: Array.from({ length: 50 }, (_, i) => hit(i + 1)) };
+    });
+    const c = createSearchController({ search, debounceMs: 0 });
+    c.set({ query: 'a' });
+    await vi.waitFor(() => expect(get(c).phase).toBe('done'));
+    expect(c.hasMore()).toBe(true);
+    c.loadMore();
+    await vi.waitFor(() => expect(get(c).loadingMore).toBe(false));
+    expect(get(c).results).toHaveLength(50);
+    expect(c.hasMore()).toBe(false);
+    expect(search).toHaveBeenCalledTimes(2);
   });
 
   it('drops a page that arrives after the search changed', async () => {

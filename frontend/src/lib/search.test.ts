@@ -1,30 +1,8 @@
 import { describe, it, expect, vi, beforeEach, afterEach } from 'vitest';
 import { get } from 'svelte/store';
 import { buildRequest, createSearchController, modifiedAfter, hasFilters, emptyParams } from './search';
-import { ApiError, type SearchRequest, type SearchResponse, type SearchResult } from './api';
-
-function result(id: number, title = `file ${id}`): SearchResult {
-  return {
-    file: {
-      id,
-      file_path: `/n/${id}.md`,
-      filename: `${id}.md`,
-      extension: '.md',
-      created: '',
-      modified: '',
-      accessed: '',
-      title,
-      summary: '',
-      keywords: [],
-      size: 1,
-      mime: 'text/markdown',
-    },
-    relevance_score: 1,
-    keyword_score: 1,
-    semantic_score: 0,
-    snippet: '',
-  };
-}
+import { ApiError, type SearchRequest, type SearchResponse } from './api';
+import { searchResult as result } from './fixtures';
 
 function answer(query: string, ids: number[]): SearchResponse {
   return { query, total: ids.length, results: ids.map((i) => result(i, `${query} ${i}`)) };

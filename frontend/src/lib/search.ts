@@ -195,6 +195,28 @@ export function paramsFromURL(search: string): SearchParams {
   return p;
 }
 
+/** Everything but the parameters when there is no search. */
+const idle: Omit<SearchState, 'params'> = {
+  phase: 'idle',
+  pending: false,
+  results: [],
+  total: 0,
+  estimated: false,
+  totalGroups: 0,
+  loadingMore: false,
+  didYouMean: '',
+  facets: [],
+  shownQuery: '',
+  error: null,
+  selected: 0,
+  notice: '',
+};
+
+/** Whether more results than those shown exist. */
+export function morePages(st: SearchState): boolean {
+  return st.phase === 'done' && st.results.length < st.totalGroups;
+}
+
 export interface SearchControllerOptions {
   search: (req: SearchRequest, opt: { signal?: AbortSignal }) => Promise<SearchResponse>;
   debounceMs?: number;
@@ -228,22 +250,7 @@ export interface SearchController extends Readable<SearchState> {
 export function createSearchController(opt: SearchControllerOptions): SearchController {
   const debounceMs = opt.debounceMs ?? 150;
   const now = opt.now ?? (() => new Date());
-  let state: SearchState = {
-    params: { ...emptyParams },
-    phase: 'idle',
-    pending: false,
-    results: [],
-    total: 0,
-    estimated: false,
-    totalGroups: 0,
-    loadingMore: false,
-    didYouMean: '',
-    facets: [],
-    shownQuery: '',
-    error: null,
-    selected: 0,
-    notice: '',
-  };
+  let state: SearchState = { params: { ...emptyParams }, ...idle };
   const limit = opt.limit ?? 50;
   const store = writable(state);
   const commit = (next: Partial<SearchState>) => {
@@ -312,7 +319,7 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
     };
   };
 
-  const hasMore = () => state.phase === 'done' && state.results.length < state.totalGroups;
+  const hasMore = () => morePages(state);
 
   const loadMore = async () => {
     if (!hasMore() || state.loadingMore || state.pending) return;
@@ -323,8 +330,10 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
       if (mine !== seq) return; // the search changed meanwhile
       const have = new Set(state.results.map((r) => r.file.id));
       const more = (res.results ?? []).filter((r) => !have.has(r.file.id));
-      commit({ results: [...state.results, ...more], ...counts(res), loadingMore: false });
-      if (more.length === 0) commit({ totalGroups: state.results.length });
+      const results = [...state.results, ...more];
+      // A page with nothing new ends the paging, whatever the count says.
+      const ends = more.length === 0 ? { totalGroups: results.length } : {};
+      commit({ results, ...counts(res), ...ends, loadingMore: false });
     } catch (e) {
       if (mine !== seq) return;
       commit({ loadingMore: false, phase: 'error', error: asApiError(e) });
@@ -335,20 +344,7 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
     cancel();
     if (!state.params.query.trim()) {
       seq++; // any answer still on its way is now stale
-      commit({
-        phase: 'idle',
-        pending: false,
-        results: [],
-        total: 0,
-        estimated: false,
-        totalGroups: 0,
-        didYouMean: '',
-        facets: [],
-        shownQuery: '',
-        error: null,
-        selected: 0,
-        notice: '',
-      });
+      commit(idle);
       return;
     }
     commit({ pending: true });

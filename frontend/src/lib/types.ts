@@ -1,14 +1,13 @@
-import type { EventKind, EventPayloads } from './events';
+import type * as Go from './events';
 
 // Shapes of the Trove API (docs/api.md). Both transports return these.
+// Those the backend's events carry come from events.ts (generated from the
+// Go types); an interface here that extends one only narrows its fields,
+// which the compiler holds to the generated type.
 
 /** Whether the embedding provider answers (a notice, never a folder's status). */
-export interface EmbeddingHealth {
+export interface EmbeddingHealth extends Go.EmbeddingHealth {
   state: 'ok' | 'failing';
-  model: string;
-  message: string;
-  since: string | null;
-  failed_requests: number;
 }
 
 export interface Status {
@@ -209,16 +208,7 @@ export interface ProblemList {
   total: number;
 }
 
-export interface QueueStatus {
-  paused: boolean;
-  paused_manually: boolean;
-  paused_by_scheduler: boolean;
-  scheduler_reason: string;
-  total: number;
-  cooling_down: number;
-  ready: number;
-  processing: number;
-}
+export type QueueStatus = Go.QueueStatus;
 
 export interface QueueItem {
   id: string;
@@ -242,32 +232,35 @@ export interface QueueItems {
 export type RuleType = 'time_window' | 'on_ac_power' | 'cpu_below' | 'battery_above';
 export type Day = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
-export interface SchedulerRule {
+export interface SchedulerRule extends Go.SchedulerRule {
   type: RuleType;
-  start?: string;
-  end?: string;
   days?: Day[];
   percent?: number;
 }
 
-export interface Settings {
-  summarizer: {
-    provider: string;
-    model: string;
-    base_url: string;
-    api_key_env: string;
-    timeout_seconds: number;
-    max_concurrency: number;
-  };
-  embedding: { provider: string; model: string; base_url: string; api_key_env: string };
-  queue: { cooldown_seconds: number; max_concurrency: number; max_retries: number };
-  scheduler: {
-    enabled: boolean;
-    combine_mode: 'ALL' | 'ANY';
-    check_interval_seconds: number;
-    rules: SchedulerRule[];
-  };
-  extraction: { max_file_size_mb: number; timeout_seconds: number; max_text_mb: number; ocr: boolean };
+export interface SchedulerSettings extends Go.SchedulerSettings {
+  combine_mode: 'ALL' | 'ANY';
+  rules: SchedulerRule[];
+}
+
+export interface Settings extends Go.Settings {
+  scheduler: SchedulerSettings;
+}
+
+/** The desktop's "start at login" entry for the app (the window only). */
+export interface LoginItem {
+  supported: boolean;
+  enabled: boolean;
+  path: string;
+  command: string;
+}
+
+/** Commands that bind a global key to quick search on one desktop. */
+export interface HotkeySetup {
+  desktop: string;
+  key: string;
+  commands: string;
+  note: string;
 }
 
 /** A partial settings update: dotted keys ("queue.max_concurrency") to values. */
@@ -321,10 +314,7 @@ export interface FilterApplied {
 }
 
 /** Event kinds: the backend's (generated in events.ts), and the stream's own resync. */
-export type EventType = EventKind | 'resync';
-
-/** An event of one kind, with that kind's payload. */
-export type EventOf<K extends EventKind> = TroveEvent<EventPayloads[K]> & { type: K };
+export type EventType = Go.EventKind | 'resync';
 
 export interface TroveEvent<T = any> {
   id: number;
@@ -333,17 +323,22 @@ export interface TroveEvent<T = any> {
   data: T;
 }
 
-export const EVENT_TYPES: EventType[] = [
-  'file.indexed',
-  'file.failed',
-  'file.removed',
-  'file.moved',
-  'folder.status',
-  'folder.removed',
-  'scan.progress',
-  'queue.status',
-  'settings.changed',
-  'filters.changed',
-  'embedding.status',
-  'resync',
-];
+// Every kind, once: a kind the backend adds and this misses does not compile.
+const eventKinds: Record<EventType, true> = {
+  'file.indexed': true,
+  'file.failed': true,
+  'file.removed': true,
+  'file.moved': true,
+  'folder.status': true,
+  'folder.removed': true,
+  'scan.progress': true,
+  'queue.status': true,
+  'settings.changed': true,
+  'filters.changed': true,
+  'embedding.status': true,
+  'index.status': true,
+  resync: true,
+};
+
+/** The kinds a client listens for. */
+export const EVENT_TYPES = Object.keys(eventKinds) as EventType[];
