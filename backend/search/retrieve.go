@@ -71,6 +71,20 @@ type searcher struct {
 	colSet [numTables]bool
 	qv     []float32
 	added  []string // feedback words
+
+	// listAll, when set, starts listing every file matching the typed
+	// words as soon as their weights are known, beside ranking; all
+	// delivers that listing to matching.
+	listAll bool
+	all     chan listing
+}
+
+// listing is every file matching the query's typed words, for a page's
+// counts.
+type listing struct {
+	keys []store.FileKey
+	more bool
+	err  error
 }
 
 func newSearcher(e *Engine, req Request, p plan, filter store.FileFilter) *searcher {
@@ -95,6 +109,7 @@ func (s *searcher) rank(ctx context.Context) ([]Scored, error) {
 		if err := s.prepare(ctx); err != nil {
 			return nil, err
 		}
+		s.startListing(ctx)
 		if err := s.match(ctx, 0); err != nil {
 			return nil, err
 		}

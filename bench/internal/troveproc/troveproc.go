@@ -155,9 +155,16 @@ type Hit struct {
 	Semantic float64
 }
 
-// Search runs POST /api/search/ in a mode with a limit.
+// Search runs POST /api/search/ in a mode with a limit. A search stopped
+// by the server's time limit (503 SEARCH_TIMEOUT, which a machine busy with
+// other work can cause) is tried again a few times: the figures measure
+// ranking, and one slow moment should not end a run of many minutes.
 func (s *Server) Search(query, mode string, limit int) ([]Hit, error) {
-	r, err := s.Call("POST", "/api/search/", map[string]any{"query": query, "mode": mode, "limit": limit})
+	body := map[string]any{"query": query, "mode": mode, "limit": limit}
+	r, err := s.Call("POST", "/api/search/", body)
+	for try := 0; try < 3 && timedOut(r); try++ {
+		r, err = s.Call("POST", "/api/search/", body)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -175,4 +182,31 @@ func (s *Server) Search(query, mode string, limit int) ([]Hit, error) {
 		out = append(out, h)
 	}
 	return out, nil
+}
+
+// timedOut tells whether an answer is the search time limit's 503.
+func timedOut(answer map[string]any) bool {
+	e, _ := answer["error"].(map[string]any)
+	return e["code"] == "SEARCH_TIMEOUT"
+}
+
+// Checked waits until the server has finished the integrity check it runs
+// soon after start: the check reads the whole index file, and searches
+// timed while it runs measure the check as much as the search.
+func (s *Server) Checked(timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		st, err := s.Call("GET", "/api/status", nil)
+		if err != nil {
+			return err
+		}
+		ix, _ := st["index"].(map[string]any)
+		if ix["checked_at"] != nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no integrity check finished within %s", timeout)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
 }
