@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"text/tabwriter"
 	"time"
@@ -42,7 +43,17 @@ func (s *stats) add(o *stats) {
 
 func main() {
 	runs := flag.Int("n", 1, "extract each file this many times; the fastest run counts")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the extractions here")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	if flag.NArg() != 1 || *runs < 1 {
 		fmt.Fprintln(os.Stderr, "usage: go run ./bench/extract [-n RUNS] DIR")
 		os.Exit(2)
