@@ -298,8 +298,13 @@ type tolerance struct{ share, plus int }
 var (
 	closely = tolerance{share: 64} // ranking: a 64th
 	// roughly serves the enricher while a folder is first indexed: a
-	// quarter and a thousand files.
-	roughly = tolerance{share: 4, plus: 1000}
+	// quarter of the files, and a few. A count kept until a fixed number
+	// of files (it was a thousand) made the first files of every folder
+	// take their keywords from the counts of a nearly empty index, which
+	// files happened to be first deciding which counts those were: the
+	// same folder indexed twice got different keywords for a third of a
+	// 3,000 file collection, and ranked differently.
+	roughly = tolerance{share: 4, plus: 16}
 )
 
 // readAt is the state of the index when a count was read: its size, and

@@ -411,6 +411,15 @@ func TestRankDocFreqsFollowTheIndex(t *testing.T) {
 	if err != nil || docs != 10 || df["roof"] != 10 {
 		t.Fatalf("ranking counts %d of %d files, want 10 of 10 (err %v)", df["roof"], docs, err)
 	}
+	// The enricher's counts are read again once the folder has grown past
+	// a few files: counts from a nearly empty index would choose the
+	// keywords of the files indexed next, differently on every run.
+	for i := range 20 {
+		s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/more%d", i), "roof beams"))
+	}
+	if _, df, _ := s.DocFreqs(ctx, []string{"roof"}); df["roof"] != 30 {
+		t.Fatalf("the enricher's count after 30 files is %d, want 30", df["roof"])
+	}
 }
 
 // Ranking's counts follow an index whose files are edited or removed as
