@@ -172,16 +172,23 @@ func (s *Server) Search(query, mode string, limit int) ([]Hit, error) {
 	out := make([]Hit, 0, len(results))
 	for _, x := range results {
 		m, _ := x.(map[string]any)
-		f, _ := m["file"].(map[string]any)
 		h := Hit{}
-		h.Path, _ = f["file_path"].(string)
-		h.Filename, _ = f["filename"].(string)
 		h.Score, _ = m["relevance_score"].(float64)
 		h.Keyword, _ = m["keyword_score"].(float64)
 		h.Semantic, _ = m["semantic_score"].(float64)
-		out = append(out, h)
+		// Files with the same content show once, the others as the
+		// result's copies: they stand at its rank, as a person sees
+		// them, and count as the separate documents they are.
+		copies, _ := m["copies"].([]any)
+		for _, f := range append([]any{m["file"]}, copies...) {
+			f, _ := f.(map[string]any)
+			c := h
+			c.Path, _ = f["file_path"].(string)
+			c.Filename, _ = f["filename"].(string)
+			out = append(out, c)
+		}
 	}
-	return out, nil
+	return out[:min(len(out), limit)], nil
 }
 
 // timedOut tells whether an answer is the search time limit's 503.
