@@ -54,6 +54,9 @@ type OCRProbe struct {
 // tesseract is the process's probe: extraction and the status share it.
 var tesseract = &OCRProbe{}
 
+// DefaultOCR is the process's probe, used where no other is given.
+func DefaultOCR() *OCRProbe { return tesseract }
+
 // CheckOCR reports whether OCR can run, with the process's probe.
 func CheckOCR(ctx context.Context) OCRStatus { return tesseract.Status(ctx) }
 
