@@ -59,7 +59,7 @@ var operations = []operation{
 	{method: "POST", path: "/api/files/{file_id}/open-with", id: "openWith", summary: "Open an indexed file with one of its applications", params: []param{inPath("file_id", "integer", "the file's id")}, body: views.OpenWithRequest{}, required: []string{"app"}, status: 200, answer: views.Opened{}, failure: ErrorStatus{}},
 	{method: "POST", path: "/api/files/{file_id}/reveal", id: "revealFile", summary: "Show an indexed file in its folder", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: views.Opened{}, failure: ErrorBare{}},
 
-	{method: "GET", path: "/api/status/", id: "getStatus", summary: "Service status: jobs, version, uptime, embedding provider, index condition", status: 200, answer: views.Status{}, failure: ErrorStatus{}},
+	{method: "GET", path: "/api/status/", id: "getStatus", summary: "Service status: jobs, version, uptime, embedding provider, index condition, whether OCR can run", status: 200, answer: views.Status{}, failure: ErrorStatus{}},
 	{method: "POST", path: "/api/index/rebuild", id: "rebuildIndex", summary: "Replace the index and index every file again (in the background)", status: 202, answer: views.RebuildAnswer{}, failure: ErrorStatus{}},
 
 	{method: "POST", path: "/api/watch/directory", id: "watchDirectory", summary: "Watch a folder and index it", body: views.WatchRequest{}, status: 200, answer: views.WatchDirectoryAnswer{}, failure: ErrorStatus{}},

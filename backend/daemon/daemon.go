@@ -21,6 +21,7 @@ import (
 	"trove/backend/dirlock"
 	"trove/backend/embedding"
 	"trove/backend/events"
+	"trove/backend/extract"
 	"trove/backend/filters"
 	"trove/backend/indexer"
 	"trove/backend/launch"
@@ -42,6 +43,9 @@ type Config struct {
 	Log       *slog.Logger
 	// Extract replaces file extraction; tests use it to inject faults.
 	Extract pipeline.ExtractFunc
+	// OCR finds tesseract (nil: the process's probe); tests use it to
+	// pretend tesseract is missing.
+	OCR *extract.OCRProbe
 	// UI is the built web interface served at /.
 	UI fs.FS
 	// MaxWatches caps the folders watched live (0: the kernel's limit);
@@ -146,7 +150,7 @@ func (d *Daemon) wire() error {
 	engine := &search.Engine{Store: d.store, Vectors: vecs, Embedder: mod.Embedder, Log: cfg.Log}
 	pipe := pipeline.New(pipeline.Deps{
 		Store: d.store, Settings: set.Get, Matcher: flt.Matcher,
-		Extract:  cfg.Extract,
+		Extract: cfg.Extract, OCR: cfg.OCR,
 		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: bus.Publish, Log: cfg.Log,
 	})
 	ix, err = indexer.New(indexer.Deps{Store: d.store, Filters: flt, Pipeline: pipe, Settings: set.Get, Publish: bus.Publish,
@@ -158,9 +162,12 @@ func (d *Daemon) wire() error {
 	}
 	d.indexer = ix
 	d.sched = scheduler.New(func() core.SchedulerSettings { return set.Get().Scheduler }, scheduler.NewSystem(), ix.Queue(), cfg.Log)
-	set.OnChange(func(_, cur core.Settings) {
+	set.OnChange(func(old, cur core.Settings) {
 		ix.SettingsChanged(cur)
 		d.sched.SettingsChanged()
+		if cur.Extraction.OCR && !old.Extraction.OCR {
+			ix.ReadPendingOCR() // what OCR would read more of is read again
+		}
 		if mod.rebuild(cur) {
 			if m := mod.Embedder().Model(); m != vecs.Model() {
 				vecs.Reset(m)
@@ -171,7 +178,7 @@ func (d *Daemon) wire() error {
 	d.svc = service.New(service.Deps{
 		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Search: engine, Opener: launch.Desktop{}, Log: cfg.Log, Version: cfg.Version,
 		Health: d.health, TokenSet: cfg.Token != "", DataDir: cfg.DataDir, ConfigDir: cfg.ConfigDir,
-		SearchTimeout: cfg.SearchTimeout, SearchHook: cfg.SearchHook,
+		SearchTimeout: cfg.SearchTimeout, SearchHook: cfg.SearchHook, OCR: cfg.OCR,
 	})
 	d.ln, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -40,6 +40,15 @@ type Options struct {
 	Expect fs.FileInfo
 	// OCR reads text in images and scanned PDF pages with tesseract (ocr.go).
 	OCR bool
+	// Tesseract finds tesseract for OCR; nil: the process's probe (CheckOCR).
+	Tesseract *OCRProbe
+}
+
+func (o Options) tesseract() *OCRProbe {
+	if o.Tesseract != nil {
+		return o.Tesseract
+	}
+	return tesseract
 }
 
 // Document is what extraction learned about a file.
@@ -50,6 +59,9 @@ type Document struct {
 	Format  string            // the family that produced it: "text", "markdown", "pdf", ..., "metadata"
 	Meta    map[string]string // author, camera, artist, ... when cheap to read
 	Warning string            // why content was not (fully) indexed; "" when all is well
+	// OCRPending says OCR would read more of the file than was read: OCR
+	// is off, or tesseract is missing. Turning it on reads such files again.
+	OCRPending bool
 }
 
 // ErrNotRegular is returned (wrapped in an *fs.PathError) for FIFOs,
@@ -171,7 +183,11 @@ func runFamily(s *source, fam family) Document {
 	s.text = newSink(s.opt.MaxTextBytes)
 	err := protect(func() error { return fam.run(s, &doc) })
 	finish(s, &doc, fam, err)
-	if ocrWanted(s, &doc) {
+	switch {
+	case !ocrApplies(s, &doc):
+	case !s.opt.OCR:
+		doc.OCRPending = true
+	default:
 		if err := protect(func() error { runOCR(s, &doc); return nil }); err != nil {
 			doc.Warning = warningFor(doc.Format, err)
 		}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // OCR reads the text of images and of scanned PDF pages with tesseract
@@ -29,41 +28,9 @@ const (
 // tesseract is not installed.
 const OCRMissing = "text in images not read: OCR is on but tesseract is not installed"
 
-// ocrTool finds tesseract and its language packs, once per process; tests
-// replace it to pretend tesseract is missing.
-var ocrTool = sync.OnceValues(func() (string, string) { return findOCR("tesseract") })
-
-func findOCR(name string) (string, string) {
-	bin, err := exec.LookPath(name)
-	if err != nil {
-		return "", ""
-	}
-	out, err := exec.Command(bin, "--list-langs").Output()
-	if err != nil {
-		return "", ""
-	}
-	var langs []string
-	for _, l := range strings.Split(string(out), "\n")[1:] {
-		if l = strings.TrimSpace(l); l != "" && l != "osd" {
-			langs = append(langs, l)
-		}
-	}
-	if len(langs) == 0 {
-		return "", ""
-	}
-	return bin, strings.Join(langs, "+")
-}
-
-// OCRAvailable reports whether tesseract is installed, and its languages.
-func OCRAvailable() (bool, string) {
-	bin, langs := ocrTool()
-	return bin != "", langs
-}
-
-// ocrImage runs tesseract on image bytes.
-func ocrImage(ctx context.Context, img []byte) (string, error) {
-	bin, langs := ocrTool()
-	cmd := exec.CommandContext(ctx, bin, "stdin", "stdout", "-l", langs)
+// ocrImage runs tesseract on image bytes, in every language it has.
+func ocrImage(ctx context.Context, tool OCRStatus, img []byte) (string, error) {
+	cmd := exec.CommandContext(ctx, tool.Path, "stdin", "stdout", "-l", strings.Join(tool.Languages, "+"))
 	cmd.Stdin = bytes.NewReader(img)
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1")
 	out, err := runTool(cmd)
@@ -82,9 +49,11 @@ func runTool(cmd *exec.Cmd) ([]byte, error) {
 	return out, nil
 }
 
-// ocrWanted tells whether OCR applies to the document as extracted.
-func ocrWanted(s *source, doc *Document) bool {
-	if !s.opt.OCR || s.ctx.Err() != nil {
+// ocrApplies tells whether OCR would read more of the document as
+// extracted, were it on: an image large enough to hold text, or a PDF with
+// pages that gave none.
+func ocrApplies(s *source, doc *Document) bool {
+	if s.ctx.Err() != nil {
 		return false
 	}
 	switch doc.Format {
@@ -103,8 +72,11 @@ var ocrFormats = map[string]bool{"image/png": true, "image/jpeg": true, "image/t
 	"image/bmp": true, "image/webp": true}
 
 // runOCR adds the text tesseract reads to the document, and marks it.
+// Without tesseract the document says OCR is still pending, and why.
 func runOCR(s *source, doc *Document) {
-	if ok, _ := OCRAvailable(); !ok {
+	tool := s.opt.tesseract().Status(s.ctx)
+	if !tool.Available {
+		doc.OCRPending = true
 		if doc.Warning == "" {
 			doc.Warning = OCRMissing
 		}
@@ -116,10 +88,10 @@ func runOCR(s *source, doc *Document) {
 		var img []byte
 		img, _, err = s.prefix(ocrMaxImage)
 		if err == nil {
-			text, err = ocrImage(s.ctx, img)
+			text, err = ocrImage(s.ctx, tool, img)
 		}
 	} else {
-		text, err = ocrPDFPages(s)
+		text, err = ocrPDFPages(s, tool)
 	}
 	text = strings.TrimSpace(text)
 	if text != "" {
@@ -142,7 +114,7 @@ func runOCR(s *source, doc *Document) {
 
 // ocrPDFPages renders the pages without a text layer with poppler's
 // pdftoppm and reads them.
-func ocrPDFPages(s *source) (string, error) {
+func ocrPDFPages(s *source, tool OCRStatus) (string, error) {
 	if _, err := exec.LookPath("pdftoppm"); err != nil {
 		return "", fmt.Errorf("pdftoppm (poppler-utils) is not installed")
 	}
@@ -170,7 +142,7 @@ func ocrPDFPages(s *source) (string, error) {
 		if err != nil {
 			return b.String(), err
 		}
-		text, err := ocrImage(s.ctx, img)
+		text, err := ocrImage(s.ctx, tool, img)
 		if err != nil {
 			return b.String(), err
 		}

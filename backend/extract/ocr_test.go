@@ -34,21 +34,22 @@ func ocrFixtures(t *testing.T) (png, scan string) {
 }
 
 // TestOCR: with the setting off, a screenshot gives no text and a scanned
-// PDF says it has no text layer; on, tesseract reads both and the document
-// is marked as OCR text; with tesseract missing, the files are indexed as
-// before and the warning says why their text was not read.
+// PDF says it has no text layer, and both say OCR would read them; on,
+// tesseract reads both and the document is marked as OCR text; with
+// tesseract missing, the files are indexed as before, still pending, and
+// the warning says why their text was not read.
 func TestOCR(t *testing.T) {
 	png, scan := ocrFixtures(t)
-	if ok, _ := OCRAvailable(); !ok {
+	if !CheckOCR(t.Context()).Available {
 		t.Skip("tesseract is not installed (make go-test installs it)")
 	}
 	t.Run("off", func(t *testing.T) {
 		doc, err := Extract(t.Context(), png, Options{})
-		if err != nil || doc.Text != "" || doc.Meta["ocr"] != "" {
+		if err != nil || doc.Text != "" || doc.Meta["ocr"] != "" || !doc.OCRPending {
 			t.Errorf("png: %v %+v", err, doc)
 		}
 		doc, err = Extract(t.Context(), scan, Options{})
-		if err != nil || strings.TrimSpace(doc.Text) != "" || doc.Warning != errPDFNoTextLayer.Error() {
+		if err != nil || strings.TrimSpace(doc.Text) != "" || doc.Warning != errPDFNoTextLayer.Error() || !doc.OCRPending {
 			t.Errorf("scan: %v %+v", err, doc)
 		}
 	})
@@ -59,18 +60,16 @@ func TestOCR(t *testing.T) {
 				t.Fatal(err)
 			}
 			low := strings.ToLower(doc.Text)
-			if !strings.Contains(low, "wombat") || !strings.Contains(low, "lighthouse") || doc.Meta["ocr"] != "tesseract" || doc.Warning != "" {
+			if !strings.Contains(low, "wombat") || !strings.Contains(low, "lighthouse") || doc.Meta["ocr"] != "tesseract" || doc.Warning != "" || doc.OCRPending {
 				t.Errorf("%s: %+v", filepath.Base(path), doc)
 			}
 		}
 	})
 	t.Run("missing", func(t *testing.T) {
-		saved := ocrTool
-		ocrTool = func() (string, string) { return "", "" }
-		defer func() { ocrTool = saved }()
+		missing := &OCRProbe{LookPath: func(string) (string, error) { return "", exec.ErrNotFound }}
 		for _, path := range []string{png, scan} {
-			doc, err := Extract(t.Context(), path, Options{OCR: true})
-			if err != nil || doc.Warning != OCRMissing || doc.Meta["ocr"] != "" {
+			doc, err := Extract(t.Context(), path, Options{OCR: true, Tesseract: missing})
+			if err != nil || doc.Warning != OCRMissing || doc.Meta["ocr"] != "" || !doc.OCRPending {
 				t.Errorf("%s: %v %+v", filepath.Base(path), err, doc)
 			}
 		}

@@ -83,6 +83,8 @@ type Indexer struct {
 
 	queueDirty chan struct{}
 	rescanAll  chan bool // true: re-process every file (models changed)
+	ocrWanted  chan struct{}
+	ocrRan     bool // OCR ran at the last look (pollLoop's own)
 	ready      chan struct{}
 }
 
@@ -96,7 +98,8 @@ func New(d Deps) (*Indexer, error) {
 	w.Exclude(own...)
 	ix := &Indexer{
 		Deps: d, watcher: w, own: own, folders: map[int64]*folder{},
-		queueDirty: make(chan struct{}, 1), rescanAll: make(chan bool, 1), ready: make(chan struct{}),
+		queueDirty: make(chan struct{}, 1), rescanAll: make(chan bool, 1),
+		ocrWanted: make(chan struct{}, 1), ready: make(chan struct{}),
 	}
 	ix.queue = queue.New(queueConfig(d.Settings()), ix.process, queue.Hooks{
 		Failed:  ix.failed,
@@ -152,6 +155,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	for _, f := range ix.snapshot() {
 		ix.goRescan(f.ID, false)
 	}
+	ix.ReadPendingOCR()
 	err := g.Wait()
 	ix.saveQueue(context.Background()) // unfinished work survives a clean stop too
 	if errors.Is(err, context.Canceled) {
@@ -346,8 +350,8 @@ func (ix *Indexer) saveQueue(ctx context.Context) {
 	}
 }
 
-// pollLoop rescans folders that have no live watching and checks folders in
-// error for their return.
+// pollLoop rescans folders that have no live watching, checks folders in
+// error for their return, and queues files for OCR when it starts to run.
 func (ix *Indexer) pollLoop(ctx context.Context) {
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
@@ -359,12 +363,15 @@ func (ix *Indexer) pollLoop(ctx context.Context) {
 			for _, f := range ix.snapshot() {
 				ix.goRescan(f.ID, all)
 			}
+		case <-ix.ocrWanted:
+			ix.safely("queueing files for OCR", func() { ix.queuePendingOCR(ctx) })
 		case <-t.C:
 			for _, f := range ix.snapshot() {
 				if f.polling || f.status == core.DirError {
 					ix.goRescan(f.ID, false)
 				}
 			}
+			ix.safely("looking for OCR", func() { ix.pollOCR(ctx) })
 		}
 	}
 }

@@ -66,6 +66,8 @@ type Deps struct {
 	Embedder func() embedding.Embedder
 	Publish  func(core.EventData)
 	Log      *slog.Logger
+	// OCR finds tesseract; nil: the process's probe (extract.CheckOCR).
+	OCR *extract.OCRProbe
 }
 
 // Pipeline processes files. It is safe for concurrent use.
@@ -121,12 +123,11 @@ func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error 
 		return err
 	}
 	defer release()
-	enricher, embedder := p.Enricher(), p.Embedder()
-	current := found && rec.State == core.StateIndexed && rec.EnrichBy == enricher.Name() && rec.EmbedModel == embedder.Model()
+	enricher, embedder, cfg := p.Enricher(), p.Embedder(), p.Settings()
+	current := found && p.current(ctx, rec, cfg, enricher, embedder)
 	if current && rec.Size == st.Size() && rec.ModNs == st.ModTime().UnixNano() {
 		return nil
 	}
-	cfg := p.Settings()
 	// One deadline for every read of this file, hashing and extraction
 	// together: a read that hangs fails the file when it passes.
 	fctx, cancel := fileread.WithTimeout(ctx, fileTimeout(cfg))
@@ -146,11 +147,34 @@ func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error 
 		return p.Store.Touch(ctx, rec.ID, j.meta) // only the times changed
 	}
 	if !found && j.meta.ContentHash != "" {
-		if adopted, err := p.adopt(ctx, folder, j.meta, enricher, embedder); adopted || err != nil {
+		if adopted, err := p.adopt(ctx, folder, j.meta, cfg, enricher, embedder); adopted || err != nil {
 			return err
 		}
 	}
 	return p.index(j)
+}
+
+// current tells whether an indexed record is what indexing its file now
+// would make, content aside: the same enricher and embedder, and no text
+// left for OCR to read when OCR runs.
+func (p *Pipeline) current(ctx context.Context, rec store.Record, cfg core.Settings, enricher enrich.Enricher, embedder embedding.Embedder) bool {
+	return rec.State == core.StateIndexed && rec.EnrichBy == enricher.Name() && rec.EmbedModel == embedder.Model() &&
+		!(rec.OCRPending && p.ocrRuns(ctx, cfg))
+}
+
+// OCRRuns tells whether files are read with OCR now: extraction.ocr is on
+// and tesseract is there.
+func (p *Pipeline) OCRRuns(ctx context.Context) bool { return p.ocrRuns(ctx, p.Settings()) }
+
+func (p *Pipeline) ocrRuns(ctx context.Context, cfg core.Settings) bool {
+	return cfg.Extraction.OCR && p.tesseract().Status(ctx).Available
+}
+
+func (p *Pipeline) tesseract() *extract.OCRProbe {
+	if p.OCR != nil {
+		return p.OCR
+	}
+	return extract.DefaultOCR()
 }
 
 // testHookAfterCheck lets tests swap the file between its type check and
@@ -223,7 +247,9 @@ func (p *Pipeline) index(j *job) error {
 	ctx, path := j.ctx, j.meta.Path
 	var doc extract.Document
 	err := p.stage("extract", path, func() (err error) {
-		doc, err = p.Extract(j.fctx, path, extractOptions(j.cfg, j.folder.Root, j.checked))
+		opt := extractOptions(j.cfg, j.folder.Root, j.checked)
+		opt.Tesseract = p.tesseract()
+		doc, err = p.Extract(j.fctx, path, opt)
 		return err
 	})
 	if err != nil {
@@ -277,7 +303,7 @@ func (p *Pipeline) index(j *job) error {
 	defer p.writing.Release(size)
 	j.release()
 	return p.stage("index", path, func() error {
-		return p.write(ctx, j.folder, meta, chunks, embedModel, by)
+		return p.write(ctx, j.folder, store.Document{File: meta, Chunks: chunks, EmbedModel: embedModel, EnrichBy: by, OCRPending: doc.OCRPending})
 	})
 }
 
@@ -306,11 +332,10 @@ func (p *Pipeline) embed(j *job, passages []string) ([][]float32, string, error)
 }
 
 // write stores the file, its passages and vectors in one transaction.
-func (p *Pipeline) write(ctx context.Context, f Folder, meta core.File, chunks []store.Chunk, embedModel, by string) error {
-	id, err := p.Store.PutDocument(ctx, store.Document{
-		File: meta, NameTerms: tokens.NameTerms(meta.Filename), PathTerms: tokens.PathTerms(scan.Rel(f.Root, meta.Path)),
-		Chunks: chunks, EmbedModel: embedModel, EnrichBy: by,
-	})
+func (p *Pipeline) write(ctx context.Context, f Folder, doc store.Document) error {
+	meta := doc.File
+	doc.NameTerms, doc.PathTerms = tokens.NameTerms(meta.Filename), tokens.PathTerms(scan.Rel(f.Root, meta.Path))
+	id, err := p.Store.PutDocument(ctx, doc)
 	if err != nil {
 		return err
 	}
@@ -321,13 +346,13 @@ func (p *Pipeline) write(ctx context.Context, f Folder, meta core.File, chunks [
 // adopt recognises a file that reappeared under a new name (moved while
 // Trove was not looking, or from another watched folder) by its content
 // hash, and renames its record instead of extracting it again.
-func (p *Pipeline) adopt(ctx context.Context, f Folder, meta core.File, enricher enrich.Enricher, embedder embedding.Embedder) (bool, error) {
+func (p *Pipeline) adopt(ctx context.Context, f Folder, meta core.File, cfg core.Settings, enricher enrich.Enricher, embedder embedding.Embedder) (bool, error) {
 	candidates, err := p.Store.ByHash(ctx, meta.ContentHash, meta.Size)
 	if err != nil {
 		return false, err
 	}
 	for _, c := range candidates {
-		if c.EnrichBy != enricher.Name() || c.EmbedModel != embedder.Model() || exists(c.Path) {
+		if !p.current(ctx, c, cfg, enricher, embedder) || exists(c.Path) {
 			continue
 		}
 		moved, err := p.moveRecord(ctx, f, c, meta.Path, meta.Modified)

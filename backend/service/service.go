@@ -13,6 +13,7 @@ import (
 	"trove/backend/core"
 	"trove/backend/embedding"
 	"trove/backend/events"
+	"trove/backend/extract"
 	"trove/backend/filters"
 	"trove/backend/provider"
 	"trove/backend/settings"
@@ -48,6 +49,8 @@ type Deps struct {
 	// Program is the desktop app's path for login items; "" for this
 	// program.
 	Program string
+	// OCR finds tesseract; nil: the process's probe.
+	OCR *extract.OCRProbe
 }
 
 // Service implements every operation of the API and the desktop window.
@@ -68,6 +71,7 @@ type Service struct {
 	tokenSet bool
 	getenv   func(string) string
 	ownDirs  []ownDir
+	ocr      *extract.OCRProbe
 
 	filterMu   chan struct{} // serialises filter edits with their cleanup
 	settingsMu chan struct{} // serialises settings updates with their checks
@@ -92,6 +96,7 @@ func New(d Deps) *Service {
 		health: d.Health, log: d.Log, version: d.Version, now: now, started: now(), tokenSet: d.TokenSet, getenv: getenv,
 		ownDirs: ownDirsOf(d.DataDir, d.ConfigDir), filterMu: make(chan struct{}, 1), settingsMu: make(chan struct{}, 1),
 		searchTimeout: cmp.Or(d.SearchTimeout, DefaultSearchTimeout), searchHook: d.SearchHook,
+		ocr: cmp.Or(d.OCR, extract.DefaultOCR()),
 	}
 	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(cur) })
 	return s
@@ -148,14 +153,27 @@ type Status struct {
 	UptimeSeconds float64
 	Embedding     core.EmbeddingHealth
 	Index         core.IndexHealth
+	OCR           extract.OCRStatus
 }
 
+// ocrWait bounds how long a status request waits for the first look for
+// tesseract; later requests get the remembered answer at once.
+const ocrWait = 2 * time.Second
+
 // Status reports the number of active watch jobs, the uptime, whether the
-// embedding provider answers, and the condition of the index.
+// embedding provider answers, the condition of the index, and whether OCR
+// can run.
 func (s *Service) Status(ctx context.Context) (Status, error) {
 	n, err := s.store.CountActiveDirectories(ctx)
 	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds(), Embedding: s.Embedding(),
-		Index: s.indexer.Health()}, err
+		Index: s.indexer.Health(), OCR: s.OCR(ctx)}, err
+}
+
+// OCR reports whether OCR can run: tesseract found, and its languages.
+func (s *Service) OCR(ctx context.Context) extract.OCRStatus {
+	ctx, cancel := context.WithTimeout(ctx, ocrWait)
+	defer cancel()
+	return s.ocr.Status(ctx)
 }
 
 // FileStats summarises the indexed files.

@@ -24,13 +24,14 @@ type Record struct {
 	EmbedModel  string
 	EnrichBy    string
 	Error       string // why it failed, for failed files
+	OCRPending  bool   // OCR would read more of it than was read (see extract.Document)
 }
 
-const recordColumns = `id, dir_id, path, size, modified_ns, content_hash, state, embed_model, enrich_model, error`
+const recordColumns = `id, dir_id, path, size, modified_ns, content_hash, state, embed_model, enrich_model, error, ocr_pending`
 
 func scanRecord(row interface{ Scan(...any) error }) (Record, error) {
 	var r Record
-	err := row.Scan(&r.ID, &r.DirID, &r.Path, &r.Size, &r.ModNs, &r.ContentHash, &r.State, &r.EmbedModel, &r.EnrichBy, &r.Error)
+	err := row.Scan(&r.ID, &r.DirID, &r.Path, &r.Size, &r.ModNs, &r.ContentHash, &r.State, &r.EmbedModel, &r.EnrichBy, &r.Error, &r.OCRPending)
 	return r, err
 }
 
@@ -47,40 +48,43 @@ func (s *Store) Lookup(ctx context.Context, path string) (r Record, ok bool, err
 // ByHash lists indexed files with the given content hash and size. The
 // literal content_hash != ” lets SQLite use the partial index.
 func (s *Store) ByHash(ctx context.Context, hash string, size int64) ([]Record, error) {
-	rows, err := s.rdb().QueryContext(ctx, `SELECT `+recordColumns+` FROM files
-		WHERE content_hash = ? AND content_hash != '' AND size = ? AND state = 'indexed'`, hash, size)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []Record
-	for rows.Next() {
-		r, err := scanRecord(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	err := s.eachRecord(ctx, `WHERE content_hash = ? AND content_hash != '' AND size = ? AND state = 'indexed'`,
+		[]any{hash, size}, func(r Record) { out = append(out, r) })
+	return out, err
 }
 
 // DirRecords maps every path of a folder to its record, for reconciling
 // the index with the disk.
 func (s *Store) DirRecords(ctx context.Context, dirID int64) (map[string]Record, error) {
-	rows, err := s.rdb().QueryContext(ctx, `SELECT `+recordColumns+` FROM files WHERE dir_id = ?`, dirID)
+	out := map[string]Record{}
+	err := s.eachRecord(ctx, `WHERE dir_id = ?`, []any{dirID}, func(r Record) { out[r.Path] = r })
+	return out, err
+}
+
+// PendingOCR lists the indexed files that OCR would read more of. The
+// literal ocr_pending = 1 lets SQLite use the partial index.
+func (s *Store) PendingOCR(ctx context.Context) ([]Record, error) {
+	var out []Record
+	err := s.eachRecord(ctx, `WHERE ocr_pending = 1 AND state = 'indexed'`, nil, func(r Record) { out = append(out, r) })
+	return out, err
+}
+
+// eachRecord runs fn on every record the condition picks.
+func (s *Store) eachRecord(ctx context.Context, where string, args []any, fn func(Record)) error {
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+recordColumns+` FROM files `+where, args...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	out := map[string]Record{}
 	for rows.Next() {
 		r, err := scanRecord(rows)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out[r.Path] = r
+		fn(r)
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // PathsUnder lists the indexed paths at or below dir.

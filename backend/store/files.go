@@ -29,6 +29,7 @@ type Document struct {
 	Chunks     []Chunk
 	EmbedModel string
 	EnrichBy   string
+	OCRPending bool // OCR would read more of it (see Record)
 }
 
 const fileColumns = `id, dir_id, path, filename, extension, mime, size, created_ns, modified_ns, accessed_ns,
@@ -197,7 +198,7 @@ func (s *Store) PutFailed(ctx context.Context, f core.File) (int64, error) {
 	err := s.tx(ctx, func(tx *writeTx) error {
 		var err error
 		f.State = core.StateFailed
-		if id, err = upsertFile(ctx, tx, f, "", ""); err != nil {
+		if id, err = upsertFile(ctx, tx, f, "", "", false); err != nil {
 			return err
 		}
 		tx.removed = append(tx.removed, id)
@@ -209,7 +210,7 @@ func (s *Store) PutFailed(ctx context.Context, f core.File) (int64, error) {
 	return id, nil
 }
 
-func upsertFile(ctx context.Context, tx *writeTx, f core.File, enrichBy, embedModel string) (int64, error) {
+func upsertFile(ctx context.Context, tx *writeTx, f core.File, enrichBy, embedModel string, ocrPending bool) (int64, error) {
 	var keywords any
 	if f.Keywords != nil {
 		b, _ := json.Marshal(f.Keywords)
@@ -217,18 +218,18 @@ func upsertFile(ctx context.Context, tx *writeTx, f core.File, enrichBy, embedMo
 	}
 	var id int64
 	err := tx.QueryRowContext(ctx, `INSERT INTO files(dir_id, path, filename, extension, mime, size, created_ns, modified_ns,
-			accessed_ns, content_hash, state, error, title, summary, keywords, enrich_model, embed_model, indexed_ns)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			accessed_ns, content_hash, state, error, title, summary, keywords, enrich_model, embed_model, indexed_ns, ocr_pending)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET dir_id = excluded.dir_id, filename = excluded.filename,
 			extension = excluded.extension, mime = excluded.mime, size = excluded.size, created_ns = excluded.created_ns,
 			modified_ns = excluded.modified_ns, accessed_ns = excluded.accessed_ns, content_hash = excluded.content_hash,
 			state = excluded.state, error = excluded.error, title = excluded.title, summary = excluded.summary,
 			keywords = excluded.keywords, enrich_model = excluded.enrich_model, embed_model = excluded.embed_model,
-			indexed_ns = excluded.indexed_ns
+			indexed_ns = excluded.indexed_ns, ocr_pending = excluded.ocr_pending
 		RETURNING id`,
 		f.DirID, f.Path, f.Filename, f.Extension, f.Mime, f.Size, f.Created.UnixNano(), f.Modified.UnixNano(),
 		f.Accessed.UnixNano(), f.ContentHash, f.State, f.Error, f.Title, f.Summary, keywords, enrichBy, embedModel,
-		f.IndexedAt.UnixNano()).Scan(&id)
+		f.IndexedAt.UnixNano(), ocrPending).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("files: %w", err)
 	}
@@ -312,7 +313,7 @@ func (w *docWriter) putRows(ctx context.Context, doc Document) (int64, error) {
 		return 0, err
 	}
 	doc.File.State = core.StateIndexed
-	id, err := upsertFile(ctx, w.tx, doc.File, doc.EnrichBy, doc.EmbedModel)
+	id, err := upsertFile(ctx, w.tx, doc.File, doc.EnrichBy, doc.EmbedModel, doc.OCRPending)
 	if err != nil {
 		return 0, err
 	}

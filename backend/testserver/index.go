@@ -1,8 +1,10 @@
 package testserver
 
 import (
+	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -88,4 +90,23 @@ func (s *Server) FileID(path string) int64 {
 		s.t.Fatalf("lookup %s: %d %s", path, r.Status, r.Body)
 	}
 	return int64(id)
+}
+
+// Screenshot renders a line of text as a PNG at path with Ghostscript, for
+// OCR to read; the test is skipped without Ghostscript or tesseract.
+func Screenshot(t testing.TB, path, text string) {
+	t.Helper()
+	for _, tool := range []string{"gs", "tesseract"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (make go-test installs it)", tool)
+		}
+	}
+	ps := filepath.Join(t.TempDir(), "page.ps")
+	page := fmt.Sprintf("%%!PS\n/Helvetica findfont 28 scalefont setfont\n40 700 moveto (%s) show\nshowpage\n", text)
+	if err := os.WriteFile(ps, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("gs", "-q", "-sDEVICE=png16m", "-r100", "-dTextAlphaBits=4", "-o", path, ps).CombinedOutput(); err != nil {
+		t.Fatalf("gs: %v: %s", err, out)
+	}
 }

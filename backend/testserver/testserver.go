@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -18,6 +19,7 @@ import (
 
 	"trove/backend/api"
 	"trove/backend/daemon"
+	"trove/backend/extract"
 	"trove/backend/pipeline"
 	"trove/backend/service"
 )
@@ -40,6 +42,7 @@ type Server struct {
 	cancel        context.CancelFunc
 	done          chan error
 	extract       pipeline.ExtractFunc
+	ocr           *extract.OCRProbe
 	maxWatches    int
 	providerRetry time.Duration
 	searchTimeout time.Duration
@@ -56,6 +59,14 @@ func WithDirs(data, config string) Option {
 
 // WithExtract replaces file extraction, to inject faults.
 func WithExtract(fn pipeline.ExtractFunc) Option { return func(s *Server) { s.extract = fn } }
+
+// WithoutTesseract makes the backend find no tesseract, as on a machine
+// without tesseract-ocr.
+func WithoutTesseract() Option {
+	return withOCR(&extract.OCRProbe{LookPath: func(string) (string, error) { return "", exec.ErrNotFound }})
+}
+
+func withOCR(p *extract.OCRProbe) Option { return func(s *Server) { s.ocr = p } }
 
 // WithMaxWatches caps the live watches, to reach the watch limit cheaply.
 func WithMaxWatches(n int) Option { return func(s *Server) { s.maxWatches = n } }
@@ -92,7 +103,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	d, err := daemon.New(daemon.Config{
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Extract: s.extract, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
+		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
 		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook,
 	})
 	if err != nil {
@@ -136,7 +147,7 @@ func (s *Server) Stop() {
 // Restart stops the backend and starts a new one on the same directories.
 func (s *Server) Restart() *Server {
 	s.Stop()
-	return Start(s.t, WithDirs(s.DataDir, s.ConfigDir), WithToken(s.Token), WithExtract(s.extract), WithProviderRetry(s.providerRetry))
+	return Start(s.t, WithDirs(s.DataDir, s.ConfigDir), WithToken(s.Token), WithExtract(s.extract), withOCR(s.ocr), WithProviderRetry(s.providerRetry))
 }
 
 // Anonymous is s without its token: requests go out without credentials.

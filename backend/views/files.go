@@ -68,6 +68,15 @@ type Status struct {
 	UptimeSeconds int64                `json:"uptime_seconds"`
 	Embedding     core.EmbeddingHealth `json:"embedding"`
 	Index         IndexStatus          `json:"index"`
+	OCR           OCRStatus            `json:"ocr"`
+}
+
+// OCRStatus says whether OCR (extraction.ocr) can run on this machine,
+// whatever the setting.
+type OCRStatus struct {
+	Available bool     `json:"available"` // tesseract found and working
+	Languages []string `json:"languages"` // its language packs; [] when not available
+	Message   string   `json:"message"`   // why not, for people; "" when available
 }
 
 // IndexStatus is the condition of the index itself.
@@ -82,7 +91,8 @@ type IndexStatus struct {
 func StatusOf(st service.Status) Status {
 	h := st.Index
 	return Status{Jobs: st.Jobs, Version: st.Version, UptimeSeconds: int64(st.UptimeSeconds), Embedding: st.Embedding,
-		Index: IndexStatus{Status: h.Status, Message: h.Message, Notice: h.Notice, CheckedAt: OptionalUTC(h.CheckedAt)}}
+		Index: IndexStatus{Status: h.Status, Message: h.Message, Notice: h.Notice, CheckedAt: OptionalUTC(h.CheckedAt)},
+		OCR:   OCRStatus{Available: st.OCR.Available, Languages: append([]string{}, st.OCR.Languages...), Message: st.OCR.Message}}
 }
 
 // titleOf is never empty: a file without a title shows its name.

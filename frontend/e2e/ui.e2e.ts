@@ -5,7 +5,7 @@
 import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, shot } from './browser';
-import { startServer } from './server';
+import { startServer, type Server } from './server';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -22,6 +22,18 @@ const pageErrors: string[] = [];
 async function api<T = any>(path: string, init: RequestInit = {}): Promise<T> {
   const res = await fetch(baseURL + path, init);
   return (await res.json()) as T;
+}
+
+/** Runs fn on a page of a Trove server of its own (started with env), then stops both. */
+async function onOwnServer(env: Record<string, string>, fn: (p: Page, server: Server) => Promise<void>) {
+  const server = await startServer(env);
+  const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1000, height: 800 } });
+  try {
+    await fn(await ctx.newPage(), server);
+  } finally {
+    await ctx.close();
+    await server.stop();
+  }
 }
 
 beforeAll(async () => {
@@ -313,6 +325,37 @@ describe('Trove in a browser', () => {
 
   it('raised no uncaught errors or console errors in the page', () => {
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('OCR in the settings view', () => {
+  // Servers of their own: turning OCR on reads the shared folder's images again.
+  it('turns OCR on and sees it saved, with the languages tesseract reads', async () => {
+    await onOwnServer({}, async (p, server) => {
+      await p.goto('/settings#extraction');
+      const ocr = p.getByRole('switch', { name: 'Read text in images and scanned PDFs (OCR)' });
+      await ocr.waitFor({ timeout: T });
+      expect(await ocr.isChecked()).toBe(false);
+      await expect.poll(() => p.getByTestId('ocr-note').textContent(), { timeout: T }).toMatch(/tesseract reads .*English/);
+      await ocr.check();
+      await p.getByTestId('settings-save').click();
+      const saved = async () => (await (await fetch(server.url + '/api/settings/')).json()).extraction.ocr;
+      await expect.poll(saved, { timeout: T }).toBe(true);
+      await expect.poll(() => p.getByTestId('settings-save').isDisabled(), { timeout: T }).toBe(true);
+      await p.reload();
+      await ocr.waitFor({ timeout: T });
+      await expect.poll(() => ocr.isChecked(), { timeout: T }).toBe(true);
+    });
+  });
+
+  it('says to install tesseract, and keeps OCR off, where it is missing', async () => {
+    await onOwnServer({ PATH: '/nonexistent' }, async (p) => {
+      await p.goto('/settings#extraction');
+      await expect
+        .poll(() => p.getByTestId('ocr-note').textContent(), { timeout: T })
+        .toMatch(/tesseract is not installed: install tesseract-ocr to use OCR/);
+      expect(await p.getByRole('switch', { name: 'Read text in images and scanned PDFs (OCR)' }).isDisabled()).toBe(true);
+    });
   });
 });
 

@@ -14,16 +14,13 @@ import {
   setPath,
   clone,
   FORM,
+  ocrControl,
+  OCR_CHECKING,
 } from './settingsForm';
 import { ApiError, type Settings } from './api';
+import { defaultSettings } from './fixtures';
 
-const base: Settings = {
-  summarizer: { provider: 'builtin', model: '', base_url: '', api_key_env: '', timeout_seconds: 60, max_concurrency: 1 },
-  embedding: { provider: 'builtin', model: '', base_url: '', api_key_env: '' },
-  queue: { cooldown_seconds: 2, max_concurrency: 2, max_retries: 3 },
-  scheduler: { enabled: false, combine_mode: 'ALL', check_interval_seconds: 60, rules: [] },
-  extraction: { max_file_size_mb: 100, timeout_seconds: 30, max_text_mb: 10, ocr: false },
-};
+const base: Settings = defaultSettings();
 
 describe('the settings patch', () => {
   it('flattens to dotted keys, arrays whole', () => {
@@ -119,5 +116,33 @@ describe('scheduler rules', () => {
   it('describes rules in words', () => {
     expect(describeRule({ type: 'time_window', start: '22:00', end: '07:00', days: ['sat'] })).toBe('between 22:00 and 07:00 on sat');
     expect(describeRule({ type: 'cpu_below', percent: 40 })).toBe('while CPU use is below 40%');
+  });
+});
+
+describe('the OCR switch', () => {
+  const missing = { available: false, languages: [], message: 'tesseract is not installed: install tesseract-ocr to use OCR' };
+
+  it('names the languages tesseract reads', () => {
+    expect(ocrControl({ available: true, languages: ['eng'], message: '' }, false)).toEqual({
+      disabled: false,
+      note: 'tesseract reads English.',
+      problem: false,
+    });
+    expect(ocrControl({ available: true, languages: ['eng', 'deu', 'xyz'], message: '' }, true).note).toBe(
+      'tesseract reads English, German and xyz.',
+    );
+  });
+
+  it('cannot be turned on without tesseract, and says what to install', () => {
+    expect(ocrControl(missing, false)).toEqual({ disabled: true, note: missing.message, problem: true });
+  });
+
+  it('can always be turned off', () => {
+    expect(ocrControl(missing, true).disabled).toBe(false);
+  });
+
+  it('stays usable while the server has not said', () => {
+    expect(ocrControl(undefined, false)).toEqual({ disabled: false, note: '', problem: false });
+    expect(ocrControl({ available: false, languages: [], message: OCR_CHECKING }, false).disabled).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // The settings form: dotted keys, the patch of what changed, and the API's
 // validation errors mapped to the fields they name.
 
-import { ApiError, type Settings, type SettingsPatch, type SchedulerRule, type RuleType } from './api';
+import { ApiError, type OCRStatus, type Settings, type SettingsPatch, type SchedulerRule, type RuleType } from './api';
 
 /** Arrays (scheduler.rules) are one value: the API replaces them whole. */
 export function flatten(obj: Record<string, any>, prefix = ''): Record<string, unknown> {
@@ -137,6 +137,54 @@ export function describeRule(r: SchedulerRule): string {
     default:
       return String(r.type);
   }
+}
+
+// ---------------------------------------------------------------------------
+// OCR
+
+/** The server's words while its first look for tesseract is still running. */
+export const OCR_CHECKING = 'still looking for tesseract';
+
+/** What the OCR switch shows, from GET /api/status/'s ocr. */
+export interface OCRControl {
+  /** Turning OCR on is refused: it could not run. Turning it off never is. */
+  disabled: boolean;
+  /** A line beside the switch: the languages, or why OCR cannot run. */
+  note: string;
+  /** The note is a problem (tesseract missing or broken). */
+  problem: boolean;
+}
+
+/**
+ * The OCR switch for a server status (undefined while it is unknown, or
+ * from a server that does not say) and whether OCR is on in the form.
+ */
+export function ocrControl(status: OCRStatus | undefined, on: boolean): OCRControl {
+  if (!status) return { disabled: false, note: '', problem: false };
+  if (status.available) {
+    const langs = (status.languages ?? []).map(languageName);
+    return { disabled: false, note: langs.length ? `tesseract reads ${listOf(langs)}.` : '', problem: false };
+  }
+  if (status.message === OCR_CHECKING) return { disabled: false, note: 'Looking for tesseract…', problem: false };
+  return { disabled: !on, note: status.message || 'OCR cannot run on this machine.', problem: true };
+}
+
+// Names of common tesseract language packs (tesseract-ocr-<code>); other
+// codes are shown as they are.
+const languageNames: Record<string, string> = {
+  eng: 'English', deu: 'German', fra: 'French', spa: 'Spanish', ita: 'Italian', por: 'Portuguese',
+  nld: 'Dutch', dan: 'Danish', swe: 'Swedish', nor: 'Norwegian', fin: 'Finnish', pol: 'Polish',
+  ces: 'Czech', rus: 'Russian', ukr: 'Ukrainian', ell: 'Greek', tur: 'Turkish', ara: 'Arabic',
+  heb: 'Hebrew', hin: 'Hindi', jpn: 'Japanese', kor: 'Korean',
+  chi_sim: 'Chinese (simplified)', chi_tra: 'Chinese (traditional)',
+};
+
+export function languageName(code: string): string {
+  return languageNames[code] ?? code;
+}
+
+function listOf(items: string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 // ---------------------------------------------------------------------------

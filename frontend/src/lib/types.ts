@@ -15,6 +15,15 @@ export interface Status {
   version: string;
   uptime_seconds: number;
   embedding?: EmbeddingHealth;
+  ocr?: OCRStatus;
+}
+
+/** Whether OCR (extraction.ocr) can run on this machine: tesseract found, its languages. */
+export interface OCRStatus {
+  available: boolean;
+  languages: string[];
+  /** Why not, for people; "" when available. */
+  message: string;
 }
 
 export interface Stats {
