@@ -132,8 +132,10 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 	var keys []store.FileKey
 	var more bool
 	if len(exprs) > 0 && s.req.MinScore <= 0 {
+		m := store.Matches{Expr: strings.Join(exprs, " OR "), Exclude: s.p.excluded,
+			Keep: func(k store.FileKey) bool { return globMatch(s.req.Filters.PathGlob, k.Path) }}
 		var err error
-		if keys, more, err = s.e.Store.MatchingKeys(ctx, strings.Join(exprs, " OR "), s.filter, MaxCounted); err != nil {
+		if keys, more, err = s.e.Store.MatchingKeys(ctx, m, s.filter, MaxCounted); err != nil {
 			return nil, false, err
 		}
 	}
@@ -145,11 +147,9 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 	if err != nil {
 		return nil, false, err
 	}
-	var excluded map[int64]bool
-	if s.p.excluded != "" {
-		if excluded, err = s.e.Store.MatchingFiles(ctx, s.p.excluded); err != nil {
-			return nil, false, err
-		}
+	excluded, err := s.excludedAmong(ctx, ids)
+	if err != nil {
+		return nil, false, err
 	}
 	seen := map[int64]bool{}
 	var list []entry
@@ -163,8 +163,8 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 		seen[k.ID] = true
 		list = append(list, entry{key: k, scored: r, ranked: true})
 	}
-	for _, k := range keys {
-		if !seen[k.ID] && !excluded[k.ID] && globMatch(s.req.Filters.PathGlob, k.Path) {
+	for _, k := range keys { // these pass the exclusions and the glob already
+		if !seen[k.ID] {
 			seen[k.ID] = true
 			list = append(list, entry{key: k})
 		}
