@@ -137,4 +137,14 @@ func TestPythonExamples(t *testing.T) {
 	if !strings.Contains(strings.Join(paths, " "), filepath.Join(root, "roof.md")) || rows[1][1] == "" && rows[2][1] == "" {
 		t.Fatalf("cards: %v", rows)
 	}
+
+	// With no Trove to answer, a script says so in one line and exits 3,
+	// as trove search does.
+	s.Stop()
+	for _, args := range [][]string{{"python/search.py", "roof"}, {"python/export_cards.py"}} {
+		out, errOut, code := script(t, s, args[0], args[1:]...)
+		if code != 3 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "no Trove answers at "+s.URL) {
+			t.Errorf("%s with Trove stopped: %d %q %q", args, code, out, errOut)
+		}
+	}
 }

@@ -31,6 +31,8 @@ CC_arm64       := aarch64-linux-gnu-gcc
 MULTIARCH_arm64 := aarch64-linux-gnu
 # Stripped; the hardening flags are the desktop build's (mk/desktop.mk).
 PKG_LDFLAGS    := -s -w -X main.version=$(PKG_VERSION)
+# The headless trove of this machine's architecture (it writes the man page).
+TROVE_HOST     := $(PKG_DIR)/$(shell $(GO) env GOARCH)/trove
 
 package-deps:
 	$(call apt_pkgs,$(PKG_BUILD_PKGS))
@@ -48,10 +50,9 @@ appicon: package-deps
 # What both packages share, made once: the man page (from a trove that runs
 # here), the icons, the metainfo and the changelog.
 PKG_SHARED := $(PKG_DIR)/shared
-package-shared: deps frontend package-deps
+package-shared: deps frontend package-deps $(TROVE_HOST)
 	@mkdir -p $(PKG_SHARED)
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(PKG_LDFLAGS)" -o $(PKG_SHARED)/trove-host .
-	$(GO) run ./build/manpage -bin $(PKG_SHARED)/trove-host -version $(PKG_VERSION) | gzip -9n > $(PKG_SHARED)/trove.1.gz
+	$(GO) run ./build/manpage -bin $(TROVE_HOST) -version $(PKG_VERSION) | gzip -9n > $(PKG_SHARED)/trove.1.gz
 	@rm -rf $(PKG_SHARED)/hicolor
 	@for s in $(ICON_SIZES); do mkdir -p $(PKG_SHARED)/hicolor/$${s}x$${s}/apps; \
 	  rsvg-convert -w $$s -h $$s build/trove.svg -o $(PKG_SHARED)/hicolor/$${s}x$${s}/apps/dev.trove.Trove.png || exit 1; done
@@ -61,11 +62,14 @@ package-shared: deps frontend package-deps
 	  '$(PKG_VERSION)' '$(PKG_COMMIT)' '$(PKG_MAINTAINER)' \
 	  "$$(date -u -R -d @$(SOURCE_DATE_EPOCH))" | gzip -9n > $(PKG_SHARED)/changelog.gz
 
-# $(call pkg_trove,ARCH): the headless trove of ARCH.
-define pkg_trove
-	@mkdir -p $(PKG_DIR)/$(1)
-	CGO_ENABLED=0 GOOS=linux GOARCH=$(1) $(GO) build -trimpath -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/$(1)/trove .
-endef
+# The headless trove of each Linux architecture. The package, the man page
+# (the host's) and cross all take this one file, and make builds a target
+# once per run, so one `make test` links each of them once. Its
+# prerequisites are phony (Go's cache decides what to recompile), so every
+# run links it again: a binary from an earlier run is never taken as new.
+$(PKG_DIR)/%/trove: deps frontend
+	@mkdir -p $(@D)
+	CGO_ENABLED=0 GOOS=linux GOARCH=$* $(GO) build -trimpath -ldflags "$(PKG_LDFLAGS)" -o $@ .
 
 # $(call nfpm_deb,ARCH)
 define nfpm_deb
@@ -75,19 +79,17 @@ define nfpm_deb
 	$(NFPM) package --config $(PKG_DIR)/$(1)/nfpm.yaml --packager deb --target $(PKG_DIR)/
 endef
 
-package-amd64: package-shared desktop-deps $(NFPM)
-	$(call pkg_trove,amd64)
+package-amd64: package-shared desktop-deps $(NFPM) $(PKG_DIR)/amd64/trove
 	CGO_ENABLED=1 CGO_LDFLAGS="$(DESKTOP_CGO_LDFLAGS)" $(GO) build -tags $(DESKTOP_TAGS) $(DESKTOP_GOFLAGS) -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/amd64/trove-desktop .
 	$(call nfpm_deb,amd64)
 
 # trove-desktop for arm64: cgo with the cross compiler, the host's GTK and
 # WebKitGTK headers and the arm64 libraries of the sysroot.
-package-arm64: package-shared desktop-deps $(NFPM)
+package-arm64: package-shared desktop-deps $(NFPM) $(PKG_DIR)/arm64/trove
 	@if [ ! -f $(SYSROOT_arm64)/.complete ]; then \
 	  if [ "$$(id -u)" = 0 ]; then build/linux/sysroot.sh arm64 $(SYSROOT_arm64) || exit 1; \
 	  else echo "The arm64 package needs a sysroot. Make it with:"; echo "  sudo build/linux/sysroot.sh arm64 $(SYSROOT_arm64)"; exit 1; fi; \
 	fi
-	$(call pkg_trove,arm64)
 	CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=$(CC_arm64) PKG_CONFIG=$(CURDIR)/build/linux/cross-pkg-config \
 	  CGO_LDFLAGS="$(DESKTOP_CGO_LDFLAGS) $(foreach d,usr/lib lib,-L$(SYSROOT_arm64)/$(d)/$(MULTIARCH_arm64) -Wl,-rpath-link,$(SYSROOT_arm64)/$(d)/$(MULTIARCH_arm64))" \
 	  $(GO) build -tags $(DESKTOP_TAGS) $(DESKTOP_GOFLAGS) -ldflags "$(PKG_LDFLAGS)" -o $(PKG_DIR)/arm64/trove-desktop .
@@ -102,19 +104,23 @@ package-test: package package-test-deps
 	TROVE_PKG_DIR="$(CURDIR)/$(PKG_DIR)" $(GO) test -count=1 -tags packagetest -v -timeout 10m ./build/linux/pkgtest/
 
 ## cross: trove for linux, macOS and Windows (no cgo), and the Windows desktop app, into build/bin/cross
-CROSS_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+# The Linux ones are the packages' (copied, not linked again), so all
+# carry the packages' flags: stripped, with the package version.
+CROSS_TARGETS := darwin/amd64 darwin/arm64 windows/amd64
 # Packages with code per OS, vetted with their tests for macOS and Windows.
 # fileread, pipeline, api and daemon have per-OS code too, but their tests
 # make FIFOs and FUSE mounts (Linux only); their code is checked by the
 # builds above.
 CROSS_VET     := ./backend/autostart ./backend/dirlock ./backend/launch ./backend/scheduler ./backend/service ./backend/store .
-cross: deps frontend
+cross: deps frontend $(foreach a,$(PKG_ARCHES),$(PKG_DIR)/$(a)/trove)
+	@mkdir -p build/bin/cross
+	@for a in $(PKG_ARCHES); do echo "trove linux/$$a (the package's)"; cp $(PKG_DIR)/$$a/trove build/bin/cross/trove-linux-$$a || exit 1; done
 	@for t in $(CROSS_TARGETS); do os=$${t%/*}; arch=$${t#*/}; ext=; [ $$os = windows ] && ext=.exe; \
 	  echo "trove $$os/$$arch"; \
-	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o build/bin/cross/trove-$$os-$$arch$$ext . || exit 1; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "$(PKG_LDFLAGS)" -o build/bin/cross/trove-$$os-$$arch$$ext . || exit 1; \
 	done
 	@echo "trove-desktop windows/amd64 (Wails needs no cgo on Windows)"
-	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -trimpath -tags desktop,production -ldflags "$(LDFLAGS) -H windowsgui" -o build/bin/cross/trove-desktop-windows-amd64.exe .
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -trimpath -tags desktop,production -ldflags "$(PKG_LDFLAGS) -H windowsgui" -o build/bin/cross/trove-desktop-windows-amd64.exe .
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) vet -tags desktop,production ./app/ .
 	@for os in darwin windows; do echo "vet $$os: $(CROSS_VET)"; \
 	  CGO_ENABLED=0 GOOS=$$os GOARCH=amd64 $(GO) vet $(CROSS_VET) || exit 1; done

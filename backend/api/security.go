@@ -12,19 +12,26 @@ import (
 )
 
 // The local API must not be reachable from web pages the person happens to
-// visit. Four guards, in order:
+// visit. Five guards, in order:
 //
 //  1. Host must be a loopback name (or the address the user chose to bind),
 //     which defeats DNS rebinding.
 //  2. A request carrying an Origin must come from Trove's own UI; other
 //     origins get 403 and no CORS headers.
-//  3. A request with a body must say it is JSON, which browsers cannot send
+//  3. An /api request that a browser says another site made (Sec-Fetch-Site)
+//     and that carries no Origin gets 403: see crossSite.
+//  4. A request with a body must say it is JSON, which browsers cannot send
 //     cross-origin without a preflight the CORS rule refuses.
-//  4. With TROVE_TOKEN set, /api requires it as a bearer token (or ?token=
+//  5. With TROVE_TOKEN set, /api requires it as a bearer token (or ?token=
 //     for EventSource, which cannot set headers), under every spelling of
 //     /api (see isAPIPath).
+//
+// Every answer, refusals included, says Cross-Origin-Resource-Policy:
+// same-origin, so a browser that sent a request from another page without
+// the Sec-Fetch-Site header still hands that page nothing to show or measure.
 
 func (s *Server) guard(c *fiber.Ctx) error {
+	c.Set("Cross-Origin-Resource-Policy", "same-origin")
 	if !s.allowedHost(c.Get(fiber.HeaderHost)) {
 		return fiber.NewError(fiber.StatusForbidden, "forbidden host: the Trove API answers only on loopback names such as 127.0.0.1 and localhost")
 	}
@@ -41,10 +48,13 @@ func (s *Server) guard(c *fiber.Ctx) error {
 			return c.SendStatus(fiber.StatusNoContent)
 		}
 	}
+	api := isAPIPath(c.Path())
+	if api && crossSite(c) {
+		return fiber.NewError(fiber.StatusForbidden, "forbidden: another site's page cannot use the Trove API")
+	}
 	if len(c.Body()) > 0 && !isJSON(c.Get(fiber.HeaderContentType)) {
 		return fiber.NewError(fiber.StatusUnsupportedMediaType, "request bodies must be JSON: set Content-Type: application/json")
 	}
-	api := isAPIPath(c.Path())
 	if s.token != "" && api && !s.validToken(c) {
 		return fiber.NewError(fiber.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer <TROVE_TOKEN>")
 	}
@@ -58,6 +68,25 @@ func (s *Server) guard(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderCacheControl, "no-store")
 	}
 	return c.Next()
+}
+
+// crossSite reports whether a browser made the request for a page of
+// another site, or of another port of this host (which browsers count as
+// the same site, so Sec-Fetch-Site says same-site), and the request shows
+// no Origin. Such requests are the ones the Origin check cannot see:
+// <img>, <script>, <link>, <iframe> and links send no Origin on GET, yet
+// an image's size and load time are readable, and loading one at all tells
+// a page that a file with that id is indexed. Trove's own UI fetches from
+// its own origin (same-origin), a typed address or bookmark says none, and
+// programs send no Sec-Fetch-Site; all of those pass. A request that shows
+// an Origin has passed the Origin check, so it comes from Trove's own UI
+// (the desktop window, whose origin is not Trove's address) and passes too.
+func crossSite(c *fiber.Ctx) bool {
+	switch strings.ToLower(c.Get("Sec-Fetch-Site")) {
+	case "cross-site", "same-site":
+		return c.Get(fiber.HeaderOrigin) == ""
+	}
+	return false
 }
 
 func isJSON(contentType string) bool {

@@ -3,7 +3,6 @@ package search
 import (
 	"math"
 	"strings"
-	"unicode"
 
 	"trove/backend/tokens"
 )
@@ -64,7 +63,7 @@ type parsedName struct {
 }
 
 func parseName(name string) *parsedName {
-	base, ext := splitExt(name)
+	base, ext := tokens.SplitExt(name)
 	return &parsedName{words: splitName(base), ext: ext}
 }
 
@@ -92,22 +91,6 @@ func (n *parsedName) fresh() []nameWord {
 		}
 	}
 	return out
-}
-
-// splitExt splits a file name into its base and extension (without the
-// dot). A leading dot does not start an extension, and an extension is
-// short letters and digits.
-func splitExt(name string) (base, ext string) {
-	i := strings.LastIndexByte(name, '.')
-	if i <= 0 || i == len(name)-1 || len(name)-i-1 > 5 {
-		return name, ""
-	}
-	for _, r := range name[i+1:] {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			return name, ""
-		}
-	}
-	return name[:i], tokens.Fold(name[i+1:])
 }
 
 // nameMatch returns the name score of a file and, for explanations, what

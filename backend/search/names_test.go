@@ -49,14 +49,3 @@ func TestNameMatchWeighsQueryWordsByRarity(t *testing.T) {
 		t.Fatalf("rare-word name %.3f, common-word name %.3f", rare, common)
 	}
 }
-
-func TestSplitExt(t *testing.T) {
-	for name, want := range map[string][2]string{
-		"report.pdf": {"report", "pdf"}, ".bashrc": {".bashrc", ""}, "README.Debian": {"README.Debian", ""},
-		"archive.tar.gz": {"archive.tar", "gz"}, "notes": {"notes", ""}, "a.b-c": {"a.b-c", ""},
-	} {
-		if b, e := splitExt(name); b != want[0] || e != want[1] {
-			t.Errorf("splitExt(%q) = %q, %q; want %q, %q", name, b, e, want[0], want[1])
-		}
-	}
-}

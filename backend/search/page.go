@@ -146,11 +146,9 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 	if err != nil {
 		return nil, false, err
 	}
-	var excluded map[int64]bool
-	if s.p.excluded != "" {
-		if excluded, err = s.e.Store.MatchingFiles(ctx, s.p.excluded); err != nil {
-			return nil, false, err
-		}
+	excluded, err := s.excludedAmong(ctx, ids)
+	if err != nil {
+		return nil, false, err
 	}
 	seen := map[int64]bool{}
 	var list []entry
@@ -164,8 +162,8 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 		seen[k.ID] = true
 		list = append(list, entry{key: k, scored: r, ranked: true})
 	}
-	for _, k := range keys {
-		if !seen[k.ID] && !excluded[k.ID] && globMatch(s.req.Filters.PathGlob, k.Path) {
+	for _, k := range keys { // these pass the exclusions and the glob already
+		if !seen[k.ID] {
 			seen[k.ID] = true
 			list = append(list, entry{key: k})
 		}
@@ -193,11 +191,12 @@ func (s *searcher) startListing(ctx context.Context) {
 		s.all <- listing{}
 		return
 	}
-	expr := strings.Join(exprs, " OR ")
+	m := store.Matches{Expr: strings.Join(exprs, " OR "), Exclude: s.p.excluded,
+		Keep: func(k store.FileKey) bool { return globMatch(s.req.Filters.PathGlob, k.Path) }}
 	go func() {
 		var l listing
 		if err := core.Safe(func() {
-			l.keys, l.more, l.err = s.e.Store.MatchingKeys(ctx, expr, s.filter, MaxCounted)
+			l.keys, l.more, l.err = s.e.Store.MatchingKeys(ctx, m, s.filter, MaxCounted)
 		}); err != nil {
 			l.err = err
 		}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -72,5 +73,39 @@ func TestSearchPageOrdersAndGroups(t *testing.T) {
 	p, err = e.SearchPage(ctx, PageRequest{Request: Request{Query: "harbour", Limit: 5}, Kinds: []string{KindNone}})
 	if err != nil || p.Total != 0 || len(p.Facets) != 1 || p.Facets[0] != (ExtCount{".txt", 3}) {
 		t.Fatalf("kinds %+v %v", p, err)
+	}
+}
+
+// Excluded words (whole or prefix) and the path glob hold of every listed
+// file and the total counts exactly the files that pass them.
+func TestSearchPageTotalHonoursExclusionsAndGlob(t *testing.T) {
+	var docs []testDoc
+	for i := range 9 {
+		text := "harbour tide"
+		if i%3 == 0 {
+			text += " ferryman"
+		}
+		docs = append(docs, testDoc{fmt.Sprintf("%c/log%d.txt", 'a'+i%2, i), []string{text}})
+	}
+	e := testIndex(t, docs)
+	ctx := context.Background()
+	for _, c := range []struct {
+		query, glob string
+		want        int
+	}{
+		{"harbour", "", 9},
+		{"harbour -ferr*", "", 6},
+		{"harbour -ferryman", "a/**", 3}, // a: logs 0 2 4 6 8; 0 and 6 mention the ferryman
+		{"harbour", "b/**", 4},
+	} {
+		p, err := e.SearchPage(ctx, PageRequest{Request: Request{Query: c.query, Limit: 20, Filters: Filters{PathGlob: c.glob}}})
+		if err != nil || p.Total != c.want || len(p.Results) != c.want {
+			t.Errorf("%q in %q: total %d, %d results, %v; want %d", c.query, c.glob, p.Total, len(p.Results), err, c.want)
+		}
+		for _, r := range p.Results {
+			if strings.Contains(c.query, "-ferr") && strings.Contains(r.File.Path, "log0") {
+				t.Errorf("%q listed %s", c.query, r.File.Path)
+			}
+		}
 	}
 }

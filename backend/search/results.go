@@ -20,12 +20,9 @@ func (s *searcher) results(ctx context.Context, ranked []Scored) ([]Result, erro
 			return nil, err
 		}
 	}
-	var excluded map[int64]bool
-	if s.p.excluded != "" {
-		var err error
-		if excluded, err = s.e.Store.MatchingFiles(ctx, s.p.excluded); err != nil {
-			return nil, err
-		}
+	excluded, err := s.excludedAmong(ctx, ids)
+	if err != nil {
+		return nil, err
 	}
 	limit := max(s.req.Limit, 1)
 	var keep []Scored
@@ -143,4 +140,13 @@ func explain(q Query, r Scored, col Collection, t Tuning) Explanation {
 		}
 	}
 	return x
+}
+
+// excludedAmong reports which of the files ids the query's excluded words
+// match (none when it excludes nothing).
+func (s *searcher) excludedAmong(ctx context.Context, ids []int64) (map[int64]bool, error) {
+	if s.p.excluded == "" || len(ids) == 0 {
+		return nil, nil
+	}
+	return s.e.Store.ExcludedAmong(ctx, s.p.excluded, ids)
 }

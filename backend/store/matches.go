@@ -22,23 +22,23 @@ type FileKey struct {
 
 const fileKeyColumns = `f.id, f.path, f.extension, f.filename, f.size, f.modified_ns, f.content_hash`
 
-func scanKeys(rows interface {
-	Next() bool
-	Scan(...any) error
-	Err() error
-}, limit int) ([]FileKey, bool, error) {
-	var out []FileKey
+// scanKeys reads the keys keep accepts (nil: all) up to limit, and
+// whether more follow; it stops reading there.
+func scanKeys(rows *sql.Rows, keep func(FileKey) bool, limit int) (keys []FileKey, more bool, err error) {
 	for rows.Next() {
-		if limit > 0 && len(out) == limit {
-			return out, true, rows.Err()
-		}
 		k, err := scanKey(rows)
 		if err != nil {
 			return nil, false, err
 		}
-		out = append(out, k)
+		if keep != nil && !keep(k) {
+			continue
+		}
+		if limit > 0 && len(keys) == limit {
+			return keys, true, nil
+		}
+		keys = append(keys, k)
 	}
-	return out, false, rows.Err()
+	return keys, false, rows.Err()
 }
 
 func scanKey(row interface{ Scan(...any) error }) (FileKey, error) {
@@ -47,26 +47,46 @@ func scanKey(row interface{ Scan(...any) error }) (FileKey, error) {
 	return k, err
 }
 
-// MatchingKeys returns the indexed files passing f whose text or card
-// match expr (an FTS5 expression), up to limit; more reports that there
-// are more than limit. One pass over each table's posting lists: matches
-// are counted, not scored.
-func (s *Store) MatchingKeys(ctx context.Context, expr string, f FileFilter, limit int) (keys []FileKey, more bool, err error) {
+// Matches says which files a listing wants: those whose text or card match
+// Expr and not Exclude (FTS5 expressions; Exclude "" excludes nothing) and
+// that Keep accepts (nil accepts all).
+type Matches struct {
+	Expr, Exclude string
+	Keep          func(FileKey) bool
+}
+
+// MatchingKeys returns the indexed files passing f that m wants, in id
+// order, up to limit; more reports that more than limit are wanted. The
+// ids matching Expr, and those matching Exclude, are each gathered in one
+// pass over the tables' posting lists (counted, not scored); the files are
+// then walked in id order and looked up by rowid until limit+1 pass Keep.
+// So the listing is the same whatever plan SQLite picks, and exclusions
+// and Keep cut before the limit, not after it (which would undercount).
+// A file-by-file exclusion test (NOT EXISTS ... MATCH ... rowid = f.id)
+// would parse and seek the expression once per file: hundreds of times
+// slower for a common or prefix word.
+func (s *Store) MatchingKeys(ctx context.Context, m Matches, f FileFilter, limit int) (keys []FileKey, more bool, err error) {
 	cond, fargs := f.where("f")
-	args := append([]any{expr}, fargs...)
-	q := `SELECT ` + fileKeyColumns + ` FROM files f WHERE f.id IN (
+	args := append([]any{m.Expr}, fargs...)
+	// NOT INDEXED: walk the matches and look each file up by rowid, which
+	// yields id order for free; an index on state would walk every file.
+	q := `SELECT ` + fileKeyColumns + ` FROM files f NOT INDEXED WHERE f.id IN (
 		SELECT rowid FROM fts_content WHERE fts_content MATCH ?1
 		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1) AND ` + renumber(cond, 2)
-	if limit > 0 {
-		q += ` LIMIT ?`
-		args = append(args, limit+1)
+	if m.Exclude != "" {
+		args = append(args, m.Exclude)
+		n := len(args)
+		q += fmt.Sprintf(` AND f.id NOT IN (
+		SELECT rowid FROM fts_content WHERE fts_content MATCH ?%d
+		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?%d)`, n, n)
 	}
+	q += ` ORDER BY f.id`
 	rows, err := s.rdb().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("matching files: %w", err)
 	}
 	defer rows.Close()
-	return scanKeys(rows, limit)
+	return scanKeys(rows, m.Keep, limit)
 }
 
 // renumber gives the filter's anonymous parameters numbers from first on,
@@ -118,7 +138,7 @@ func (s *Store) BrowseKeys(ctx context.Context, f FileFilter, limit int) ([]File
 		return nil, false, fmt.Errorf("browse: %w", err)
 	}
 	defer rows.Close()
-	return scanKeys(rows, limit)
+	return scanKeys(rows, nil, limit)
 }
 
 // FileText returns an indexed file's stored text (its passages in order,

@@ -4,29 +4,46 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 
 	"trove/backend/core"
 )
 
-// MatchingFiles lists the files whose text or metadata match an
-// expression (for exclusions).
-func (s *Store) MatchingFiles(ctx context.Context, expr string) (map[int64]bool, error) {
-	rows, err := s.rdb().QueryContext(ctx, `SELECT rowid FROM fts_content WHERE fts_content MATCH ?1
-		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1`, expr)
+// ExcludedAmong returns which of the given files' text or metadata match
+// expr (for exclusions). The matches are read in one pass over expr's
+// posting lists, from the lowest of the ids to the highest, and only the
+// given files are kept, so memory follows the files asked about, not how
+// many files expr matches (a file-by-file lookup would parse and seek
+// expr once per file, far slower for a common or prefix word).
+func (s *Store) ExcludedAmong(ctx context.Context, expr string, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	asked := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		asked[id] = true
+	}
+	rows, err := s.rdb().QueryContext(ctx, `SELECT rowid FROM fts_content WHERE fts_content MATCH ?1 AND rowid BETWEEN ?2 AND ?3
+		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1 AND rowid BETWEEN ?2 AND ?3`, expr, slices.Min(ids), slices.Max(ids))
 	if err != nil {
 		return nil, fmt.Errorf("exclusion search: %w", err)
 	}
 	defer rows.Close()
-	out := map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			return nil, err
 		}
-		out[id] = true
+		if asked[id] {
+			out[id] = true
+		}
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("exclusion search: %w", err)
+	}
+	return out, nil
 }
 
 // IndexedFiles returns the records of the given ids that are indexed.

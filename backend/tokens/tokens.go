@@ -61,6 +61,23 @@ func NameTerms(filename string) string {
 	return b.String()
 }
 
+// SplitExt splits a file name into its base and extension, folded and
+// without the dot. A leading dot does not start an extension, and an
+// extension is one to five letters and digits: README.Debian and
+// notes.2024-05 have none.
+func SplitExt(name string) (base, ext string) {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || i == len(name)-1 || len(name)-i-1 > 5 {
+		return name, ""
+	}
+	for _, r := range name[i+1:] {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return name, ""
+		}
+	}
+	return name[:i], Fold(name[i+1:])
+}
+
 // PathTerms is NameTerms for the folder names between the watched root and
 // the file (rel is the file's slash-separated path below the root).
 func PathTerms(rel string) string {

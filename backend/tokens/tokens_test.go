@@ -75,3 +75,15 @@ func TestStemPorterExamples(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitExt(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"report.pdf": {"report", "pdf"}, ".bashrc": {".bashrc", ""}, "README.Debian": {"README.Debian", ""},
+		"archive.tar.gz": {"archive.tar", "gz"}, "notes": {"notes", ""}, "a.b-c": {"a.b-c", ""},
+		"Photo.JPG": {"Photo", "jpg"}, "libfoo.so_": {"libfoo.so_", ""},
+	} {
+		if b, e := SplitExt(name); b != want[0] || e != want[1] {
+			t.Errorf("SplitExt(%q) = %q, %q; want %q, %q", name, b, e, want[0], want[1])
+		}
+	}
+}

@@ -24,10 +24,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"trove/bench/internal/harness"
 )
 
 func main() {
@@ -41,20 +42,20 @@ func main() {
 		*corpus = fmt.Sprintf("/var/tmp/trove-corpus-%d", *files)
 	}
 	sharedAbs, _ := filepath.Abs(*shared)
-	run("bash", filepath.Join(sharedAbs, "bench", "make-corpus.sh"), *corpus, strconv.Itoa(*files))
+	harness.Run("bash", filepath.Join(sharedAbs, "bench", "make-corpus.sh"), *corpus, strconv.Itoa(*files))
 	nFiles, nBytes := census(*corpus)
 	fmt.Printf("corpus %s: %d files, %.1f MB\n\n", *corpus, nFiles, float64(nBytes)/1e6)
 
 	work, err := os.MkdirTemp("", "trove-bench-")
-	check(err)
+	harness.Check(err)
 	defer os.RemoveAll(work)
 	bin := filepath.Join(work, "trove")
-	run("go", "build", "-o", bin, ".")
+	harness.Run("go", "build", "-o", bin, ".")
 
 	tr := indexWithTrove(bin, work, *corpus, *edits)
 	fmt.Printf("trove:  %6.1f s  %6.0f files/s  %5.1f MB/s  peak RSS %4d MiB  index %6.1f MB\n",
 		tr.wall.Seconds(), float64(nFiles)/tr.wall.Seconds(), float64(nBytes)/1e6/tr.wall.Seconds(), tr.peakRSS>>20, float64(tr.indexBytes)/1e6)
-	fmt.Printf("        save-to-searchable over %d edits (cooldown 0): median %v, p95 %v\n", len(tr.latencies), pct(tr.latencies, 50), pct(tr.latencies, 95))
+	fmt.Printf("        save-to-searchable over %d edits (cooldown 0): median %v, p95 %v\n", len(tr.latencies), harness.Percentile(tr.latencies, 50), harness.Percentile(tr.latencies, 95))
 	extractThroughput(sharedAbs, *corpus)
 	if !*recoll {
 		return
@@ -77,7 +78,7 @@ func indexWithTrove(bin, work, corpus string, edits int) result {
 	data, conf := filepath.Join(work, "data"), filepath.Join(work, "conf")
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", data, "--config-dir", conf)
 	stderr, _ := cmd.StderrPipe()
-	check(cmd.Start())
+	harness.Check(cmd.Start())
 	defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
 	base := "http://" + waitAddr(stderr)
 	api := client{base}
@@ -122,7 +123,7 @@ func saveToSearchable(api client, corpus string, n int) []time.Duration {
 	for i, p := range targets {
 		before := api.hash(p)
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-		check(err)
+		harness.Check(err)
 		t0 := time.Now()
 		fmt.Fprintf(f, "\nzqedit%04d\n", i)
 		f.Close()
@@ -145,7 +146,7 @@ func (c client) do(method, path, body string) map[string]any {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := http.DefaultClient.Do(req)
-	check(err)
+	harness.Check(err)
 	defer resp.Body.Close()
 	var m map[string]any
 	json.NewDecoder(resp.Body).Decode(&m)
@@ -174,17 +175,17 @@ func (c client) idle(root string) bool {
 
 func indexWithRecoll(shared, work, corpus string) result {
 	conf := filepath.Join(work, "recoll")
-	check(os.MkdirAll(conf, 0o755))
-	check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
+	harness.Check(os.MkdirAll(conf, 0o755))
+	harness.Check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
 		"topdirs = %s\nloglevel = 2\naspellLanguage = en\nsystemfilecommand = file -b --mime-type\n", corpus)), 0o644))
 	mm, err := os.ReadFile(filepath.Join(shared, "bench", "recoll", "mimemap.tuned"))
-	check(err)
-	check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
+	harness.Check(err)
+	harness.Check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
 	var stderr bytes.Buffer
 	cmd := exec.Command("/usr/bin/time", "-v", "recollindex", "-c", conf, "-z")
 	cmd.Stderr = &stderr
 	start := time.Now()
-	check(cmd.Run())
+	harness.Check(cmd.Run())
 	res := result{wall: time.Since(start), indexBytes: dirSize(filepath.Join(conf, "xapiandb"))}
 	if m := regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`).FindStringSubmatch(stderr.String()); m != nil {
 		kb, _ := strconv.ParseInt(m[1], 10, 64)
@@ -210,7 +211,7 @@ func extractThroughput(shared, corpus string) {
 
 func peakRSS(pid int) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	check(err)
+	harness.Check(err)
 	for line := range strings.SplitSeq(string(b), "\n") {
 		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
 			kb, _ := strconv.ParseInt(f[1], 10, 64)
@@ -244,28 +245,4 @@ func dirSize(root string) int64 {
 		return nil
 	})
 	return total
-}
-
-func pct(xs []time.Duration, p float64) time.Duration {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), xs...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	k := int(float64(len(s))*p/100+0.999999) - 1
-	return s[max(0, min(k, len(s)-1))]
-}
-
-func run(name string, args ...string) {
-	cmd := exec.Command(name, args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		log.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
-	}
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

@@ -99,13 +99,12 @@ func uniq(xs []string) []string {
 	return slices.Compact(xs)
 }
 
-// splitExt splits a name at its last dot (a leading dot is not one).
+// splitExt splits a name as the engine does (tokens.SplitExt), so that
+// what a query calls the extension is what Trove reads as one; the
+// extension keeps its dot and its case, as a person would type it.
 func splitExt(name string) (base, ext string) {
-	i := strings.LastIndexByte(name, '.')
-	if i <= 0 || i == len(name)-1 || len(name)-i > 6 {
-		return name, ""
-	}
-	return name[:i], name[i:]
+	base, _ = tokens.SplitExt(name)
+	return base, name[len(base):]
 }
 
 // nameParts are the folded words of a name, split as a person reads it

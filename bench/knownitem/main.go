@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"log"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -31,6 +30,7 @@ import (
 	"time"
 
 	"trove/bench/internal/fts5base"
+	"trove/bench/internal/harness"
 	"trove/bench/internal/ir"
 	"trove/bench/internal/troveproc"
 )
@@ -50,18 +50,18 @@ func main() {
 	shared := ir.SharedDir()
 	*corpus, _ = filepath.Abs(*corpus)
 	if _, err := os.Stat(*corpus); err != nil {
-		run("bash", filepath.Join(shared, "bench", "make-corpus.sh"), *corpus, strconv.Itoa(*files))
+		harness.Run("bash", filepath.Join(shared, "bench", "make-corpus.sh"), *corpus, strconv.Itoa(*files))
 	}
-	check(os.MkdirAll(*work, 0o755))
+	harness.Check(os.MkdirAll(*work, 0o755))
 	t0 := time.Now()
 	fs, key, err := readCorpus(*corpus, filepath.Join(*work, "texts.gob"))
-	check(err)
+	harness.Check(err)
 	fmt.Fprintf(os.Stderr, "corpus %s: %d files read in %.1f s\n", *corpus, len(fs), time.Since(t0).Seconds())
 
 	g := &generator{r: rand.New(rand.NewPCG(*seed, 0x4b1)), s: collect(fs), files: fs}
 	items := g.generate(*n)
 	b, _ := json.MarshalIndent(items, "", " ")
-	check(os.WriteFile(filepath.Join(*work, "queries.json"), b, 0o644))
+	harness.Check(os.WriteFile(filepath.Join(*work, "queries.json"), b, 0o644))
 
 	systems := map[string][][]string{} // system -> per item, ranked relative paths
 	systems["FTS5 BM25"] = baseline(fs, items, *work, key)
@@ -175,13 +175,13 @@ func baseline(fs []file, items []item, work, key string) [][]string {
 	}
 	t0 := time.Now()
 	ix, err := fts5base.Build(work, docs, key)
-	check(err)
+	harness.Check(err)
 	defer ix.Close()
 	fmt.Fprintf(os.Stderr, "FTS5 baseline built in %.1f s\n", time.Since(t0).Seconds())
 	out := make([][]string, len(items))
 	for i, it := range items {
 		out[i], err = ix.Search(it.Query, 10)
-		check(err)
+		harness.Check(err)
 	}
 	return out
 }
@@ -191,26 +191,26 @@ func baseline(fs []file, items []item, work, key string) [][]string {
 func troveRuns(bin, work, corpus string, items []item, reindex bool) (hybrid, keyword [][]string) {
 	dir := filepath.Join(work, "trove")
 	if reindex {
-		check(os.RemoveAll(dir))
+		harness.Check(os.RemoveAll(dir))
 	}
-	check(os.MkdirAll(dir, 0o755))
+	harness.Check(os.MkdirAll(dir, 0o755))
 	var err error
 	if bin == "" {
 		bin, err = troveproc.Build(dir)
-		check(err)
+		harness.Check(err)
 	}
 	srv, err := troveproc.Start(bin, dir)
-	check(err)
+	harness.Check(err)
 	defer srv.Stop()
 	t0 := time.Now()
 	f, err := srv.Folder(corpus)
-	check(err)
+	harness.Check(err)
 	if f == nil {
-		check(srv.Index(corpus, 0, 2*time.Hour))
+		harness.Check(srv.Index(corpus, 0, 2*time.Hour))
 	} else {
 		for ok := false; !ok; time.Sleep(200 * time.Millisecond) {
 			ok, err = srv.Idle(corpus, 0)
-			check(err)
+			harness.Check(err)
 		}
 	}
 	fmt.Fprintf(os.Stderr, "Trove index ready in %.1f s\n", time.Since(t0).Seconds())
@@ -218,7 +218,7 @@ func troveRuns(bin, work, corpus string, items []item, reindex bool) (hybrid, ke
 		out := make([][]string, len(items))
 		for i, it := range items {
 			hits, err := srv.Search(it.Query, mode, 10)
-			check(err)
+			harness.Check(err)
 			for _, h := range hits {
 				rel, _ := filepath.Rel(corpus, h.Path)
 				out[i] = append(out[i], filepath.ToSlash(rel))
@@ -235,17 +235,17 @@ func recollRuns(shared, work, corpus string, items []item) [][]string {
 	conf := filepath.Join(work, "recoll")
 	stamp := filepath.Join(conf, "indexed-"+filepath.Base(corpus))
 	if _, err := os.Stat(stamp); err != nil {
-		check(os.RemoveAll(conf))
-		check(os.MkdirAll(conf, 0o755))
-		check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
+		harness.Check(os.RemoveAll(conf))
+		harness.Check(os.MkdirAll(conf, 0o755))
+		harness.Check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
 			"topdirs = %s\nloglevel = 2\naspellLanguage = en\nsystemfilecommand = file -b --mime-type\n", corpus)), 0o644))
 		mm, err := os.ReadFile(filepath.Join(shared, "bench", "recoll", "mimemap.tuned"))
-		check(err)
-		check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
+		harness.Check(err)
+		harness.Check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
 		t0 := time.Now()
-		run("recollindex", "-c", conf, "-z")
+		harness.Run("recollindex", "-c", conf, "-z")
 		fmt.Fprintf(os.Stderr, "Recoll indexed in %.1f s\n", time.Since(t0).Seconds())
-		check(os.WriteFile(stamp, nil, 0o644))
+		harness.Check(os.WriteFile(stamp, nil, 0o644))
 	}
 	out := make([][]string, len(items))
 	for i, it := range items {
@@ -269,18 +269,4 @@ func recollRuns(shared, work, corpus string, items []item) [][]string {
 		}
 	}
 	return out
-}
-
-func run(name string, args ...string) {
-	cmd := exec.Command(name, args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		log.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
-	}
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

@@ -26,13 +26,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"trove/bench/internal/fts5base"
+	"trove/bench/internal/harness"
 	"trove/bench/internal/ir"
 	"trove/bench/internal/troveproc"
 )
@@ -52,27 +52,27 @@ func main() {
 	if corpus == "" {
 		corpus = fmt.Sprintf("/var/tmp/trove-corpus-%d", *files)
 	}
-	run("bash", filepath.Join(sharedAbs, "bench", "make-corpus.sh"), corpus, strconv.Itoa(*files))
+	harness.Run("bash", filepath.Join(sharedAbs, "bench", "make-corpus.sh"), corpus, strconv.Itoa(*files))
 	queries := readLines(filepath.Join(sharedAbs, "bench", "queries.txt"))
 
 	work := *keep
 	if work == "" {
 		tmp, err := os.MkdirTemp("", "trove-latency-")
-		check(err)
+		harness.Check(err)
 		defer os.RemoveAll(tmp)
 		work = tmp
 	}
 	bin, err := troveproc.Build(work)
-	check(err)
+	harness.Check(err)
 	srv, err := troveproc.Start(bin, work)
-	check(err)
+	harness.Check(err)
 	defer srv.Stop()
 	api := client{srv}
 
 	start := time.Now()
 	if f, err := srv.Folder(corpus); err != nil || f == nil {
 		_, err = srv.Call("POST", "/api/watch/directory", map[string]any{"path": corpus})
-		check(err)
+		harness.Check(err)
 	}
 	var during []time.Duration
 	rounds := 0
@@ -87,7 +87,7 @@ func main() {
 	fmt.Printf("corpus %s: indexed in %.1f s\n\n", corpus, time.Since(start).Seconds())
 	fmt.Printf("%-36s %8s %8s %8s %6s\n", "POST /api/search/, limit 50", "p50 ms", "p95 ms", "max ms", "n")
 	report(fmt.Sprintf("hybrid, during indexing (%d rounds)", rounds), during)
-	check(srv.Checked(10 * time.Minute))
+	harness.Check(srv.Checked(10 * time.Minute))
 	api.round(queries, "hybrid") // warm caches, as a running app has them
 	var hybrid, keyword []time.Duration
 	for range *reps {
@@ -112,7 +112,7 @@ func main() {
 		report("10,000 characters, keyword", longK)
 		fmt.Printf("10,000-character query: %d hybrid results, %d keyword\n", api.count(long, "hybrid"), api.count(long, "keyword"))
 	}
-	fmt.Printf("\nhybrid/keyword p95 ratio: %.2f\n", ms(pct(hybrid, 95))/ms(pct(keyword, 95)))
+	fmt.Printf("\nhybrid/keyword p95 ratio: %.2f\n", ms(harness.Percentile(hybrid, 95))/ms(harness.Percentile(keyword, 95)))
 	if *fts5dir != "" {
 		fts5Baseline(*fts5dir, queries, long, *reps, hybrid, keyword)
 	}
@@ -136,14 +136,14 @@ func longQuery(queries []string, n int) string {
 // process, interleaved the same way, and prints Trove's ratios to it.
 func fts5Baseline(dir string, queries []string, long string, reps int, hybrid, keyword []time.Duration) {
 	ix, err := fts5base.Open(dir)
-	check(err)
+	harness.Check(err)
 	defer ix.Close()
 	timed := func(qs []string) []time.Duration {
 		out := make([]time.Duration, 0, len(qs))
 		for _, q := range qs {
 			t0 := time.Now()
 			_, err := ix.Search(q, 50)
-			check(err)
+			harness.Check(err)
 			out = append(out, time.Since(t0))
 		}
 		return out
@@ -160,8 +160,8 @@ func fts5Baseline(dir string, queries []string, long string, reps int, hybrid, k
 	report("FTS5 BM25, limit 50", base)
 	report("FTS5 BM25, 10,000 characters", baseLong)
 	fmt.Printf("p50/p95 ratio to FTS5: hybrid %.2f/%.2f, keyword %.2f/%.2f\n",
-		ms(pct(hybrid, 50))/ms(pct(base, 50)), ms(pct(hybrid, 95))/ms(pct(base, 95)),
-		ms(pct(keyword, 50))/ms(pct(base, 50)), ms(pct(keyword, 95))/ms(pct(base, 95)))
+		ms(harness.Percentile(hybrid, 50))/ms(harness.Percentile(base, 50)), ms(harness.Percentile(hybrid, 95))/ms(harness.Percentile(base, 95)),
+		ms(harness.Percentile(keyword, 50))/ms(harness.Percentile(base, 50)), ms(harness.Percentile(keyword, 95))/ms(harness.Percentile(base, 95)))
 }
 
 // perQuery prints each query's p50 and p95 from rounds of all queries.
@@ -172,7 +172,7 @@ func perQuery(queries []string, rounds []time.Duration) {
 		for j := i; j < len(rounds); j += len(queries) {
 			xs = append(xs, rounds[j])
 		}
-		fmt.Printf("%-36s %8.1f %8.1f\n", q, ms(pct(xs, 50)), ms(pct(xs, 95)))
+		fmt.Printf("%-36s %8.1f %8.1f\n", q, ms(harness.Percentile(xs, 50)), ms(harness.Percentile(xs, 95)))
 	}
 	fmt.Println()
 }
@@ -182,7 +182,7 @@ func report(label string, xs []time.Duration) {
 		fmt.Printf("%-36s %8s\n", label, "-")
 		return
 	}
-	fmt.Printf("%-36s %8.1f %8.1f %8.1f %6d\n", label, ms(pct(xs, 50)), ms(pct(xs, 95)), ms(pct(xs, 100)), len(xs))
+	fmt.Printf("%-36s %8.1f %8.1f %8.1f %6d\n", label, ms(harness.Percentile(xs, 50)), ms(harness.Percentile(xs, 95)), ms(harness.Percentile(xs, 100)), len(xs))
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -191,14 +191,14 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // anchors do) and runs its query benchmark.
 func recollBaseline(shared, work, corpus string) {
 	conf := filepath.Join(work, "recoll")
-	check(os.MkdirAll(conf, 0o755))
-	check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
+	harness.Check(os.MkdirAll(conf, 0o755))
+	harness.Check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
 		"topdirs = %s\nloglevel = 2\naspellLanguage = en\nsystemfilecommand = file -b --mime-type\n", corpus)), 0o644))
 	mm, err := os.ReadFile(filepath.Join(shared, "bench", "recoll", "mimemap.tuned"))
-	check(err)
-	check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
+	harness.Check(err)
+	harness.Check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
 	fmt.Println("\nRecoll (same corpus, tuned):")
-	run("recollindex", "-c", conf, "-z")
+	harness.Run("recollindex", "-c", conf, "-z")
 	cmd := exec.Command("/usr/bin/python3", filepath.Join(shared, "bench", "recoll_query_bench.py"), conf,
 		filepath.Join(shared, "bench", "queries.txt"), "--reps", "5")
 	cmd.Stdout, cmd.Stderr = os.Stdout, io.Discard
@@ -211,21 +211,21 @@ type client struct{ *troveproc.Server }
 
 func (c client) indexed(root string) int {
 	f, err := c.Folder(root)
-	check(err)
+	harness.Check(err)
 	n, _ := f["indexed_count"].(float64)
 	return int(n)
 }
 
 func (c client) idle(root string) bool {
 	ok, err := c.Idle(root, 0)
-	check(err)
+	harness.Check(err)
 	return ok
 }
 
 // count is how many results a query gets (limit 50).
 func (c client) count(q, mode string) int {
 	hits, err := c.Search(q, mode, 50)
-	check(err)
+	harness.Check(err)
 	return len(hits)
 }
 
@@ -233,7 +233,7 @@ func (c client) count(q, mode string) int {
 func (c client) status(q string) int {
 	body, _ := json.Marshal(map[string]any{"query": q, "limit": 50, "mode": "hybrid"})
 	resp, err := http.Post(c.Base+"/api/search/", "application/json", bytes.NewReader(body))
-	check(err)
+	harness.Check(err)
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	return resp.StatusCode
@@ -246,7 +246,7 @@ func (c client) round(queries []string, mode string) []time.Duration {
 		body, _ := json.Marshal(map[string]any{"query": q, "limit": 50, "mode": mode})
 		t0 := time.Now()
 		resp, err := http.Post(c.Base+"/api/search/", "application/json", bytes.NewReader(body))
-		check(err)
+		harness.Check(err)
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		out = append(out, time.Since(t0))
@@ -257,16 +257,9 @@ func (c client) round(queries []string, mode string) []time.Duration {
 	return out
 }
 
-func pct(xs []time.Duration, p float64) time.Duration {
-	s := append([]time.Duration(nil), xs...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	k := int(float64(len(s))*p/100+0.999999) - 1 // nearest rank
-	return s[max(0, min(k, len(s)-1))]
-}
-
 func readLines(path string) []string {
 	b, err := os.ReadFile(path)
-	check(err)
+	harness.Check(err)
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
 		if l = strings.TrimSpace(l); l != "" {
@@ -274,18 +267,4 @@ func readLines(path string) []string {
 		}
 	}
 	return out
-}
-
-func run(name string, args ...string) {
-	cmd := exec.Command(name, args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		log.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
-	}
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

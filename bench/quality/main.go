@@ -21,7 +21,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"log"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,6 +28,7 @@ import (
 	"time"
 
 	"trove/bench/internal/fts5base"
+	"trove/bench/internal/harness"
 	"trove/bench/internal/ir"
 	"trove/bench/internal/troveproc"
 )
@@ -45,26 +45,26 @@ func main() {
 	flag.Parse()
 	if *again != "" {
 		b, err := os.ReadFile(*again)
-		check(err)
+		harness.Check(err)
 		var runs []run
-		check(json.Unmarshal(b, &runs))
+		harness.Check(json.Unmarshal(b, &runs))
 		report(runs)
 		return
 	}
 
 	dirs, err := ir.Collections(*datasets)
-	check(err)
+	harness.Check(err)
 	work := *keep
 	if work == "" {
 		tmp, err := os.MkdirTemp("", "trove-quality-")
-		check(err)
+		harness.Check(err)
 		defer os.RemoveAll(tmp)
 		work = tmp
 	}
 	work, _ = filepath.Abs(work)
 	if *bin == "" {
 		*bin, err = troveproc.Build(work)
-		check(err)
+		harness.Check(err)
 	}
 	var runs []run
 	for _, dir := range dirs {
@@ -72,13 +72,13 @@ func main() {
 			continue
 		}
 		c, err := ir.Load(dir)
-		check(err)
+		harness.Check(err)
 		runs = append(runs, measure(c, *bin, filepath.Join(work, c.Name)))
 	}
 	report(runs)
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(runs, "", " ")
-		check(os.WriteFile(*jsonOut, b, 0o644))
+		harness.Check(os.WriteFile(*jsonOut, b, 0o644))
 	}
 }
 
@@ -92,16 +92,16 @@ type run struct {
 }
 
 func measure(c *ir.Collection, bin, work string) run {
-	check(os.RemoveAll(work))
+	harness.Check(os.RemoveAll(work))
 	corpus := filepath.Join(work, "corpus")
-	check(os.MkdirAll(corpus, 0o755))
+	harness.Check(os.MkdirAll(corpus, 0o755))
 	var base []fts5base.Doc
 	for _, d := range c.Docs {
 		body := d.Text
 		if d.Title != "" {
 			body = "# " + d.Title + "\n\n" + d.Text
 		}
-		check(os.WriteFile(filepath.Join(corpus, d.ID+".md"), []byte(body+"\n"), 0o644))
+		harness.Check(os.WriteFile(filepath.Join(corpus, d.ID+".md"), []byte(body+"\n"), 0o644))
 		base = append(base, fts5base.Doc{ID: d.ID, Title: d.Title, Body: d.Text})
 	}
 	r := run{Name: c.Name, Docs: len(c.Docs), Systems: map[string]*ir.Scores{}, Latency: map[string]time.Duration{}}
@@ -110,27 +110,27 @@ func measure(c *ir.Collection, bin, work string) run {
 	}
 
 	ix, err := fts5base.Build(work, base)
-	check(err)
+	harness.Check(err)
 	r.Systems["fts5"] = &ir.Scores{}
 	for _, q := range c.Queries {
 		ranked, err := ix.Search(q.Text, 100)
-		check(err)
+		harness.Check(err)
 		r.Systems["fts5"].Add(ranked, c.Qrels[q.ID])
 	}
 	ix.Close()
 
 	srv, err := troveproc.Start(bin, work)
-	check(err)
+	harness.Check(err)
 	defer srv.Stop()
 	t0 := time.Now()
-	check(srv.Index(corpus, len(c.Docs), time.Hour))
+	harness.Check(srv.Index(corpus, len(c.Docs), time.Hour))
 	fmt.Fprintf(os.Stderr, "%s: %d documents indexed in %.1f s\n", c.Name, len(c.Docs), time.Since(t0).Seconds())
 	for _, mode := range modes {
 		s := &ir.Scores{}
 		start := time.Now()
 		for _, q := range c.Queries {
 			hits, err := srv.Search(q.Text, mode, 100)
-			check(err)
+			harness.Check(err)
 			ranked := make([]string, len(hits))
 			for i, h := range hits {
 				ranked[i] = strings.TrimSuffix(h.Filename, ".md")
@@ -210,11 +210,5 @@ func halves(runs []run) {
 	if len(runs) > 0 {
 		n := float64(len(runs))
 		fmt.Printf("mean hybrid nDCG@10 ratio: odd %.3f, even %.3f\n", sums[true]/n, sums[false]/n)
-	}
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
 	}
 }

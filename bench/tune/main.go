@@ -38,6 +38,7 @@ import (
 	"trove/backend/search"
 	"trove/backend/store"
 	"trove/bench/internal/fts5base"
+	"trove/bench/internal/harness"
 	"trove/bench/internal/ir"
 )
 
@@ -52,14 +53,14 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the variants' searches here")
 	flag.Parse()
 	em, err := embedding.New(core.EmbeddingSettings{Provider: core.ProviderBuiltin}, os.Getenv)
-	check(err)
+	harness.Check(err)
 	var colls []*collection
 	if *qdir != "" {
 		dirs, err := ir.Collections(*datasets)
-		check(err)
+		harness.Check(err)
 		for _, d := range dirs {
 			c, err := ir.Load(d)
-			check(err)
+			harness.Check(err)
 			if *only != "" && !slices.Contains(strings.Split(*only, ","), c.Name) {
 				continue
 			}
@@ -75,8 +76,8 @@ func main() {
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
-		check(err)
-		check(pprof.StartCPUProfile(f))
+		harness.Check(err)
+		harness.Check(pprof.StartCPUProfile(f))
 		defer pprof.StopCPUProfile()
 	}
 	variants := flag.Args()
@@ -117,9 +118,9 @@ func main() {
 
 func engine(dir string, em embedding.Embedder) *search.Engine {
 	st, err := store.Open(filepath.Join(dir, "data"))
-	check(err)
+	harness.Check(err)
 	vecs := search.NewVectors(em.Model())
-	check(st.LoadVectors(context.Background(), vecs.Model(), vecs.Add))
+	harness.Check(st.LoadVectors(context.Background(), vecs.Model(), vecs.Add))
 	return &search.Engine{Store: st, Vectors: vecs, Embedder: func() embedding.Embedder { return em },
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 }
@@ -137,15 +138,15 @@ func openCollection(c *ir.Collection, dir string, em embedding.Embedder) *collec
 		docs = append(docs, fts5base.Doc{ID: d.ID, Title: d.Title, Body: d.Text})
 	}
 	tmp, err := os.MkdirTemp("", "tune-")
-	check(err)
+	harness.Check(err)
 	defer os.RemoveAll(tmp)
 	ix, err := fts5base.Build(tmp, docs)
-	check(err)
+	harness.Check(err)
 	defer ix.Close()
 	out := &collection{c: c, e: engine(dir, em)}
 	for _, q := range c.Queries {
 		ranked, err := ix.Search(q.Text, 100)
-		check(err)
+		harness.Check(err)
 		out.base = append(out.base, ir.NDCG(ranked, c.Qrels[q.ID], 10))
 	}
 	return out
@@ -156,7 +157,7 @@ func (c *collection) ndcg(t search.Tuning, mode search.Mode) []float64 {
 	var out []float64
 	for _, q := range c.c.Queries {
 		rs, err := c.e.Search(context.Background(), search.Request{Query: q.Text, Limit: 10, Mode: mode})
-		check(err)
+		harness.Check(err)
 		ranked := make([]string, len(rs))
 		for i, r := range rs {
 			ranked[i] = strings.TrimSuffix(r.File.Filename, ".md")
@@ -179,10 +180,10 @@ type knownItems struct {
 func openKnownItems(dir string, em embedding.Embedder) *knownItems {
 	k := &knownItems{e: engine(filepath.Join(dir, "trove"), em)}
 	b, err := os.ReadFile(filepath.Join(dir, "queries.json"))
-	check(err)
-	check(json.Unmarshal(b, &k.items))
+	harness.Check(err)
+	harness.Check(json.Unmarshal(b, &k.items))
 	dirs, err := k.e.Store.Directories(context.Background())
-	check(err)
+	harness.Check(err)
 	if len(dirs) != 1 {
 		log.Fatalf("known-item index: %d watched folders, want 1", len(dirs))
 	}
@@ -196,7 +197,7 @@ func (k *knownItems) report(t search.Tuning) {
 		rr := map[string][]float64{} // kind -> reciprocal ranks, in item order
 		for _, it := range k.items {
 			rs, err := k.e.Search(context.Background(), search.Request{Query: it.Query, Limit: 10, Mode: mode})
-			check(err)
+			harness.Check(err)
 			x := 0.0
 			for r, res := range rs {
 				rel, _ := filepath.Rel(k.corpus, res.File.Path)
@@ -236,7 +237,7 @@ func (k *knownItems) long(t search.Tuning, n int) {
 		for range 5 {
 			t0 := time.Now()
 			rs, err := k.e.Search(context.Background(), search.Request{Query: q, Limit: 50, Mode: mode})
-			check(err)
+			harness.Check(err)
 			times = append(times, float64(time.Since(t0).Microseconds())/1000)
 			got = len(rs)
 		}
@@ -281,10 +282,4 @@ func parse(v string) search.Tuning {
 		}
 	}
 	return t
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

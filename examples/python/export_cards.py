@@ -13,7 +13,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from search import TroveError, call  # noqa: E402  the same small HTTP helper
+from search import TroveError, call, fail  # noqa: E402  the same small HTTP helper
 
 
 def lookup(path):
@@ -26,9 +26,17 @@ def lookup(path):
 
 
 def main():
+    try:
+        folders = call("GET", "/api/watched-directories")["data"]["directories"]
+        export(folders)
+    except TroveError as e:
+        return fail(e)
+    return 0
+
+
+def export(folders):
     out = csv.writer(sys.stdout)
     out.writerow(["path", "title", "summary", "keywords", "size", "modified"])
-    folders = call("GET", "/api/watched-directories")["data"]["directories"]
     for folder in folders:
         for root, _, names in os.walk(folder["path"]):
             for name in sorted(names):
@@ -36,7 +44,6 @@ def main():
                 if card and card["status"] == "indexed":
                     out.writerow([card["path"], card["title"], card["summary"],
                                   "; ".join(card["keywords"] or []), card["size"], card["modified"]])
-    return 0
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 
     python3 examples/python/search.py roof leak
 
-TROVE_ADDR (default 127.0.0.1:8765) and TROVE_TOKEN are honoured.
+TROVE_ADDR (default 127.0.0.1:8765) and TROVE_TOKEN are honoured. Exit
+codes are those of `trove search`: 0 found, 1 nothing found, 2 refused,
+3 no Trove answers at the address.
 """
 import json
 import os
@@ -15,7 +17,8 @@ TROVE = "http://" + os.environ.get("TROVE_ADDR", "127.0.0.1:8765")
 
 
 class TroveError(Exception):
-    """An answer that is not a success: its HTTP status, message and code."""
+    """An answer that is not a success: its HTTP status, message and code.
+    With no answer at all (nothing listens, a timeout) the status is None."""
 
     def __init__(self, status, message, code):
         super().__init__(f"{message} ({code})")
@@ -38,14 +41,23 @@ def call(method, path, body=None):
         if isinstance(detail, dict):
             err = detail
         raise TroveError(e.code, err.get("message") or err.get("error"), err.get("code")) from None
+    except (urllib.error.URLError, OSError) as e:  # HTTPError, a URLError, is handled above
+        reason = getattr(e, "reason", e)
+        reason = getattr(reason, "strerror", None) or str(reason)
+        raise TroveError(None, f"no Trove answers at {TROVE}: {reason}", "UNREACHABLE") from None
+
+
+def fail(e):
+    """Reports a TroveError in one line; returns the exit code."""
+    print(f"trove: {e}", file=sys.stderr)
+    return 3 if e.status is None else 2
 
 
 def main():
     try:
         answer = call("POST", "/api/search/", {"query": " ".join(sys.argv[1:]), "limit": 10})
     except TroveError as e:
-        print(f"trove: {e}", file=sys.stderr)
-        return 2
+        return fail(e)
     for hit in answer["results"]:
         print(f"{hit['file']['title']}\t{hit['file']['file_path']}")
     return 0 if answer["results"] else 1

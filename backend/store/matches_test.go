@@ -1,0 +1,81 @@
+package store
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// matchCorpus indexes twelve files about the tide; the first six also
+// mention a ferry. It returns their ids in order.
+func matchCorpus(t *testing.T) (*Store, []int64) {
+	t.Helper()
+	s, _ := openTemp(t)
+	dir, err := s.AddDirectory(ctx, "/m", true, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for i := range 12 {
+		text := "The tide came in."
+		if i < 6 {
+			text += " The ferry left."
+		}
+		id, err := s.PutDocument(ctx, doc(dir.ID, fmt.Sprintf("/m/log-%02d.txt", i), text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	return s, ids
+}
+
+func keyIDs(keys []FileKey) []int64 {
+	out := make([]int64, len(keys))
+	for i, k := range keys {
+		out[i] = k.ID
+	}
+	return out
+}
+
+// The listing is in id order, and exclusions and Keep cut before the
+// limit: a limit smaller than the excluded files still lists files, and
+// the count below the limit is exact.
+func TestMatchingKeysExcludesBeforeTheLimit(t *testing.T) {
+	s, ids := matchCorpus(t)
+	m := Matches{Expr: `"tide"`, Exclude: `"ferr" *`}
+	keys, more, err := s.MatchingKeys(ctx, m, FileFilter{}, 3)
+	if err != nil || !more || !slices.Equal(keyIDs(keys), ids[6:9]) {
+		t.Fatalf("limit 3: %v more=%v %v, want %v", keyIDs(keys), more, err, ids[6:9])
+	}
+	keys, more, err = s.MatchingKeys(ctx, m, FileFilter{}, 6)
+	if err != nil || more || !slices.Equal(keyIDs(keys), ids[6:]) {
+		t.Fatalf("limit 6: %v more=%v %v, want %v", keyIDs(keys), more, err, ids[6:])
+	}
+	even := func(k FileKey) bool {
+		name := strings.TrimSuffix(k.Path, ".txt")
+		return strings.ContainsAny(name[len(name)-1:], "02468")
+	}
+	keys, more, err = s.MatchingKeys(ctx, Matches{Expr: `"tide"`, Keep: even}, FileFilter{}, 2)
+	if err != nil || !more || !slices.Equal(keyIDs(keys), []int64{ids[0], ids[2]}) {
+		t.Fatalf("keep even, limit 2: %v more=%v %v", keyIDs(keys), more, err)
+	}
+	keys, more, err = s.MatchingKeys(ctx, Matches{Expr: `"tide"`, Exclude: `"ferry"`, Keep: even}, FileFilter{}, 0)
+	if err != nil || more || !slices.Equal(keyIDs(keys), []int64{ids[6], ids[8], ids[10]}) {
+		t.Fatalf("no limit: %v more=%v %v", keyIDs(keys), more, err)
+	}
+}
+
+func TestExcludedAmongLooksOnlyAtTheGivenFiles(t *testing.T) {
+	s, ids := matchCorpus(t)
+	got, err := s.ExcludedAmong(ctx, `"ferry"`, []int64{ids[0], ids[5], ids[6], 999})
+	if err != nil || len(got) != 2 || !got[ids[0]] || !got[ids[5]] {
+		t.Fatalf("%v %v", got, err)
+	}
+	// The file's card (name, title) counts as its text does.
+	if got, err := s.ExcludedAmong(ctx, `"roof"`, ids[:2]); err != nil || len(got) != 2 {
+		t.Fatalf("card: %v %v", got, err)
+	}
+}
