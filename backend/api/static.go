@@ -47,7 +47,9 @@ func (s *Server) serveUI(ui fs.FS) fiber.Handler {
 		} else {
 			c.Set(fiber.HeaderCacheControl, "no-cache")
 		}
-		c.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'")
+		// blob: draws the images the UI fetches itself (with its token)
+		// and shows from memory; no other site can name such an address.
+		c.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'")
 		return c.Send(data)
 	}
 }

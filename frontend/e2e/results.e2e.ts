@@ -255,6 +255,19 @@ describe('results', () => {
     expect(await page.getByTestId('did-you-mean').count()).toBe(0);
   });
 
+  it('previews an image with the picture itself', async () => {
+    await search('harbour-photo.png');
+    const first = page.getByTestId('result').first();
+    expect(await first.getAttribute('data-path')).toMatch(/harbour-photo\.png$/);
+    await first.getByTestId('preview-button').click();
+    // The UI fetches the image and shows it from a blob: address, which
+    // the page's own content policy must allow.
+    const img = page.getByTestId('preview').locator('img');
+    await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: T }).toBe(1);
+    await page.getByRole('button', { name: 'Close preview (Esc)' }).click();
+    await expect.poll(() => page.getByTestId('preview').count(), { timeout: T }).toBe(0);
+  });
+
   it('filters by kind with counts of the results, and by a date range', async () => {
     await search('harbour');
     await page.getByTestId('chip-type').click();
