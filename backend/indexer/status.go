@@ -68,8 +68,12 @@ func (ix *Indexer) clearError(id int64) {
 // indexing while it is scanned or has queued work; then watching, or
 // complete when changes are found by periodic rescans instead of live.
 func (ix *Indexer) refresh(id int64) {
-	pending := ix.queue.Pending(id)
 	ix.mu.Lock()
+	// The count is read under the lock that orders the refreshes: read
+	// before it, a worker's refresh could count the last item still queued,
+	// lose the race for the lock to the refresh of the worker that took
+	// that item out, and leave the folder "indexing" with nothing queued.
+	pending := ix.queue.Pending(id)
 	f, ok := ix.folders[id]
 	if !ok || f.status == core.DirError {
 		ix.mu.Unlock()
