@@ -115,9 +115,14 @@ func main() {
 	}
 }
 
-func engine(dir string, em embedding.Embedder) *search.Engine {
+// openIndex opens the kept Trove index of a collection.
+func openIndex(dir string) *store.Store {
 	st, err := store.Open(filepath.Join(dir, "data"))
 	check(err)
+	return st
+}
+
+func engine(st *store.Store, em embedding.Embedder) *search.Engine {
 	vecs := search.NewVectors(em.Model())
 	check(st.LoadVectors(context.Background(), vecs.Model(), vecs.Add))
 	return &search.Engine{Store: st, Vectors: vecs, Embedder: func() embedding.Embedder { return em },
@@ -142,7 +147,7 @@ func openCollection(c *ir.Collection, dir string, em embedding.Embedder) *collec
 	ix, err := fts5base.Build(tmp, docs)
 	check(err)
 	defer ix.Close()
-	out := &collection{c: c, e: engine(dir, em)}
+	out := &collection{c: c, e: engine(openIndex(dir), em)}
 	for _, q := range c.Queries {
 		ranked, err := ix.Search(q.Text, 100)
 		check(err)
@@ -177,11 +182,12 @@ type knownItems struct {
 }
 
 func openKnownItems(dir string, em embedding.Embedder) *knownItems {
-	k := &knownItems{e: engine(filepath.Join(dir, "trove"), em)}
+	st := openIndex(filepath.Join(dir, "trove"))
+	k := &knownItems{e: engine(st, em)}
 	b, err := os.ReadFile(filepath.Join(dir, "queries.json"))
 	check(err)
 	check(json.Unmarshal(b, &k.items))
-	dirs, err := k.e.Store.Directories(context.Background())
+	dirs, err := st.Directories(context.Background())
 	check(err)
 	if len(dirs) != 1 {
 		log.Fatalf("known-item index: %d watched folders, want 1", len(dirs))
