@@ -209,7 +209,7 @@ func (e *Engine) fileFilter(req Request, q query.Query) (store.FileFilter, error
 	out.CreatedAfter, out.CreatedBefore = ns(f.CreatedAfter), ns(f.CreatedBefore)
 	if f.PathGlob != "" {
 		if !pathglob.Valid(f.PathGlob) {
-			return out, core.InvalidField("INVALID_FILTER", "filters.path", "%q is not a valid glob pattern", f.PathGlob)
+			return out, &core.BadGlob{Glob: f.PathGlob}
 		}
 		// SQLite narrows the files with a looser pattern; globMatch decides.
 		if strings.Contains(f.PathGlob, "/") {

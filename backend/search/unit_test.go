@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"path"
@@ -320,5 +321,18 @@ func TestSpellerReadsTheWordListAgainOnlyWhenStale(t *testing.T) {
 	<-ch
 	if fake.reads != 4 {
 		t.Fatalf("%d vocabulary reads, want 4", fake.reads)
+	}
+}
+
+// A path filter that is not a glob is a domain error naming the pattern,
+// with or without words in the query; views word it for the request.
+func TestBadPathGlobIsADomainError(t *testing.T) {
+	e, _ := fakeEngine()
+	for _, q := range []string{"", "roof"} {
+		_, err := e.SearchPage(t.Context(), PageRequest{Request: Request{Query: q, Filters: Filters{PathGlob: "a/[b"}, Limit: 5}})
+		var bad *core.BadGlob
+		if !errors.As(err, &bad) || bad.Glob != "a/[b" || !errors.Is(err, core.ErrInvalid) || core.FieldOf(err) != "" {
+			t.Fatalf("query %q: %#v", q, err)
+		}
 	}
 }
