@@ -336,3 +336,17 @@ func TestSearchExplain(t *testing.T) {
 		t.Fatalf("explain without asking: %v", plain)
 	}
 }
+
+// A path filter that is not a glob is the request's fault, named by its
+// field, in the error shape of the search endpoint, whether or not the
+// query has words. The answer is pinned byte for byte.
+func TestBadPathGlobNamesTheField(t *testing.T) {
+	s := testserver.Start(t)
+	const want = `{"error":{"code":"INVALID_FILTER","field":"filters.path","message":"filters.path: \"[oops\" is not a valid glob pattern"},"status":"error"}`
+	for _, query := range []string{"roof", "ext:md"} {
+		r := s.Do("POST", "/api/search/", map[string]any{"query": query, "filters": map[string]any{"path": "[oops"}})
+		if r.Status != 400 || string(r.Body) != want {
+			t.Errorf("%q: %d %s\nwant 400 %s", query, r.Status, r.Body, want)
+		}
+	}
+}

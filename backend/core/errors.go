@@ -111,6 +111,18 @@ func (m *Missing) Error() string {
 
 func (m *Missing) Unwrap() error { return ErrNotFound }
 
+// BadGlob is the domain error of a glob pattern the caller gave that
+// cannot be read (the search's path filter). It is of kind ErrInvalid and,
+// like Missing, names no request field and carries no wording for people:
+// views say which field of which request it was.
+type BadGlob struct {
+	Glob string
+}
+
+func (b *BadGlob) Error() string { return fmt.Sprintf("%q is not a valid glob pattern", b.Glob) }
+
+func (b *BadGlob) Unwrap() error { return ErrInvalid }
+
 // Permanent marks err as a failure that trying again cannot fix (a pipe in
 // place of a file, a read that hung past its limit): the indexing queue
 // records it at once instead of retrying. The pipeline marks its errors

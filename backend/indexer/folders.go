@@ -16,6 +16,18 @@ import (
 	"trove/backend/watch"
 )
 
+// Folders is the part of the store that keeps the watched folders: their
+// records, the status shown for each, and whose files are whose.
+type Folders interface {
+	AddDirectory(ctx context.Context, path string, recursive bool, pattern string, now time.Time) (core.WatchedDirectory, error)
+	Directory(ctx context.Context, id int64) (core.WatchedDirectory, error)
+	Directories(ctx context.Context) ([]core.WatchedDirectory, error)
+	ReassignFiles(ctx context.Context, fromDir, toDir int64) error
+	DeleteDirectory(ctx context.Context, id int64) error
+	SetDirectoryStatus(ctx context.Context, id int64, status, message string, now time.Time) error
+	SetDirectoryScanned(ctx context.Context, id, fileCount int64, now time.Time) error
+}
+
 // folder is the live state of a watched folder.
 type folder struct {
 	ID        int64

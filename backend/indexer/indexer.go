@@ -38,9 +38,35 @@ const (
 	progressEvery = 500 * time.Millisecond
 )
 
+// Index is the part of the store the indexer keeps beside the pipeline's
+// records: the watched folders, what each holds, the saved queue, the disk
+// and the index's soundness. Each part is declared where it is used.
+type Index interface {
+	Folders
+	Contents
+	SavedQueue
+	Disk
+	Soundness
+}
+
+var _ Index = (*store.Store)(nil)
+
+// Contents is what the index holds below a watched folder or a path.
+type Contents interface {
+	DirRecords(ctx context.Context, dirID int64) (map[string]store.Record, error)
+	PathsUnder(ctx context.Context, dir string) ([]string, error)
+	PendingOCR(ctx context.Context) ([]store.Record, error) // files OCR would read more of
+}
+
+// SavedQueue keeps the queue's persistent items across restarts.
+type SavedQueue interface {
+	LoadQueue(ctx context.Context) ([]store.QueueRow, error)
+	SaveQueue(ctx context.Context, rows []store.QueueRow) error
+}
+
 // Deps are the indexer's collaborators.
 type Deps struct {
-	Store    *store.Store
+	Store    Index
 	Filters  *filters.Manager
 	Pipeline *pipeline.Pipeline
 	Settings func() core.Settings

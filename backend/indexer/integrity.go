@@ -25,6 +25,15 @@ const (
 	idleWait = time.Hour
 )
 
+// Soundness is the part of the store that checks the index, remembers
+// damage, and replaces a damaged index with a new one.
+type Soundness interface {
+	Check(ctx context.Context) ([]string, error)
+	Damage() (string, bool)
+	MarkDamaged(why string)
+	Rebuild(ctx context.Context, dirs []core.WatchedDirectory) (string, error)
+}
+
 // integrity is what the indexer knows about the index's soundness.
 type integrity struct {
 	checkedAt  atomic.Pointer[time.Time]

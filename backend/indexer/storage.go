@@ -24,6 +24,16 @@ const (
 	minFree = 4 << 20
 )
 
+// Disk is the part of the store that answers for the index's disk: its
+// free space, a test write, the WAL, and connections opened anew.
+type Disk interface {
+	FreeSpace() (uint64, error)
+	Probe(ctx context.Context) error
+	TruncateWAL(ctx context.Context) error
+	Checkpoint(ctx context.Context) error
+	Reopen() error
+}
+
 type storageState struct {
 	mu      sync.Mutex
 	held    bool

@@ -67,9 +67,34 @@ type Result struct {
 	Explain  *Explanation // with Request.Explain
 }
 
+// Index is the part of the store a search reads: the files, the evidence
+// of their words, their passages' text and the index's word list. Each
+// part is declared where it is used.
+type Index interface {
+	Files
+	Evidence
+	Texts
+	Words
+}
+
+var _ Index = (*store.Store)(nil)
+
+// Files lists the files that pass a search's filters or match its words
+// (without scoring them) and reads their records.
+type Files interface {
+	Browse(ctx context.Context, f store.FileFilter, limit int, keep func(core.File) bool) ([]core.File, error)
+	BrowseKeys(ctx context.Context, f store.FileFilter, limit int) ([]store.FileKey, bool, error)
+	MatchingKeys(ctx context.Context, m store.Matches, f store.FileFilter, limit int) ([]store.FileKey, bool, error)
+	KeysOf(ctx context.Context, ids []int64, f store.FileFilter) (map[int64]store.FileKey, error)
+	ExcludedAmong(ctx context.Context, expr string, ids []int64) (map[int64]bool, error)
+	Allowed(ctx context.Context, ids []int64, f store.FileFilter) (map[int64]bool, error)
+	IndexedFiles(ctx context.Context, ids []int64) (map[int64]core.File, error)
+	File(ctx context.Context, id int64) (core.File, error)
+}
+
 // Engine runs searches. It is safe for concurrent use.
 type Engine struct {
-	Store    *store.Store
+	Store    Index
 	Vectors  *Vectors
 	Embedder func() embedding.Embedder
 	Log      *slog.Logger
@@ -184,7 +209,7 @@ func (e *Engine) fileFilter(req Request, q query.Query) (store.FileFilter, error
 	out.CreatedAfter, out.CreatedBefore = ns(f.CreatedAfter), ns(f.CreatedBefore)
 	if f.PathGlob != "" {
 		if !pathglob.Valid(f.PathGlob) {
-			return out, core.InvalidField("INVALID_FILTER", "filters.path", "%q is not a valid glob pattern", f.PathGlob)
+			return out, &core.BadGlob{Glob: f.PathGlob}
 		}
 		// SQLite narrows the files with a looser pattern; globMatch decides.
 		if strings.Contains(f.PathGlob, "/") {

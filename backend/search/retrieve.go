@@ -35,6 +35,18 @@ const (
 	feedbackBudget = matchBudget / 4
 )
 
+// Evidence is what retrieval reads of the index: how many files hold each
+// word, the matches of a full-text expression with what BM25F needs, names
+// by substring, and where each file lies.
+type Evidence interface {
+	DocCount() int
+	RankDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
+	FileDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
+	TermMatches(ctx context.Context, t store.TermTable, expr string, phrases int, scope store.TermScope) ([]store.TermMatch, store.TableStats, error)
+	NameMatches(ctx context.Context, substrings []string, limit int) ([]int64, error)
+	Places(ctx context.Context, ids []int64) (map[int64]store.Place, error)
+}
+
 // Tables of the index, as term evidence goes.
 const (
 	textTable = iota

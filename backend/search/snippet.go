@@ -16,6 +16,14 @@ import (
 	"trove/backend/tokens"
 )
 
+// Texts reads stored passages for snippets and feedback, a file's whole
+// text for its preview, and which passages hold some words.
+type Texts interface {
+	Passages(ctx context.Context, keys []store.PassageKey) (map[store.PassageKey]string, error)
+	BestPassages(ctx context.Context, files []int64, words []string, maxOrd int) (map[int64]int32, error)
+	FileText(ctx context.Context, id int64, maxBytes int) (string, bool, error)
+}
+
 // snippetLen is the target length of a snippet in characters.
 const snippetLen = 220
 

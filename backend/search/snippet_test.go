@@ -37,9 +37,10 @@ func TestSnippetCutsLongTokensOnCharacters(t *testing.T) {
 func TestSearchSnippetOfALongTokenFile(t *testing.T) {
 	e := engineFor(t)
 	ctx := context.Background()
-	d, _ := e.Store.AddDirectory(ctx, "/long", true, "", time.Now())
+	st := e.Store.(*store.Store) // the real index under the engine
+	d, _ := st.AddDirectory(ctx, "/long", true, "", time.Now())
 	text := "Meeting notes " + strings.Repeat("a1b2c3d4", 50) + " zebraquux budget"
-	if _, err := e.Store.PutDocument(ctx, store.Document{
+	if _, err := st.PutDocument(ctx, store.Document{
 		File:      core.File{DirID: d.ID, Path: "/long/notes.txt", Filename: "notes.txt", Extension: ".txt", Modified: time.Now()},
 		NameTerms: tokens.NameTerms("notes.txt"), Chunks: []store.Chunk{{Text: text}},
 	}); err != nil {

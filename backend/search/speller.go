@@ -6,8 +6,15 @@ import (
 	"time"
 
 	"trove/backend/core"
-	"trove/backend/store"
 )
+
+// Words is the index's vocabulary as the speller reads it: the words with
+// their file counts, and the counts that say when to read them again.
+type Words interface {
+	DocCount() int
+	Changes() int64
+	Vocabulary(ctx context.Context, cards bool, minFiles int, fn func(term string, files int)) error
+}
 
 // speller holds the index's words in memory for spelling correction: the
 // full-text vocabulary answers one word at a time, at a cost per word and
@@ -37,7 +44,7 @@ const minSpellFiles = 2
 // refresh starts reading the word list in the background when there is
 // none or it is stale; every keyword search calls it, so the list is
 // usually ready before the first misspelt word.
-func (sp *speller) refresh(st *store.Store, log func(error)) chan struct{} {
+func (sp *speller) refresh(st Words, log func(error)) chan struct{} {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	stale := sp.words == nil || st.Changes()-sp.changes > int64(sp.docs/4+100)
@@ -50,7 +57,7 @@ func (sp *speller) refresh(st *store.Store, log func(error)) chan struct{} {
 
 // known returns the words of stems the index holds, with their file
 // counts; nil when the list is not ready.
-func (sp *speller) known(ctx context.Context, st *store.Store, log func(error), stems []string) map[string]int {
+func (sp *speller) known(ctx context.Context, st Words, log func(error), stems []string) map[string]int {
 	loading := sp.refresh(st, log)
 	sp.mu.Lock()
 	words := sp.words
@@ -77,7 +84,7 @@ func (sp *speller) known(ctx context.Context, st *store.Store, log func(error), 
 	return out
 }
 
-func (sp *speller) load(st *store.Store, log func(error), done chan struct{}) {
+func (sp *speller) load(st Words, log func(error), done chan struct{}) {
 	defer close(done)
 	err := core.Safe(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

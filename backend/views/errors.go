@@ -84,15 +84,27 @@ type ErrorInfo struct {
 	Field   string `json:"field,omitempty"`
 }
 
-// Shown gives a domain error the code and wording clients see; any other
-// error is returned as it is. Codes and words belong here, not in the
-// store or the engine, which speak of files and folders.
+// Shown gives a domain error the code, field and wording clients see; any
+// other error is returned as it is. Codes and words belong here, not in
+// the store or the engine, which speak of files, folders and patterns.
 func Shown(err error) error {
-	var m *core.Missing
 	var e *core.Error
-	if !errors.As(err, &m) || errors.As(err, &e) {
+	if errors.As(err, &e) {
 		return err
 	}
+	var m *core.Missing
+	var g *core.BadGlob
+	switch {
+	case errors.As(err, &m):
+		return missingShown(m, err)
+	case errors.As(err, &g):
+		// The one glob a request carries is the search's path filter.
+		return core.InvalidField("INVALID_FILTER", "filters.path", "%q is not a valid glob pattern", g.Glob)
+	}
+	return err
+}
+
+func missingShown(m *core.Missing, err error) error {
 	switch {
 	case m.Thing == core.ThingFolder:
 		return core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", m.ID)

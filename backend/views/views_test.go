@@ -105,6 +105,12 @@ func TestErrorsMapToStatusesAndCodes(t *testing.T) {
 	if f := ErrorOf(core.InvalidField("INVALID_FILTER", "filters.path", "bad glob")).Field; f != "filters.path" {
 		t.Errorf("field %q", f)
 	}
+	// The engine's bad glob is the search request's path filter.
+	bad := fmt.Errorf("search: %w", &core.BadGlob{Glob: "[oops"})
+	want := ErrorInfo{Status: 400, Code: "INVALID_FILTER", Field: "filters.path", Message: `filters.path: "[oops" is not a valid glob pattern`}
+	if got := ErrorOf(bad); got != want {
+		t.Errorf("ErrorOf(bad glob) = %+v, want %+v", got, want)
+	}
 	for status, want := range map[int]string{
 		404: "NOT_FOUND", 413: "BODY_TOO_LARGE", 502: "BAD_GATEWAY", 418: "I_M_A_TEAPOT", 599: "INTERNAL", 499: "BAD_REQUEST",
 	} {

@@ -116,9 +116,14 @@ func main() {
 	}
 }
 
-func engine(dir string, em embedding.Embedder) *search.Engine {
+// openIndex opens the kept Trove index of a collection.
+func openIndex(dir string) *store.Store {
 	st, err := store.Open(filepath.Join(dir, "data"))
 	harness.Check(err)
+	return st
+}
+
+func engine(st *store.Store, em embedding.Embedder) *search.Engine {
 	vecs := search.NewVectors(em.Model())
 	harness.Check(st.LoadVectors(context.Background(), vecs.Model(), vecs.Add))
 	return &search.Engine{Store: st, Vectors: vecs, Embedder: func() embedding.Embedder { return em },
@@ -143,7 +148,7 @@ func openCollection(c *ir.Collection, dir string, em embedding.Embedder) *collec
 	ix, err := fts5base.Build(tmp, docs)
 	harness.Check(err)
 	defer ix.Close()
-	out := &collection{c: c, e: engine(dir, em)}
+	out := &collection{c: c, e: engine(openIndex(dir), em)}
 	for _, q := range c.Queries {
 		ranked, err := ix.Search(q.Text, 100)
 		harness.Check(err)
@@ -178,11 +183,12 @@ type knownItems struct {
 }
 
 func openKnownItems(dir string, em embedding.Embedder) *knownItems {
-	k := &knownItems{e: engine(filepath.Join(dir, "trove"), em)}
+	st := openIndex(filepath.Join(dir, "trove"))
+	k := &knownItems{e: engine(st, em)}
 	b, err := os.ReadFile(filepath.Join(dir, "queries.json"))
 	harness.Check(err)
 	harness.Check(json.Unmarshal(b, &k.items))
-	dirs, err := k.e.Store.Directories(context.Background())
+	dirs, err := st.Directories(context.Background())
 	harness.Check(err)
 	if len(dirs) != 1 {
 		log.Fatalf("known-item index: %d watched folders, want 1", len(dirs))

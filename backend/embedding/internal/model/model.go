@@ -15,8 +15,11 @@ import (
 )
 
 // Magic starts every table; the digits are the format version. A CRC-32
-// (IEEE) of everything after it and itself follows.
-const Magic = "TRVEMB02"
+// (IEEE) of everything after it and itself follows, then the table's ID.
+//
+// Version 03 is 02 without the lists of each word's nearest words, which
+// nothing read.
+const Magic = "TRVEMB03"
 
 // Table is a word-vector table. Vectors are quantised to 8 bits and stored
 // as bytes biased by 128, in rows of Stride bytes (Dim rounded up to a
@@ -25,11 +28,13 @@ const Magic = "TRVEMB02"
 // let eight components add up at once in a uint64.
 type Table struct {
 	// Sum is the table's checksum (set by Marshal and Parse).
-	Sum       uint32
-	Dim       int
-	NgramMin  int // shortest character n-gram hashed for unknown words
-	NgramMax  int // longest
-	Neighbors int // precomputed neighbours per word
+	Sum uint32
+	// ID is the checksum of an earlier table whose vectors this one gives
+	// unchanged, or 0: see Identity.
+	ID       uint32
+	Dim      int
+	NgramMin int // shortest character n-gram hashed for unknown words
+	NgramMax int // longest
 
 	// Words in frequency order of the source corpus (rank = index + 1).
 	Words []string
@@ -55,12 +60,18 @@ type Table struct {
 	Components [][]float32
 	// Mean is the frequency-weighted mean word vector.
 	Mean []float32
+}
 
-	// NeighborID holds, as little-endian uint16 pairs, for word i and k
-	// below Neighbors, the index of its k-th nearest word (by cosine) at
-	// 2*(i*Neighbors+k); the similarity is NeighborSim[i*Neighbors+k]/255.
-	NeighborID  []byte
-	NeighborSim []uint8
+// Identity names the table's vectors, and with them the builtin models:
+// vectors of one identity may sit in one index together. It is the
+// checksum of the first table that gave these vectors. A table rewritten
+// without changing a vector (a section nothing reads dropped) keeps the
+// identity of the one it replaces, so no index embeds its files again.
+func (t *Table) Identity() uint32 {
+	if t.ID != 0 {
+		return t.ID
+	}
+	return t.Sum
 }
 
 // Marshal encodes t and sets t.Sum.
@@ -70,10 +81,10 @@ func (t *Table) Marshal() []byte {
 	b.Write([]byte{0, 0, 0, 0}) // checksum, below
 	u32 := func(v int) { _ = binary.Write(&b, binary.LittleEndian, uint32(v)) }
 	f32s := func(v []float32) { _ = binary.Write(&b, binary.LittleEndian, v) }
+	u32(int(t.ID))
 	u32(t.Dim)
 	u32(len(t.Words))
 	u32(t.Buckets)
-	u32(t.Neighbors)
 	u32(t.NgramMin)
 	u32(t.NgramMax)
 	u32(len(t.Components))
@@ -93,8 +104,6 @@ func (t *Table) Marshal() []byte {
 		f32s(c)
 	}
 	f32s(t.Mean)
-	b.Write(t.NeighborID)
-	b.Write(t.NeighborSim)
 	out := b.Bytes()
 	t.Sum = crc32.ChecksumIEEE(out[len(Magic)+4:])
 	binary.LittleEndian.PutUint32(out[len(Magic):], t.Sum)
@@ -170,14 +179,14 @@ func Parse(data string) (*Table, error) {
 	if p := r.take(4); p != nil {
 		t.Sum = binary.LittleEndian.Uint32(p)
 	}
+	t.ID = uint32(r.u32())
 	t.Dim = r.u32()
 	nWords := r.u32()
 	nBuckets := r.u32()
-	t.Neighbors = r.u32()
 	t.NgramMin = r.u32()
 	t.NgramMax = r.u32()
 	nComp := r.u32()
-	if r.err == nil && (t.Dim <= 0 || t.Dim > 4096 || nWords > 1<<16 || nBuckets > 1<<24 || nComp > 64 || t.Neighbors > 1000) {
+	if r.err == nil && (t.Dim <= 0 || t.Dim > 4096 || nWords > 1<<16 || nBuckets > 1<<24 || nComp > 64) {
 		return nil, fmt.Errorf("implausible table header (dim %d, words %d, buckets %d)", t.Dim, nWords, nBuckets)
 	}
 	if nBuckets == 0 || nBuckets&(nBuckets-1) != 0 {
@@ -220,15 +229,8 @@ func Parse(data string) (*Table, error) {
 		t.Components = append(t.Components, r.f32s(t.Dim))
 	}
 	t.Mean = r.f32s(t.Dim)
-	t.NeighborID = r.take(2 * nWords * t.Neighbors)
-	t.NeighborSim = r.take(nWords * t.Neighbors)
 	if r.err != nil {
 		return nil, r.err
-	}
-	for i := 0; i+1 < len(t.NeighborID); i += 2 {
-		if int(binary.LittleEndian.Uint16(t.NeighborID[i:])) >= nWords {
-			return nil, errors.New("neighbour index out of range")
-		}
 	}
 	if len(r.s) != 0 {
 		return nil, fmt.Errorf("%d trailing bytes after table", len(r.s))
@@ -269,12 +271,6 @@ func (t *Table) Row(v []float32, scale float32) []byte {
 		row[j] = byte(int(max(-127, min(127, q))) + Bias)
 	}
 	return row
-}
-
-// Neighbor returns the index and similarity of the k-th neighbour of word i.
-func (t *Table) Neighbor(i, k int) (int, float32) {
-	j := i*t.Neighbors + k
-	return int(binary.LittleEndian.Uint16(t.NeighborID[2*j:])), float32(t.NeighborSim[j]) / 255
 }
 
 // Subwords calls fn with the bucket of every character n-gram of word

@@ -2,12 +2,11 @@ package model
 
 import (
 	"bytes"
-	"encoding/binary"
 	"testing"
 )
 
 func small() *Table {
-	t := &Table{Dim: 3, NgramMin: 3, NgramMax: 4, Neighbors: 1, Buckets: 2, BucketScale: 0.5, OOVNorm: 2}
+	t := &Table{Dim: 3, NgramMin: 3, NgramMax: 4, Buckets: 2, BucketScale: 0.5, OOVNorm: 2}
 	t.Words = []string{"wing", "wings"}
 	t.Ranks = []uint32{10, 20}
 	t.WordScale = []float32{0.1, 0.2}
@@ -15,8 +14,6 @@ func small() *Table {
 	t.BucketVec = append(t.Row([]float32{1, 1, 1}, 0.5), t.Row([]float32{0, 0, 0}, 0.5)...)
 	t.Components = [][]float32{{1, 0, 0}}
 	t.Mean = []float32{0.1, 0.2, 0.3}
-	t.NeighborID = binary.LittleEndian.AppendUint16(binary.LittleEndian.AppendUint16(nil, 1), 0)
-	t.NeighborSim = []uint8{200, 200}
 	return t
 }
 
@@ -45,9 +42,6 @@ func TestRoundTrip(t *testing.T) {
 	if got := out.WordRow(0)[5]; got != Bias {
 		t.Fatalf("padding %d, want the bias", got)
 	}
-	if j, sim := out.Neighbor(0, 0); j != 1 || sim < 0.78 || sim > 0.79 {
-		t.Fatalf("Neighbor(0, 0) = %d, %v", j, sim)
-	}
 	for n := 0; n < len(data); n += 7 {
 		if _, err := Parse(data[:n]); err == nil {
 			t.Fatalf("a table cut to %d bytes parsed", n)
@@ -55,6 +49,25 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if _, err := Parse(data + "\x00"); err == nil {
 		t.Fatal("trailing bytes accepted")
+	}
+}
+
+// A new table is known by its own checksum; one that keeps an earlier
+// table's vectors is known by that table's, whatever its own.
+func TestIdentity(t *testing.T) {
+	fresh := small()
+	fresh.Marshal()
+	if fresh.ID != 0 || fresh.Identity() != fresh.Sum {
+		t.Fatalf("a new table: ID %08x, identity %08x, sum %08x", fresh.ID, fresh.Identity(), fresh.Sum)
+	}
+	kept := small()
+	kept.ID = 0x52a29009
+	out, err := Parse(string(kept.Marshal()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Identity() != 0x52a29009 || out.Sum == 0x52a29009 || out.Sum == fresh.Sum {
+		t.Fatalf("a table keeping an identity: identity %08x, sum %08x", out.Identity(), out.Sum)
 	}
 }
 

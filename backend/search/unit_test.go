@@ -1,0 +1,338 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"trove/backend/core"
+	"trove/backend/store"
+)
+
+// Unit tests of the engine on fakes of the store's parts it reads: paging
+// over files listed without words, previews, and the speller's word list.
+// The other tests run the same code on a real index.
+
+// fakeIndex holds files by id. Evidence is left nil: a search with words
+// needs the real index (see index_test.go), and using it here would panic.
+type fakeIndex struct {
+	Evidence
+	files   map[int64]core.File
+	texts   map[int64]string
+	gone    map[int64]bool // listed, then deleted before the page is read
+	filters []store.FileFilter
+
+	mu      sync.Mutex
+	docs    int
+	changes int64
+	vocab   map[string]int // term -> files
+	reads   int            // Vocabulary calls
+	block   chan struct{}  // when set, Vocabulary waits for it
+}
+
+var _ Index = (*fakeIndex)(nil)
+
+func (f *fakeIndex) key(fl core.File) store.FileKey {
+	return store.FileKey{ID: fl.ID, Path: fl.Path, Extension: fl.Extension, Filename: fl.Filename, Size: fl.Size,
+		Modified: fl.Modified.UnixNano(), Hash: fl.ContentHash}
+}
+
+func (f *fakeIndex) sorted() []core.File {
+	var out []core.File
+	for _, fl := range f.files {
+		out = append(out, fl)
+	}
+	slices.SortFunc(out, func(a, b core.File) int { return b.Modified.Compare(a.Modified) })
+	return out
+}
+
+func (f *fakeIndex) Browse(_ context.Context, filter store.FileFilter, limit int, keep func(core.File) bool) ([]core.File, error) {
+	f.filters = append(f.filters, filter)
+	var out []core.File
+	for _, fl := range f.sorted() {
+		if len(out) < limit && keep(fl) {
+			out = append(out, fl)
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeIndex) BrowseKeys(_ context.Context, filter store.FileFilter, limit int) ([]store.FileKey, bool, error) {
+	f.filters = append(f.filters, filter)
+	var out []store.FileKey
+	for _, fl := range f.sorted() {
+		out = append(out, f.key(fl))
+	}
+	return out[:min(limit, len(out))], len(out) > limit, nil
+}
+
+func (f *fakeIndex) IndexedFiles(_ context.Context, ids []int64) (map[int64]core.File, error) {
+	out := map[int64]core.File{}
+	for _, id := range ids {
+		if fl, ok := f.files[id]; ok && !f.gone[id] {
+			out[id] = fl
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeIndex) File(_ context.Context, id int64) (core.File, error) {
+	fl, ok := f.files[id]
+	if !ok {
+		return fl, &core.Missing{Thing: core.ThingFile, ID: id}
+	}
+	return fl, nil
+}
+
+func (f *fakeIndex) FileText(_ context.Context, id int64, maxBytes int) (string, bool, error) {
+	t := f.texts[id]
+	return t[:min(len(t), maxBytes)], len(t) > maxBytes, nil
+}
+
+func (f *fakeIndex) DocCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.docs
+}
+
+func (f *fakeIndex) Changes() int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.changes
+}
+
+func (f *fakeIndex) Vocabulary(ctx context.Context, cards bool, minFiles int, fn func(string, int)) error {
+	f.mu.Lock()
+	f.reads++
+	block, vocab := f.block, f.vocab
+	f.mu.Unlock()
+	if block != nil {
+		select {
+		case <-block:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	for term, n := range vocab {
+		if n >= minFiles {
+			fn(term, n)
+		}
+	}
+	return nil
+}
+
+// Not read by what these tests run.
+func (f *fakeIndex) MatchingKeys(context.Context, store.Matches, store.FileFilter, int) ([]store.FileKey, bool, error) {
+	panic("MatchingKeys: a search with words")
+}
+func (f *fakeIndex) KeysOf(context.Context, []int64, store.FileFilter) (map[int64]store.FileKey, error) {
+	panic("KeysOf: a search with words")
+}
+func (f *fakeIndex) ExcludedAmong(context.Context, string, []int64) (map[int64]bool, error) {
+	panic("ExcludedAmong: a search with words")
+}
+func (f *fakeIndex) Allowed(context.Context, []int64, store.FileFilter) (map[int64]bool, error) {
+	panic("Allowed: a search with words")
+}
+func (f *fakeIndex) Passages(context.Context, []store.PassageKey) (map[store.PassageKey]string, error) {
+	panic("Passages: a search with words")
+}
+func (f *fakeIndex) BestPassages(context.Context, []int64, []string, int) (map[int64]int32, error) {
+	panic("BestPassages: a search with words")
+}
+
+func fakeEngine(files ...core.File) (*Engine, *fakeIndex) {
+	fake := &fakeIndex{files: map[int64]core.File{}, texts: map[int64]string{}, gone: map[int64]bool{}}
+	for _, fl := range files {
+		fake.files[fl.ID] = fl
+	}
+	return &Engine{Store: fake, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, fake
+}
+
+func fakeFile(id int64, p string, minute int, size int64, hash string) core.File {
+	return core.File{ID: id, Path: p, Filename: path.Base(p), Extension: path.Ext(p), Size: size, ContentHash: hash,
+		Modified: time.Date(2025, 3, 1, 9, minute, 0, 0, time.UTC), State: core.StateIndexed}
+}
+
+func names(p Page) []string {
+	var out []string
+	for _, r := range p.Results {
+		s := strings.TrimPrefix(r.File.Path, "/w/")
+		for _, c := range r.Copies {
+			s += "+" + strings.TrimPrefix(c.Path, "/w/")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Without words, a page lists the files the filters let in: ordered by the
+// key asked for (ties by path), copies of one content grouped under the
+// first (empty files never), the path glob applied in Go after the looser
+// pattern SQLite was given, kinds counted before the type filter, and a
+// file deleted between listing and reading left out.
+func TestBrowsePagesOrderGroupAndCount(t *testing.T) {
+	e, fake := fakeEngine(
+		fakeFile(1, "/w/docs/b.txt", 3, 10, "h1"),
+		fakeFile(2, "/w/docs/a.pdf", 5, 30, "h2"),
+		fakeFile(3, "/w/docs/old/b.txt", 1, 10, "h1"),
+		fakeFile(4, "/w/docs/c.md", 4, 20, ""),
+		fakeFile(5, "/w/other/d.txt", 9, 5, "h5"),
+		fakeFile(6, "/w/docs/e.txt", 2, 0, "h0"),
+		fakeFile(7, "/w/docs/f.txt", 2, 0, "h0"),
+	)
+	ctx := t.Context()
+	req := Request{Filters: Filters{PathGlob: "/w/docs/**"}, Limit: 10}
+	for _, tc := range []struct {
+		sort   SortKey
+		asc    bool
+		offset int
+		limit  int
+		kinds  []string
+		want   []string
+	}{
+		{"", false, 0, 10, nil, []string{"docs/a.pdf", "docs/c.md", "docs/b.txt+docs/old/b.txt", "docs/e.txt", "docs/f.txt"}},
+		{ByModified, true, 0, 10, nil, []string{"docs/old/b.txt+docs/b.txt", "docs/e.txt", "docs/f.txt", "docs/c.md", "docs/a.pdf"}},
+		{ByName, true, 1, 2, nil, []string{"docs/b.txt+docs/old/b.txt", "docs/c.md"}},
+		{BySize, false, 0, 3, nil, []string{"docs/a.pdf", "docs/c.md", "docs/b.txt+docs/old/b.txt"}},
+		{"", false, 0, 10, []string{"pdf"}, []string{"docs/a.pdf"}},
+		{"", false, 4, 10, nil, []string{"docs/f.txt"}},
+	} {
+		r := req
+		r.Limit = tc.limit
+		p, err := e.SearchPage(ctx, PageRequest{Request: r, Sort: tc.sort, Asc: tc.asc, Offset: tc.offset, Kinds: tc.kinds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := names(p); !slices.Equal(got, tc.want) {
+			t.Errorf("%s asc=%v offset %d limit %d kinds %v: %v, want %v", tc.sort, tc.asc, tc.offset, tc.limit, tc.kinds, got, tc.want)
+		}
+		total, groups := 6, 5
+		if tc.kinds != nil {
+			total, groups = 1, 1
+		}
+		if p.Total != total || p.Groups != groups || p.Estimated {
+			t.Errorf("kinds %v: total %d, groups %d, estimated %v; want %d, %d", tc.kinds, p.Total, p.Groups, p.Estimated, total, groups)
+		}
+		want := []ExtCount{{".txt", 4}, {".md", 1}, {".pdf", 1}}
+		if !slices.Equal(p.Facets, want) {
+			t.Errorf("facets %v, want %v", p.Facets, want)
+		}
+	}
+	for _, f := range fake.filters {
+		if f.PathLike != "/w/docs/**" || len(f.Exts) != 0 {
+			t.Fatalf("the index was asked for %+v; want the loose path pattern and no extensions", f)
+		}
+	}
+
+	fake.gone[4] = true
+	p, err := e.SearchPage(ctx, PageRequest{Request: req, Sort: ByName, Asc: true})
+	if err != nil || slices.Contains(names(p), "docs/c.md") || len(p.Results) != 4 {
+		t.Fatalf("a file deleted meanwhile: %v %v", names(p), err)
+	}
+
+	rs, err := e.Search(ctx, Request{Filters: Filters{PathGlob: "*.txt"}, Limit: 3})
+	var got []string
+	for _, r := range rs {
+		got = append(got, strings.TrimPrefix(r.File.Path, "/w/"))
+	}
+	if err != nil || !slices.Equal(got, []string{"other/d.txt", "docs/b.txt", "docs/e.txt"}) {
+		t.Fatalf("browse by date with a glob: %v %v", got, err)
+	}
+}
+
+// A preview marks the query's words in the stored text, says when the text
+// was cut, and exists for indexed files only.
+func TestPreviewMarksStoredText(t *testing.T) {
+	failed := fakeFile(2, "/w/broken.pdf", 1, 1, "")
+	failed.State = core.StateFailed
+	e, fake := fakeEngine(fakeFile(1, "/w/notes.txt", 1, 1, ""), failed)
+	fake.texts[1] = "The roof leaks; roofing leaked."
+	p, err := e.Preview(t.Context(), 1, "roof leak")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var marked []string
+	for _, part := range p.Parts {
+		if part.Mark {
+			marked = append(marked, part.Text)
+		}
+	}
+	if !slices.Equal(marked, []string{"roof", "leaks", "roofing", "leaked"}) || p.Matches != 4 || p.Truncated {
+		t.Fatalf("marked %v (%d), truncated %v", marked, p.Matches, p.Truncated)
+	}
+	fake.texts[1] = strings.Repeat("x", PreviewText+1)
+	if p, err := e.Preview(t.Context(), 1, "x"); err != nil || !p.Truncated {
+		t.Fatalf("a long text: truncated %v, %v", p.Truncated, err)
+	}
+	if _, err := e.Preview(t.Context(), 2, "roof"); core.CodeOf(err, "") != "NOT_INDEXED" {
+		t.Fatalf("a failed file: %v", err)
+	}
+	if _, err := e.Preview(t.Context(), 9, "roof"); err == nil {
+		t.Fatal("an unknown file has a preview")
+	}
+}
+
+// The speller reads the word list once, in the background; a query that
+// needs it first waits for it; it is read again only once a quarter of the
+// index (and a hundred files) has changed.
+func TestSpellerReadsTheWordListAgainOnlyWhenStale(t *testing.T) {
+	_, fake := fakeEngine()
+	fake.docs, fake.vocab = 1000, map[string]int{"roof": 3, "leak": 1}
+	fake.block = make(chan struct{})
+	var sp speller
+	logged := func(err error) { t.Errorf("word list: %v", err) }
+
+	loading := sp.refresh(fake, logged)
+	if again := sp.refresh(fake, logged); again != loading {
+		t.Fatal("a second refresh started a second read")
+	}
+	close(fake.block)
+	known := sp.known(t.Context(), fake, logged, []string{"roof", "leak", "tide"})
+	// Text words count from two files (leak is in one), cards from one:
+	// the fake lists the same words for both.
+	if known["roof"] != 3 || known["leak"] != 1 || len(known) != 2 {
+		t.Fatalf("known %v", known)
+	}
+	if fake.reads != 2 {
+		t.Fatalf("%d vocabulary reads, want 2 (text and cards)", fake.reads)
+	}
+
+	fake.mu.Lock()
+	fake.changes = 1000/4 + 100 // not more than the limit
+	fake.mu.Unlock()
+	if ch := sp.refresh(fake, logged); ch != nil {
+		t.Fatal("read again before a quarter of the index changed")
+	}
+	fake.mu.Lock()
+	fake.changes++
+	fake.mu.Unlock()
+	ch := sp.refresh(fake, logged)
+	if ch == nil {
+		t.Fatal("not read again after a quarter of the index changed")
+	}
+	<-ch
+	if fake.reads != 4 {
+		t.Fatalf("%d vocabulary reads, want 4", fake.reads)
+	}
+}
+
+// A path filter that is not a glob is a domain error naming the pattern,
+// with or without words in the query; views word it for the request.
+func TestBadPathGlobIsADomainError(t *testing.T) {
+	e, _ := fakeEngine()
+	for _, q := range []string{"", "roof"} {
+		_, err := e.SearchPage(t.Context(), PageRequest{Request: Request{Query: q, Filters: Filters{PathGlob: "a/[b"}, Limit: 5}})
+		var bad *core.BadGlob
+		if !errors.As(err, &bad) || bad.Glob != "a/[b" || !errors.Is(err, core.ErrInvalid) || core.FieldOf(err) != "" {
+			t.Fatalf("query %q: %#v", q, err)
+		}
+	}
+}
