@@ -45,11 +45,20 @@ type pdfSpan struct {
 }
 
 type pdfLayout struct {
-	text   []byte
-	spans  []pdfSpan
-	cuts   int
-	member []bool    // scratch for subset, all false between calls
-	keyed  []spanKey // scratch for sortBy
+	text  []byte
+	spans []pdfSpan
+	cuts  int
+	// Scratch, kept from page to page so that reading a page allocates
+	// little: the page's spans in its orders, and work space for cuts.
+	flat, rotated []int
+	byX, byTop    []int
+	owner         []int32   // the part each span goes to, for split
+	grouped       []int     // split's work space
+	sizes         []float64 // medianSize's work space
+	tall          []bool    // gutter's work space
+	gaps          []float64 // bands' work space
+	byY           []int     // lines' order
+	keyed         []spanKey // sortBy's work space
 }
 
 func (l *pdfLayout) full() bool {
@@ -79,7 +88,7 @@ func (s *pdfSpan) bottom() float64 { return s.y - 0.2*s.size }
 
 // write puts the page's text into out in reading order and forgets it.
 func (l *pdfLayout) write(out *sink) {
-	var flat, rotated []int
+	flat, rotated := l.flat[:0], l.rotated[:0]
 	for i := range l.spans {
 		if l.spans[i].rotated {
 			rotated = append(rotated, i)
@@ -87,10 +96,11 @@ func (l *pdfLayout) write(out *sink) {
 			flat = append(flat, i)
 		}
 	}
+	l.flat, l.rotated = flat, rotated
 	l.cuts = 0
 	l.cut(out, l.block(flat))
 	for _, i := range rotated {
-		out.WriteString(string(l.text[l.spans[i].start:l.spans[i].end]))
+		out.Write(l.text[l.spans[i].start:l.spans[i].end])
 		out.nl()
 	}
 	l.text, l.spans = l.text[:0], l.spans[:0]
@@ -98,32 +108,69 @@ func (l *pdfLayout) write(out *sink) {
 
 // pdfBlock is a block's spans in content-stream order, and when known the
 // same spans by x0 and by top (highest first), each then by content-stream
-// order. A part of a block filters its parent's orders, so that a page is
-// sorted once rather than at every cut.
+// order. The page is sorted once: a cut regroups its block's orders in
+// place, each part's spans together and in the order they had (split), so
+// that the parts' orders are slices of their parent's.
 type pdfBlock struct{ idx, byX, byTop []int }
 
-// block sorts the page's spans. The orders are passed down only when no
-// key is NaN: a NaN compares equal to everything, and then filtering a
-// sorted block need not give what sorting its part would.
+// block sorts the page's spans. The orders are kept only when no key is
+// NaN: a NaN compares equal to everything, and then regrouping a sorted
+// block need not give what sorting its part would.
 func (l *pdfLayout) block(idx []int) pdfBlock {
 	for _, i := range idx {
 		if s := &l.spans[i]; math.IsNaN(s.x0) || math.IsNaN(s.top()) {
 			return pdfBlock{idx: idx}
 		}
 	}
-	return pdfBlock{idx: idx, byX: l.sortBy(idx, spanX), byTop: l.sortBy(idx, spanTop)}
+	l.byX = l.sortBy(l.byX, idx, spanX)
+	l.byTop = l.sortBy(l.byTop, idx, spanTop)
+	return pdfBlock{idx: idx, byX: l.byX, byTop: l.byTop}
 }
 
 func spanX(s *pdfSpan) float64   { return s.x0 }
 func spanTop(s *pdfSpan) float64 { return -s.top() }
+func spanY(s *pdfSpan) float64   { return -s.y }
 
-// part is the block of the spans in members.
-func (l *pdfLayout) part(b pdfBlock, members []int) pdfBlock {
-	p := pdfBlock{idx: l.subset(b.idx, members)}
-	if b.byX != nil {
-		p.byX, p.byTop = l.subset(b.byX, members), l.subset(b.byTop, members)
+// split divides b into parts, which between them hold each of its spans
+// once, and returns the parts as blocks. It reorders b's slices.
+func (l *pdfLayout) split(b pdfBlock, parts ...[]int) []pdfBlock {
+	if len(l.owner) < len(l.spans) {
+		l.owner = make([]int32, len(l.spans))
 	}
-	return p
+	starts := make([]int, len(parts)+1)
+	for k, p := range parts {
+		for _, i := range p {
+			l.owner[i] = int32(k)
+		}
+		starts[k+1] = starts[k] + len(p)
+	}
+	// Regroup after every owner is set: parts may be slices of b's orders.
+	l.regroup(b.idx, starts)
+	if b.byX != nil {
+		l.regroup(b.byX, starts)
+		l.regroup(b.byTop, starts)
+	}
+	blocks := make([]pdfBlock, len(parts))
+	for k := range parts {
+		from, to := starts[k], starts[k+1]
+		blocks[k].idx = b.idx[from:to:to]
+		if b.byX != nil {
+			blocks[k].byX, blocks[k].byTop = b.byX[from:to:to], b.byTop[from:to:to]
+		}
+	}
+	return blocks
+}
+
+// regroup stably reorders order by owner: part k's spans go from starts[k].
+func (l *pdfLayout) regroup(order, starts []int) {
+	l.grouped = slices.Grow(l.grouped[:0], len(order))[:len(order)]
+	next := slices.Clone(starts[:len(starts)-1])
+	for _, i := range order {
+		k := l.owner[i]
+		l.grouped[next[k]] = i
+		next[k]++
+	}
+	copy(order, l.grouped)
 }
 
 // cut reads a block of spans: split at a gutter or a blank band when there
@@ -136,13 +183,14 @@ func (l *pdfLayout) cut(out *sink, b pdfBlock) {
 		l.cuts++
 		em := l.medianSize(b.idx)
 		if left, right := l.gutter(b, em); left != nil {
-			l.cut(out, l.part(b, left))
-			l.cut(out, l.part(b, right))
+			for _, p := range l.split(b, left, right) {
+				l.cut(out, p)
+			}
 			return
 		}
 		if parts := l.bands(b, em); parts != nil {
-			for _, p := range parts {
-				l.cut(out, l.part(b, p))
+			for _, p := range l.split(b, parts...) {
+				l.cut(out, p)
 			}
 			return
 		}
@@ -150,13 +198,53 @@ func (l *pdfLayout) cut(out *sink, b pdfBlock) {
 	l.lines(out, b.idx)
 }
 
+// medianSize is the median of the spans' sizes (the upper one of an even
+// count).
 func (l *pdfLayout) medianSize(idx []int) float64 {
-	sizes := make([]float64, len(idx))
-	for k, i := range idx {
-		sizes[k] = l.spans[i].size
+	sizes := slices.Grow(l.sizes[:0], len(idx))
+	for _, i := range idx {
+		sizes = append(sizes, l.spans[i].size)
 	}
-	slices.Sort(sizes)
-	return sizes[len(sizes)/2]
+	l.sizes = sizes
+	return nthSmallest(sizes, len(sizes)/2)
+}
+
+// nthSmallest returns what sorting v would put at v[n], reordering v:
+// quickselect, which sorts only the side that holds n. Sizes are never
+// NaN, so the value is the same whichever way ties fall.
+func nthSmallest(v []float64, n int) float64 {
+	for rounds := 0; len(v) > 12; rounds++ {
+		if rounds > 64 { // a pathological order: sort what is left
+			break
+		}
+		// Median of three as the pivot, then a three-way partition.
+		a, b, c := v[0], v[len(v)/2], v[len(v)-1]
+		pivot := max(min(a, b), min(max(a, b), c))
+		lt, i, gt := 0, 0, len(v)
+		for i < gt {
+			switch x := v[i]; {
+			case x < pivot:
+				v[lt], v[i] = v[i], v[lt]
+				lt++
+				i++
+			case x > pivot:
+				gt--
+				v[gt], v[i] = v[i], v[gt]
+			default:
+				i++
+			}
+		}
+		switch {
+		case n < lt:
+			v = v[:lt]
+		case n >= gt:
+			v, n = v[gt:], n-gt
+		default:
+			return pivot
+		}
+	}
+	slices.Sort(v)
+	return v[n]
 }
 
 // gutter finds a blank vertical strip at least 1.5 em wide with text at
@@ -164,7 +252,7 @@ func (l *pdfLayout) medianSize(idx []int) float64 {
 func (l *pdfLayout) gutter(b pdfBlock, em float64) (left, right []int) {
 	byX := b.byX
 	if byX == nil {
-		byX = l.sortBy(b.idx, spanX)
+		byX = l.sortBy(nil, b.idx, spanX)
 	}
 	minX := l.spans[byX[0]].x0
 	reach := l.spans[byX[0]].x1
@@ -176,7 +264,8 @@ func (l *pdfLayout) gutter(b pdfBlock, em float64) (left, right []int) {
 	// each side of a gutter must be tall: its baselines spread more than
 	// half an em. tallFrom[k] tells it for byX[k:]; lo and hi follow
 	// byX[:k] along the loop.
-	tallFrom := make([]bool, len(byX))
+	tallFrom := slices.Grow(l.tall[:0], len(byX))[:len(byX)]
+	l.tall = tallFrom
 	lo, hi := l.spans[byX[len(byX)-1]].y, l.spans[byX[len(byX)-1]].y
 	for k := len(byX) - 1; k >= 0; k-- {
 		lo, hi = min(lo, l.spans[byX[k]].y), max(hi, l.spans[byX[k]].y)
@@ -199,9 +288,11 @@ func (l *pdfLayout) gutter(b pdfBlock, em float64) (left, right []int) {
 func (l *pdfLayout) bands(b pdfBlock, em float64) [][]int {
 	byY := b.byTop
 	if byY == nil {
-		byY = l.sortBy(b.idx, spanTop)
+		byY = l.sortBy(nil, b.idx, spanTop)
 	}
-	gaps := make([]float64, len(byY))
+	gaps := slices.Grow(l.gaps[:0], len(byY))[:len(byY)]
+	clear(gaps)
+	l.gaps = gaps
 	low := l.spans[byY[0]].bottom()
 	widest := 0.0
 	for k := 1; k < len(byY); k++ {
@@ -233,36 +324,18 @@ type spanKey struct {
 }
 
 // sortBy returns the spans of idx ordered by key, then by content-stream
-// order. The keys sit beside the indexes, not behind them: sorting is most
-// of the layout's work.
-func (l *pdfLayout) sortBy(idx []int, key func(*pdfSpan) float64) []int {
+// order, in dst's storage. The keys sit beside the indexes, not behind
+// them: sorting is most of the layout's work.
+func (l *pdfLayout) sortBy(dst, idx []int, key func(*pdfSpan) float64) []int {
 	keyed := slices.Grow(l.keyed[:0], len(idx))[:len(idx)]
 	l.keyed = keyed
 	for k, i := range idx {
 		keyed[k] = spanKey{key(&l.spans[i]), i}
 	}
 	slices.SortFunc(keyed, func(a, b spanKey) int { return cmpThen(a.key, b.key, a.i, b.i) })
-	out := make([]int, len(idx))
+	out := slices.Grow(dst[:0], len(idx))[:len(idx)]
 	for k, s := range keyed {
 		out[k] = s.i
-	}
-	return out
-}
-
-// subset returns the spans of part in the order they have in idx.
-func (l *pdfLayout) subset(idx, part []int) []int {
-	if len(l.member) < len(l.spans) {
-		l.member = make([]bool, len(l.spans))
-	}
-	for _, i := range part {
-		l.member[i] = true
-	}
-	out := make([]int, 0, len(part))
-	for _, i := range idx {
-		if l.member[i] {
-			out = append(out, i)
-			l.member[i] = false
-		}
 	}
 	return out
 }
@@ -270,7 +343,8 @@ func (l *pdfLayout) subset(idx, part []int) []int {
 // lines reads a block without gutters or bands: spans whose baselines are
 // within half a line of each other form a line, read left to right.
 func (l *pdfLayout) lines(out *sink, idx []int) {
-	byY := l.sortBy(idx, func(s *pdfSpan) float64 { return -s.y })
+	byY := l.sortBy(l.byY, idx, spanY)
+	l.byY = byY
 	for from := 0; from < len(byY); {
 		first := &l.spans[byY[from]]
 		to := from + 1
