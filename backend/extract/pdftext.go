@@ -49,6 +49,9 @@ func (t *pdfText) run(content []byte, res pdfDict, depth int) {
 	l := &pdfLexer{b: content, noRefs: true}
 	ops := make([]pdfOperand, 0, pdfMaxOperands)
 	var arr []pdfOperand // the last array operand (TJ)
+	// Strings with escapes are decoded into strs, which is emptied at each
+	// operator: an operator's operands are read after the one before ran.
+	var strs []byte
 	for !t.out.full() && !t.layout.full() {
 		if t.p.tk.err() != nil {
 			return
@@ -60,13 +63,14 @@ func (t *pdfText) run(content []byte, res pdfDict, depth int) {
 		var op pdfOperand
 		switch c := l.b[l.pos]; {
 		case c == '(' || c == '<' && (l.pos+1 >= len(l.b) || l.b[l.pos+1] != '<'):
-			op = pdfOperand{kind: 's', str: l.stringBytes()}
+			op.kind = 's'
+			op.str, strs = l.stringBytes(strs)
 		case c == '[':
 			l.pos++
-			arr = l.operandArray(arr[:0])
+			arr, strs = l.operandArray(arr[:0], strs)
 			op.kind = '['
 		case c == '/':
-			op = pdfOperand{kind: '/', str: []byte(l.name())}
+			op = pdfOperand{kind: '/', str: l.nameBytes()}
 		case c == '<' || c == '{' || c == '}' || c == ']' || c == ')' || c == '>':
 			l.object(0) // dictionaries (marked content, inline images) and stray delimiters
 			op.kind = 'x'
@@ -81,7 +85,7 @@ func (t *pdfText) run(content []byte, res pdfDict, depth int) {
 				break
 			}
 			t.operator(l, string(word), ops, arr, res, depth)
-			ops = ops[:0]
+			ops, strs = ops[:0], strs[:0]
 			continue
 		}
 		if len(ops) < pdfMaxOperands {
@@ -90,9 +94,10 @@ func (t *pdfText) run(content []byte, res pdfDict, depth int) {
 	}
 }
 
-// stringBytes reads a literal or hex string; a literal without escapes is
-// returned in place.
-func (l *pdfLexer) stringBytes() []byte {
+// stringBytes reads a literal or hex string: a literal without escapes in
+// place, else decoded at the end of buf. It returns the string and buf.
+func (l *pdfLexer) stringBytes(buf []byte) ([]byte, []byte) {
+	start := len(buf)
 	if l.b[l.pos] == '(' {
 		end := l.pos + 1
 		for end < len(l.b) && l.b[end] != ')' && l.b[end] != '(' && l.b[end] != '\\' {
@@ -101,26 +106,41 @@ func (l *pdfLexer) stringBytes() []byte {
 		if end < len(l.b) && l.b[end] == ')' {
 			str := l.b[l.pos+1 : end]
 			l.pos = end + 1
-			return str
+			return str, buf
 		}
-		return []byte(l.literal())
+		buf = l.appendLiteral(buf)
+	} else {
+		buf = l.appendHex(buf)
 	}
-	return []byte(l.hex())
+	return buf[start:len(buf):len(buf)], buf
 }
 
-// operandArray reads the elements of a TJ array up to its ']'.
-func (l *pdfLexer) operandArray(arr []pdfOperand) []pdfOperand {
+// operandArray reads the elements of a TJ array up to its ']', strings
+// decoded into buf as by stringBytes.
+func (l *pdfLexer) operandArray(arr []pdfOperand, buf []byte) ([]pdfOperand, []byte) {
 	for len(arr) < 1<<16 {
 		l.skipSpace()
 		if l.pos >= len(l.b) {
-			return arr
+			return arr, buf
 		}
 		switch c := l.b[l.pos]; {
 		case c == ']':
 			l.pos++
-			return arr
+			return arr, buf
 		case c == '(' || c == '<' && (l.pos+1 >= len(l.b) || l.b[l.pos+1] != '<'):
-			arr = append(arr, pdfOperand{kind: 's', str: l.stringBytes()})
+			op := pdfOperand{kind: 's'}
+			op.str, buf = l.stringBytes(buf)
+			arr = append(arr, op)
+		case c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.':
+			// A number, read as token would without boxing it; a word
+			// that is not one is passed over, as token would.
+			start := l.pos
+			for l.pos < len(l.b) && !isPDFSpace(l.b[l.pos]) && !isPDFDelim(l.b[l.pos]) {
+				l.pos++
+			}
+			if f, ok := pdfNumber(l.b[start:l.pos]); ok {
+				arr = append(arr, pdfOperand{kind: 'n', num: f})
+			}
 		default:
 			save := l.pos
 			tok, _ := l.token()
@@ -131,7 +151,7 @@ func (l *pdfLexer) operandArray(arr []pdfOperand) []pdfOperand {
 			}
 		}
 	}
-	return arr
+	return arr, buf
 }
 
 func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pdfDict, depth int) {
