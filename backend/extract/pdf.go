@@ -65,7 +65,15 @@ type pdfFile struct {
 	crypt   *pdfCrypt   // nil unless the file is encrypted
 	// unmapped counts glyphs shown in fonts that give no text
 	unmapped int
+	// Kept from stream to stream: a flate reader's tables and window are
+	// large, and a page's content buffer serves the next page.
+	zr      io.Reader
+	zsrc    bytes.Reader
+	content []byte
 }
+
+// pdfKeepContent is the largest page content buffer kept for the next page.
+const pdfKeepContent = 1 << 20
 
 func extractPDF(s *source, d *Document) error {
 	p, err := openPDF(s)
@@ -386,11 +394,10 @@ func (p *pdfFile) filter(dst, data []byte, f any) ([]byte, error) {
 	var err error
 	switch p.resolve(f) {
 	case pdfName("FlateDecode"), pdfName("Fl"):
-		zr, err := zlib.NewReader(bytes.NewReader(data))
+		zr, err := p.inflater(data)
 		if err != nil {
 			return dst, err
 		}
-		defer zr.Close()
 		return readBounded(dst, zr, room, 4*len(data))
 	case pdfName("LZWDecode"), pdfName("LZW"):
 		// PDF's LZW is TIFF's: MSB first, code width changing one code early.
@@ -410,6 +417,21 @@ func (p *pdfFile) filter(dst, data []byte, f any) ([]byte, error) {
 }
 
 var errUnknownFilter = warning("unknown filter")
+
+// inflater returns a zlib reader of data, the document's one reset when
+// there is one.
+func (p *pdfFile) inflater(data []byte) (io.Reader, error) {
+	p.zsrc.Reset(data)
+	if p.zr == nil {
+		zr, err := zlib.NewReader(&p.zsrc)
+		if err != nil {
+			return nil, err
+		}
+		p.zr = zr
+		return zr, nil
+	}
+	return p.zr, p.zr.(zlib.Resetter).Reset(&p.zsrc, nil)
+}
 
 func keepHex(r rune) rune {
 	if r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F' {
@@ -667,10 +689,10 @@ func (p *pdfFile) loosePages() []pdfPage {
 
 // pageText runs the page's content streams through the text interpreter.
 func (p *pdfFile) pageText(pg pdfPage, out *sink) {
-	var content []byte
+	content := p.content[:0]
 	switch c := p.resolve(pg.dict["Contents"]).(type) {
 	case *pdfStream:
-		content = p.decode(c)
+		content = p.decodeTo(content, c)
 	case []any:
 		for _, part := range c {
 			if st, ok := p.resolve(part).(*pdfStream); ok {
@@ -688,4 +710,7 @@ func (p *pdfFile) pageText(pg pdfPage, out *sink) {
 	ti.run(content, pg.resources, 0)
 	ti.layout.write(out)
 	p.layout = ti.layout // its buffers serve the next page
+	if cap(content) <= pdfKeepContent {
+		p.content = content[:0]
+	}
 }
