@@ -59,6 +59,7 @@ type pdfLayout struct {
 	gaps          []float64 // bands' work space
 	byY           []int     // lines' order
 	keyed         []spanKey // sortBy's work space
+	radix         []radixKey
 }
 
 func (l *pdfLayout) full() bool {
@@ -323,21 +324,92 @@ type spanKey struct {
 	i   int
 }
 
+// pdfRadixMin is the fewest spans sorted by radix: below it the counting
+// passes cost more than they save.
+const pdfRadixMin = 64
+
 // sortBy returns the spans of idx ordered by key, then by content-stream
-// order, in dst's storage. The keys sit beside the indexes, not behind
-// them: sorting is most of the layout's work.
+// order, in dst's storage. Sorting is most of the layout's work: when idx
+// is in content-stream order (it always is) and no key is NaN, a stable
+// radix sort of the keys gives that order; otherwise a comparison sort
+// does, with the keys beside the indexes rather than behind them.
 func (l *pdfLayout) sortBy(dst, idx []int, key func(*pdfSpan) float64) []int {
+	out := slices.Grow(dst[:0], len(idx))[:len(idx)]
+	if len(idx) >= pdfRadixMin && l.radixSort(out, idx, key) {
+		return out
+	}
 	keyed := slices.Grow(l.keyed[:0], len(idx))[:len(idx)]
 	l.keyed = keyed
 	for k, i := range idx {
 		keyed[k] = spanKey{key(&l.spans[i]), i}
 	}
 	slices.SortFunc(keyed, func(a, b spanKey) int { return cmpThen(a.key, b.key, a.i, b.i) })
-	out := slices.Grow(dst[:0], len(idx))[:len(idx)]
 	for k, s := range keyed {
 		out[k] = s.i
 	}
 	return out
+}
+
+// radixKey is a span's index with its key's bits, ordered as the key.
+type radixKey struct {
+	bits uint64
+	i    int
+}
+
+// radixSort puts the spans of idx into out by key, a byte of the key's
+// bits at a time from the lowest; it says false, having done nothing
+// useful, when idx is not in content-stream order or a key is NaN.
+func (l *pdfLayout) radixSort(out, idx []int, key func(*pdfSpan) float64) bool {
+	keys := slices.Grow(l.radix[:0], 2*len(idx))[:2*len(idx)]
+	l.radix = keys
+	keys, spare := keys[:len(idx)], keys[len(idx):]
+	var differ uint64 // the bits in which some keys differ
+	for k, i := range idx {
+		f := key(&l.spans[i])
+		if math.IsNaN(f) || k > 0 && i <= idx[k-1] {
+			return false
+		}
+		keys[k] = radixKey{orderedBits(f), i}
+		differ |= keys[k].bits ^ keys[0].bits
+	}
+	var at [256]int
+	for shift := 0; shift < 64; shift += 8 {
+		if byte(differ>>shift) == 0 {
+			continue // every key has the same byte here
+		}
+		clear(at[:])
+		for _, k := range keys {
+			at[byte(k.bits>>shift)]++
+		}
+		sum := 0
+		for b, n := range at {
+			at[b] = sum
+			sum += n
+		}
+		for _, k := range keys {
+			b := byte(k.bits >> shift)
+			spare[at[b]] = k
+			at[b]++
+		}
+		keys, spare = spare, keys
+	}
+	for k, s := range keys {
+		out[k] = s.i
+	}
+	return true
+}
+
+// orderedBits maps a float that is not NaN to bits whose unsigned order is
+// the float's order; -0 and 0 map alike, as they compare equal.
+func orderedBits(f float64) uint64 {
+	if f == 0 {
+		return 1 << 63
+	}
+	b := math.Float64bits(f)
+	if b>>63 == 1 {
+		return ^b
+	}
+	return b | 1<<63
 }
 
 // lines reads a block without gutters or bands: spans whose baselines are

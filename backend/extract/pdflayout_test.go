@@ -160,3 +160,32 @@ func TestNthSmallest(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFSortByKeyThenContentOrder checks sortBy, radix sort included,
+// against a stable comparison sort: ties (0 and -0 among them) keep
+// content-stream order, infinities sort at the ends.
+func TestPDFSortByKeyThenContentOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	values := []float64{0, math.Copysign(0, -1), 1, -1, 72, 72.5, 1e-300, -1e300, math.Inf(1), math.Inf(-1), 540.25}
+	var l pdfLayout
+	for range 300 {
+		n := r.IntN(3 * pdfRadixMin)
+		l.spans = l.spans[:0]
+		for range n {
+			x := values[r.IntN(len(values))]
+			if r.IntN(2) == 0 {
+				x = r.Float64()*1000 - 100
+			}
+			l.spans = append(l.spans, pdfSpan{x0: x})
+		}
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		want := slices.Clone(idx)
+		slices.SortStableFunc(want, func(a, b int) int { return cmpFloat(l.spans[a].x0, l.spans[b].x0) })
+		if got := l.sortBy(nil, idx, spanX); !slices.Equal(got, want) {
+			t.Fatalf("sortBy of %d spans gives %v, want %v", n, got, want)
+		}
+	}
+}
