@@ -67,9 +67,10 @@ type pdfFile struct {
 	unmapped int
 	// Kept from stream to stream: a flate reader's tables and window are
 	// large, and a page's content buffer serves the next page.
-	zr      io.Reader
-	zsrc    bytes.Reader
-	content []byte
+	zr       io.Reader
+	zsrc     bytes.Reader
+	content  []byte
+	operands [pdfFormDepth + 1]pdfOperands // by form depth
 }
 
 // pdfKeepContent is the largest page content buffer kept for the next page.

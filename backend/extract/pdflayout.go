@@ -53,7 +53,8 @@ type pdfLayout struct {
 	flat, rotated []int
 	byX, byTop    []int
 	owner         []int32   // the part each span goes to, for split
-	grouped       []int     // split's work space
+	grouped, next []int     // split's work space
+	parts         [][]int   // bands' answer
 	sizes         []float64 // medianSize's work space
 	tall          []bool    // gutter's work space
 	gaps          []float64 // bands' work space
@@ -165,7 +166,8 @@ func (l *pdfLayout) split(b pdfBlock, parts ...[]int) []pdfBlock {
 // regroup stably reorders order by owner: part k's spans go from starts[k].
 func (l *pdfLayout) regroup(order, starts []int) {
 	l.grouped = slices.Grow(l.grouped[:0], len(order))[:len(order)]
-	next := slices.Clone(starts[:len(starts)-1])
+	next := append(l.next[:0], starts[:len(starts)-1]...)
+	l.next = next
 	for _, i := range order {
 		k := l.owner[i]
 		l.grouped[next[k]] = i
@@ -307,7 +309,7 @@ func (l *pdfLayout) bands(b pdfBlock, em float64) [][]int {
 	if widest == 0 {
 		return nil
 	}
-	var parts [][]int
+	parts := l.parts[:0] // split is done with them before the next cut
 	from := 0
 	for k := 1; k < len(byY); k++ {
 		if gaps[k] >= 0.9*widest {
@@ -315,7 +317,9 @@ func (l *pdfLayout) bands(b pdfBlock, em float64) [][]int {
 			from = k
 		}
 	}
-	return append(parts, byY[from:])
+	parts = append(parts, byY[from:])
+	l.parts = parts
+	return parts
 }
 
 // spanKey is a span's index with the key it is sorted by.

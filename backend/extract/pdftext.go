@@ -36,6 +36,12 @@ type pdfGState struct {
 
 const pdfMaxOperands = 32
 
+// pdfOperands is the storage of a content stream's operands.
+type pdfOperands struct {
+	ops, arr []pdfOperand
+	strs     []byte
+}
+
 // pdfOperand is one operand of a content stream operator. Content streams
 // hold most of a PDF's tokens, so they are read without boxing each number
 // in an interface, and strings without escapes alias the stream.
@@ -47,11 +53,15 @@ type pdfOperand struct {
 
 func (t *pdfText) run(content []byte, res pdfDict, depth int) {
 	l := &pdfLexer{b: content, noRefs: true}
-	ops := make([]pdfOperand, 0, pdfMaxOperands)
-	var arr []pdfOperand // the last array operand (TJ)
+	// The operands' storage serves every page; a form's content, run
+	// while its caller's operator runs, has the next depth's.
+	buf := &t.p.operands[depth]
+	ops := buf.ops[:0]
+	arr := buf.arr[:0] // the last array operand (TJ)
 	// Strings with escapes are decoded into strs, which is emptied at each
 	// operator: an operator's operands are read after the one before ran.
-	var strs []byte
+	strs := buf.strs[:0]
+	defer func() { buf.ops, buf.arr, buf.strs = ops, arr, strs }()
 	for !t.out.full() && !t.layout.full() {
 		if t.p.tk.err() != nil {
 			return
