@@ -22,6 +22,23 @@ func (m pdfMatrix) mul(n pdfMatrix) pdfMatrix {
 func (m pdfMatrix) e() float64 { return m[4] }
 func (m pdfMatrix) f() float64 { return m[5] }
 
+// translated is pdfMatrix{1, 0, 0, 1, tx, 0}.mul(m) with mul's sums
+// written out, for the text position moves along every shown string. The
+// products by 0 stay: they decide the sign of a zero and carry a NaN or
+// an infinity exactly as mul's do.
+func (m pdfMatrix) translated(tx float64) pdfMatrix {
+	return pdfMatrix{
+		m[0] + 0*m[2], m[1] + 0*m[3],
+		0*m[0] + m[2], 0*m[1] + m[3],
+		tx*m[0] + 0*m[2] + m[4], tx*m[1] + 0*m[3] + m[5],
+	}
+}
+
+// mulEF is the e and f of m.mul(n), computed alone.
+func (m pdfMatrix) mulEF(n pdfMatrix) (e, f float64) {
+	return m[4]*n[0] + m[5]*n[2] + n[4], m[4]*n[1] + m[5]*n[3] + n[5]
+}
+
 // A page's text is gathered as spans (one per shown string, with where it
 // starts and ends on the page) and then read in order: the page is cut
 // recursively at blank vertical gutters (columns, left first) and at the

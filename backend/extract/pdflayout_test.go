@@ -189,3 +189,36 @@ func TestPDFSortByKeyThenContentOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFMatrixShortcuts checks translated and mulEF against mul bit for
+// bit, signed zeros, infinities and NaN among the entries.
+func TestPDFMatrixShortcuts(t *testing.T) {
+	special := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 3e300, math.Inf(1), math.Inf(-1), math.NaN()}
+	r := rand.New(rand.NewPCG(9, 9))
+	pick := func() float64 {
+		if r.IntN(2) == 0 {
+			return special[r.IntN(len(special))]
+		}
+		return r.NormFloat64() * 100
+	}
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	for range 20000 {
+		var m, n pdfMatrix
+		for i := range m {
+			m[i], n[i] = pick(), pick()
+		}
+		tx := pick()
+		want, got := pdfMatrix{1, 0, 0, 1, tx, 0}.mul(m), m.translated(tx)
+		for i := range want {
+			if !same(got[i], want[i]) {
+				t.Fatalf("%v.translated(%v) = %v, mul gives %v", m, tx, got, want)
+			}
+		}
+		full := m.mul(n)
+		if e, f := m.mulEF(n); !same(e, full.e()) || !same(f, full.f()) {
+			t.Fatalf("%v.mulEF(%v) = %v %v, mul gives %v", m, n, e, f, full)
+		}
+	}
+}

@@ -258,7 +258,7 @@ func (t *pdfText) moveLine(tx, ty float64) {
 
 // advance moves the text position along the line by tx text-space units.
 func (t *pdfText) advance(tx float64) {
-	t.tm = pdfMatrix{1, 0, 0, 1, tx, 0}.mul(t.tm)
+	t.tm = t.tm.translated(tx)
 }
 
 // skipInlineImage jumps over the binary data of BI ... ID data EI.
@@ -336,9 +336,9 @@ func (t *pdfText) show(s []byte) {
 		tx += (w*g.size + extra) * g.th
 		return extra > gap
 	})
-	end := pdfMatrix{1, 0, 0, 1, tx, 0}.mul(t.tm).mul(g.ctm)
-	t.advance(tx)
-	t.layout.add(start, trm, end.e(), end.f())
+	t.tm = t.tm.translated(tx)
+	ex, ey := t.tm.mulEF(g.ctm)
+	t.layout.add(start, trm, ex, ey)
 	t.p.unmapped += f.unmapped
 	f.unmapped = 0
 }
