@@ -33,7 +33,7 @@ func TestObjHeaderMatchesExpression(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
 	alphabet := []byte("0123456789  \t\n\r\f\vobjx_<>\x00")
 	matched := 0
-	for range 100000 {
+	for range 20000 {
 		w := make([]byte, r.IntN(21))
 		for i := range w {
 			w[i] = alphabet[r.IntN(len(alphabet))]
@@ -49,7 +49,7 @@ func TestObjHeaderMatchesExpression(t *testing.T) {
 			matched++
 		}
 	}
-	if matched < 1000 {
+	if matched < 200 {
 		t.Fatalf("only %d random windows held a header: the test checks too little", matched)
 	}
 }
