@@ -8,7 +8,7 @@ import (
 	"encoding/hex"
 	"io"
 	"math"
-	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,7 +65,16 @@ type pdfFile struct {
 	crypt   *pdfCrypt   // nil unless the file is encrypted
 	// unmapped counts glyphs shown in fonts that give no text
 	unmapped int
+	// Kept from stream to stream: a flate reader's tables and window are
+	// large, and a page's content buffer serves the next page.
+	zr       io.Reader
+	zsrc     bytes.Reader
+	content  []byte
+	operands [pdfFormDepth + 1]pdfOperands // by form depth
 }
+
+// pdfKeepContent is the largest page content buffer kept for the next page.
+const pdfKeepContent = 1 << 20
 
 func extractPDF(s *source, d *Document) error {
 	p, err := openPDF(s)
@@ -135,7 +144,78 @@ func (p *pdfFile) extract(s *source, d *Document) error {
 // errPDFNoTextLayer says why a scanned PDF gives no text.
 var errPDFNoTextLayer = warning("PDF without a text layer (scanned pages): turn on OCR to read them")
 
-var pdfObjRe = regexp.MustCompile(`(\d{1,10})\s+(\d{1,5})\s+obj\b`)
+// objHeader finds in w what the regular expression
+// (\d{1,10})\s+(\d{1,5})\s+obj\b finds (the leftmost match, its end and
+// its groups' bounds, as FindSubmatchIndex gives them) without the cost of
+// a regular expression for each of a file's objects. From a given start
+// at most one match is possible: every run of digits or spaces must be
+// taken whole, as what follows it has to be of the other kind.
+func objHeader(w []byte) (m [6]int, ok bool) {
+	for s := range w {
+		if m, ok = objHeaderAt(w, s); ok {
+			return m, true
+		}
+	}
+	return m, false
+}
+
+func objHeaderAt(w []byte, s int) (m [6]int, ok bool) {
+	digits := func(i, most int) int {
+		n := 0
+		for i+n < len(w) && isDigit(w[i+n]) {
+			n++
+		}
+		if n > most {
+			return 0
+		}
+		return n
+	}
+	spaces := func(i int) int {
+		n := 0
+		for i+n < len(w) && isRegexpSpace(w[i+n]) {
+			n++
+		}
+		return n
+	}
+	num := digits(s, 10)
+	if num == 0 {
+		return m, false
+	}
+	i := s + num
+	gap := spaces(i)
+	if gap == 0 {
+		return m, false
+	}
+	genAt := i + gap
+	gen := digits(genAt, 5)
+	if gen == 0 {
+		return m, false
+	}
+	i = genAt + gen
+	gap = spaces(i)
+	if gap == 0 {
+		return m, false
+	}
+	i += gap
+	if !bytes.HasPrefix(w[i:], []byte("obj")) {
+		return m, false
+	}
+	end := i + 3
+	if end < len(w) && isWordByte(w[end]) { // \b after the j
+		return m, false
+	}
+	return [6]int{s, end, s, s + num, genAt, genAt + gen}, true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isRegexpSpace is \s of Go's regular expressions.
+func isRegexpSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// isWordByte is \w of Go's regular expressions.
+func isWordByte(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
 
 // index records where each object starts; later definitions (incremental
 // updates) win.
@@ -155,8 +235,8 @@ func (p *pdfFile) index() {
 			continue
 		}
 		start := max(0, at-20)
-		m := pdfObjRe.FindSubmatchIndex(p.data[start : at+3])
-		if m == nil || start+m[1] != at+3 {
+		m, ok := objHeader(p.data[start : at+3])
+		if !ok || start+m[1] != at+3 {
 			continue
 		}
 		if m[2] > 0 && !isPDFSpace(p.data[start+m[2]-1]) && !isPDFDelim(p.data[start+m[2]-1]) {
@@ -386,11 +466,10 @@ func (p *pdfFile) filter(dst, data []byte, f any) ([]byte, error) {
 	var err error
 	switch p.resolve(f) {
 	case pdfName("FlateDecode"), pdfName("Fl"):
-		zr, err := zlib.NewReader(bytes.NewReader(data))
+		zr, err := p.inflater(data)
 		if err != nil {
 			return dst, err
 		}
-		defer zr.Close()
 		return readBounded(dst, zr, room, 4*len(data))
 	case pdfName("LZWDecode"), pdfName("LZW"):
 		// PDF's LZW is TIFF's: MSB first, code width changing one code early.
@@ -410,6 +489,21 @@ func (p *pdfFile) filter(dst, data []byte, f any) ([]byte, error) {
 }
 
 var errUnknownFilter = warning("unknown filter")
+
+// inflater returns a zlib reader of data, the document's one reset when
+// there is one.
+func (p *pdfFile) inflater(data []byte) (io.Reader, error) {
+	p.zsrc.Reset(data)
+	if p.zr == nil {
+		zr, err := zlib.NewReader(&p.zsrc)
+		if err != nil {
+			return nil, err
+		}
+		p.zr = zr
+		return zr, nil
+	}
+	return p.zr, p.zr.(zlib.Resetter).Reset(&p.zsrc, nil)
+}
 
 func keepHex(r rune) rune {
 	if r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F' {
@@ -497,18 +591,24 @@ func (p *pdfFile) trailer() pdfDict {
 			}
 		}
 	}
-	for end := len(p.data); ; {
-		i := bytes.LastIndex(p.data[:end], []byte("trailer"))
+	// Forward searches are much faster than backward ones; "trailer"
+	// cannot overlap itself, so this finds every occurrence.
+	var at []int
+	for off := 0; ; {
+		i := bytes.Index(p.data[off:], []byte("trailer"))
 		if i < 0 {
 			break
 		}
+		at = append(at, off+i)
+		off += i + len("trailer")
+	}
+	for _, i := range slices.Backward(at) {
 		l := &pdfLexer{b: p.data, pos: i + len("trailer")}
 		if d, ok := l.object(0); ok {
 			if dd, isDict := d.(pdfDict); isDict {
 				merge(dd)
 			}
 		}
-		end = i
 	}
 	for _, num := range p.sortedNums(true) {
 		off := p.offsets[num]
@@ -522,17 +622,23 @@ func (p *pdfFile) trailer() pdfDict {
 }
 
 // sortedNums lists object numbers by file offset, latest first if asked.
+// Every object starts at its own offset, so the order is total.
 func (p *pdfFile) sortedNums(latestFirst bool) []int {
-	nums := make([]int, 0, len(p.offsets))
-	for n := range p.offsets {
-		nums = append(nums, n)
+	type numAt struct{ num, off int }
+	all := make([]numAt, 0, len(p.offsets))
+	for n, off := range p.offsets {
+		all = append(all, numAt{n, off})
 	}
-	sort.Slice(nums, func(i, j int) bool {
+	slices.SortFunc(all, func(a, b numAt) int {
 		if latestFirst {
-			return p.offsets[nums[i]] > p.offsets[nums[j]]
+			return b.off - a.off
 		}
-		return p.offsets[nums[i]] < p.offsets[nums[j]]
+		return a.off - b.off
 	})
+	nums := make([]int, len(all))
+	for i, a := range all {
+		nums[i] = a.num
+	}
 	return nums
 }
 
@@ -667,10 +773,10 @@ func (p *pdfFile) loosePages() []pdfPage {
 
 // pageText runs the page's content streams through the text interpreter.
 func (p *pdfFile) pageText(pg pdfPage, out *sink) {
-	var content []byte
+	content := p.content[:0]
 	switch c := p.resolve(pg.dict["Contents"]).(type) {
 	case *pdfStream:
-		content = p.decode(c)
+		content = p.decodeTo(content, c)
 	case []any:
 		for _, part := range c {
 			if st, ok := p.resolve(part).(*pdfStream); ok {
@@ -688,4 +794,7 @@ func (p *pdfFile) pageText(pg pdfPage, out *sink) {
 	ti.run(content, pg.resources, 0)
 	ti.layout.write(out)
 	p.layout = ti.layout // its buffers serve the next page
+	if cap(content) <= pdfKeepContent {
+		p.content = content[:0]
+	}
 }

@@ -157,7 +157,10 @@ func pdfNumber(w []byte) (float64, bool) {
 	return v, true
 }
 
-func (l *pdfLexer) name() pdfName {
+func (l *pdfLexer) name() pdfName { return pdfName(l.nameBytes()) }
+
+// nameBytes reads a name; one without # escapes is returned in place.
+func (l *pdfLexer) nameBytes() []byte {
 	l.pos++
 	start := l.pos
 	for l.pos < len(l.b) && !isPDFSpace(l.b[l.pos]) && !isPDFDelim(l.b[l.pos]) {
@@ -165,7 +168,7 @@ func (l *pdfLexer) name() pdfName {
 	}
 	raw := l.b[start:l.pos]
 	if bytes.IndexByte(raw, '#') < 0 {
-		return pdfName(raw)
+		return raw
 	}
 	var out []byte
 	for i := 0; i < len(raw); i++ {
@@ -178,12 +181,14 @@ func (l *pdfLexer) name() pdfName {
 		}
 		out = append(out, raw[i])
 	}
-	return pdfName(out)
+	return out
 }
 
-func (l *pdfLexer) literal() string {
+func (l *pdfLexer) literal() string { return string(l.appendLiteral(nil)) }
+
+// appendLiteral appends the bytes of a literal string to out.
+func (l *pdfLexer) appendLiteral(out []byte) []byte {
 	l.pos++
-	var out []byte
 	depth := 1
 	for l.pos < len(l.b) {
 		c := l.b[l.pos]
@@ -193,11 +198,11 @@ func (l *pdfLexer) literal() string {
 			depth++
 		case ')':
 			if depth--; depth == 0 {
-				return string(out)
+				return out
 			}
 		case '\\':
 			if l.pos >= len(l.b) {
-				return string(out)
+				return out
 			}
 			c = l.b[l.pos]
 			l.pos++
@@ -232,12 +237,14 @@ func (l *pdfLexer) literal() string {
 		}
 		out = append(out, c)
 	}
-	return string(out)
+	return out
 }
 
-func (l *pdfLexer) hex() string {
+func (l *pdfLexer) hex() string { return string(l.appendHex(nil)) }
+
+// appendHex appends the bytes of a hex string to out.
+func (l *pdfLexer) appendHex(out []byte) []byte {
 	l.pos++
-	var out []byte
 	var hi byte
 	half := false
 	for l.pos < len(l.b) {
@@ -249,7 +256,7 @@ func (l *pdfLexer) hex() string {
 			if half {
 				out = append(out, hi<<4)
 			}
-			return string(out)
+			return out
 		case c >= '0' && c <= '9':
 			v = c - '0'
 		case c >= 'a' && c <= 'f':
@@ -266,7 +273,7 @@ func (l *pdfLexer) hex() string {
 		}
 		half = !half
 	}
-	return string(out)
+	return out
 }
 
 // object parses one object; "n g R" becomes a pdfRef. depth bounds

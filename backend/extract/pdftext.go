@@ -36,6 +36,12 @@ type pdfGState struct {
 
 const pdfMaxOperands = 32
 
+// pdfOperands is the storage of a content stream's operands.
+type pdfOperands struct {
+	ops, arr []pdfOperand
+	strs     []byte
+}
+
 // pdfOperand is one operand of a content stream operator. Content streams
 // hold most of a PDF's tokens, so they are read without boxing each number
 // in an interface, and strings without escapes alias the stream.
@@ -47,8 +53,15 @@ type pdfOperand struct {
 
 func (t *pdfText) run(content []byte, res pdfDict, depth int) {
 	l := &pdfLexer{b: content, noRefs: true}
-	ops := make([]pdfOperand, 0, pdfMaxOperands)
-	var arr []pdfOperand // the last array operand (TJ)
+	// The operands' storage serves every page; a form's content, run
+	// while its caller's operator runs, has the next depth's.
+	buf := &t.p.operands[depth]
+	ops := buf.ops[:0]
+	arr := buf.arr[:0] // the last array operand (TJ)
+	// Strings with escapes are decoded into strs, which is emptied at each
+	// operator: an operator's operands are read after the one before ran.
+	strs := buf.strs[:0]
+	defer func() { buf.ops, buf.arr, buf.strs = ops, arr, strs }()
 	for !t.out.full() && !t.layout.full() {
 		if t.p.tk.err() != nil {
 			return
@@ -60,13 +73,14 @@ func (t *pdfText) run(content []byte, res pdfDict, depth int) {
 		var op pdfOperand
 		switch c := l.b[l.pos]; {
 		case c == '(' || c == '<' && (l.pos+1 >= len(l.b) || l.b[l.pos+1] != '<'):
-			op = pdfOperand{kind: 's', str: l.stringBytes()}
+			op.kind = 's'
+			op.str, strs = l.stringBytes(strs)
 		case c == '[':
 			l.pos++
-			arr = l.operandArray(arr[:0])
+			arr, strs = l.operandArray(arr[:0], strs)
 			op.kind = '['
 		case c == '/':
-			op = pdfOperand{kind: '/', str: []byte(l.name())}
+			op = pdfOperand{kind: '/', str: l.nameBytes()}
 		case c == '<' || c == '{' || c == '}' || c == ']' || c == ')' || c == '>':
 			l.object(0) // dictionaries (marked content, inline images) and stray delimiters
 			op.kind = 'x'
@@ -81,7 +95,7 @@ func (t *pdfText) run(content []byte, res pdfDict, depth int) {
 				break
 			}
 			t.operator(l, string(word), ops, arr, res, depth)
-			ops = ops[:0]
+			ops, strs = ops[:0], strs[:0]
 			continue
 		}
 		if len(ops) < pdfMaxOperands {
@@ -90,9 +104,10 @@ func (t *pdfText) run(content []byte, res pdfDict, depth int) {
 	}
 }
 
-// stringBytes reads a literal or hex string; a literal without escapes is
-// returned in place.
-func (l *pdfLexer) stringBytes() []byte {
+// stringBytes reads a literal or hex string: a literal without escapes in
+// place, else decoded at the end of buf. It returns the string and buf.
+func (l *pdfLexer) stringBytes(buf []byte) ([]byte, []byte) {
+	start := len(buf)
 	if l.b[l.pos] == '(' {
 		end := l.pos + 1
 		for end < len(l.b) && l.b[end] != ')' && l.b[end] != '(' && l.b[end] != '\\' {
@@ -101,26 +116,41 @@ func (l *pdfLexer) stringBytes() []byte {
 		if end < len(l.b) && l.b[end] == ')' {
 			str := l.b[l.pos+1 : end]
 			l.pos = end + 1
-			return str
+			return str, buf
 		}
-		return []byte(l.literal())
+		buf = l.appendLiteral(buf)
+	} else {
+		buf = l.appendHex(buf)
 	}
-	return []byte(l.hex())
+	return buf[start:len(buf):len(buf)], buf
 }
 
-// operandArray reads the elements of a TJ array up to its ']'.
-func (l *pdfLexer) operandArray(arr []pdfOperand) []pdfOperand {
+// operandArray reads the elements of a TJ array up to its ']', strings
+// decoded into buf as by stringBytes.
+func (l *pdfLexer) operandArray(arr []pdfOperand, buf []byte) ([]pdfOperand, []byte) {
 	for len(arr) < 1<<16 {
 		l.skipSpace()
 		if l.pos >= len(l.b) {
-			return arr
+			return arr, buf
 		}
 		switch c := l.b[l.pos]; {
 		case c == ']':
 			l.pos++
-			return arr
+			return arr, buf
 		case c == '(' || c == '<' && (l.pos+1 >= len(l.b) || l.b[l.pos+1] != '<'):
-			arr = append(arr, pdfOperand{kind: 's', str: l.stringBytes()})
+			op := pdfOperand{kind: 's'}
+			op.str, buf = l.stringBytes(buf)
+			arr = append(arr, op)
+		case c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.':
+			// A number, read as token would without boxing it; a word
+			// that is not one is passed over, as token would.
+			start := l.pos
+			for l.pos < len(l.b) && !isPDFSpace(l.b[l.pos]) && !isPDFDelim(l.b[l.pos]) {
+				l.pos++
+			}
+			if f, ok := pdfNumber(l.b[start:l.pos]); ok {
+				arr = append(arr, pdfOperand{kind: 'n', num: f})
+			}
 		default:
 			save := l.pos
 			tok, _ := l.token()
@@ -131,7 +161,7 @@ func (l *pdfLexer) operandArray(arr []pdfOperand) []pdfOperand {
 			}
 		}
 	}
-	return arr
+	return arr, buf
 }
 
 func (t *pdfText) operator(l *pdfLexer, op string, ops, arr []pdfOperand, res pdfDict, depth int) {
@@ -228,7 +258,7 @@ func (t *pdfText) moveLine(tx, ty float64) {
 
 // advance moves the text position along the line by tx text-space units.
 func (t *pdfText) advance(tx float64) {
-	t.tm = pdfMatrix{1, 0, 0, 1, tx, 0}.mul(t.tm)
+	t.tm = t.tm.translated(tx)
 }
 
 // skipInlineImage jumps over the binary data of BI ... ID data EI.
@@ -306,9 +336,9 @@ func (t *pdfText) show(s []byte) {
 		tx += (w*g.size + extra) * g.th
 		return extra > gap
 	})
-	end := pdfMatrix{1, 0, 0, 1, tx, 0}.mul(t.tm).mul(g.ctm)
-	t.advance(tx)
-	t.layout.add(start, trm, end.e(), end.f())
+	t.tm = t.tm.translated(tx)
+	ex, ey := t.tm.mulEF(g.ctm)
+	t.layout.add(start, trm, ex, ey)
 	t.p.unmapped += f.unmapped
 	f.unmapped = 0
 }

@@ -1,22 +1,29 @@
 // Command extract measures text extraction over a folder:
 //
-//	go run ./bench/extract [-n RUNS] DIR
+//	go run ./bench/extract [-n RUNS] [-digests FILE] DIR
 //
 // It runs Extract on every regular file, one at a time with the default
 // options, and prints per format the files, megabytes read, time, MB/s and
 // milliseconds per file, then the total. With -n, each file is extracted
 // RUNS times and the fastest run counts, which filters out the noise of a
-// busy machine.
+// busy machine. With -digests, it also writes the SHA-256 of each file's
+// text, warning and error to FILE, one file a line in walk order: two runs'
+// files compare equal exactly when the extractors gave the same output.
 package main
 
 import (
+	"bufio"
 	"context"
+	"crypto/sha256"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"text/tabwriter"
 	"time"
@@ -44,6 +51,7 @@ func (s *stats) add(o *stats) {
 func main() {
 	runs := flag.Int("n", 1, "extract each file this many times; the fastest run counts")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the extractions here")
+	digestPath := flag.String("digests", "", "write the SHA-256 of each file's output here")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -57,6 +65,17 @@ func main() {
 	if flag.NArg() != 1 || *runs < 1 {
 		fmt.Fprintln(os.Stderr, "usage: go run ./bench/extract [-n RUNS] DIR")
 		os.Exit(2)
+	}
+	var digests *bufio.Writer
+	if *digestPath != "" {
+		f, err := os.Create(*digestPath)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		digests = bufio.NewWriter(f)
+		defer digests.Flush()
 	}
 	byFormat := map[string]*stats{}
 	opt := extract.DefaultOptions()
@@ -74,6 +93,9 @@ func main() {
 			start := time.Now()
 			doc, err = extract.Extract(context.Background(), path, opt)
 			took = min(took, time.Since(start))
+		}
+		if digests != nil {
+			writeDigest(digests, path, doc, err)
 		}
 		format := doc.Format
 		if err != nil {
@@ -104,6 +126,23 @@ func main() {
 		os.Exit(1)
 	}
 	report(byFormat)
+}
+
+// writeDigest writes one line: the SHA-256 of the document's fields and
+// error, then the path.
+func writeDigest(w io.Writer, path string, doc extract.Document, err error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", doc.Format, doc.Mime, doc.Warning, doc.Title)
+	keys := slices.Sorted(maps.Keys(doc.Meta))
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s=%s\x00", k, doc.Meta[k])
+	}
+	if err != nil {
+		fmt.Fprintf(h, "%v", err)
+	}
+	h.Write([]byte{0})
+	io.WriteString(h, doc.Text)
+	fmt.Fprintf(w, "%x  %s\n", h.Sum(nil), path)
 }
 
 func report(byFormat map[string]*stats) {
