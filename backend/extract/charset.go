@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -62,7 +63,7 @@ func decodeWith(e encoding.Encoding, b []byte) string {
 // zero bytes of its ASCII characters fall; nil when it is not.
 func utf16NoBOM(b []byte) encoding.Encoding {
 	h := b[:min(len(b), 4096)&^1]
-	if len(h) < 8 {
+	if len(h) < 8 || bytes.IndexByte(h, 0) < 0 { // most text: no NUL, not UTF-16
 		return nil
 	}
 	var even, odd int
