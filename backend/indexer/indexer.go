@@ -280,7 +280,19 @@ func (ix *Indexer) deleteTree(ctx context.Context, dirID int64, path string) err
 	if !watched {
 		return ix.dropTree(ctx, path)
 	}
-	return ix.eachIndexedUnder(ctx, path, func(p string) error { return ix.Pipeline.Index(ctx, f, p) })
+	return ix.eachIndexedUnder(ctx, path, func(p string) error {
+		err := ix.Pipeline.Index(ctx, f, p)
+		if err == nil || p == path || ctx.Err() != nil || store.IsStorageError(err) {
+			return err
+		}
+		// A file below the folder that cannot be indexed (it became a
+		// FIFO, say) is that file's failure, not the folder's: it gets its
+		// own item, with its own retries and its own failure record. Failed
+		// here, the whole item would be recorded as a failed file at the
+		// folder's path, which no rescan would ever clear.
+		ix.queue.Enqueue(queue.Event{Path: p, Action: queue.ActionIndex, DirID: f.ID})
+		return nil
+	})
 }
 
 // eachIndexedUnder runs fn on path and every indexed path below it, until

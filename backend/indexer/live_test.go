@@ -438,3 +438,42 @@ func TestWatchLimitFallsBackToRescans(t *testing.T) {
 		t.Fatalf("status message %q", msg)
 	}
 }
+
+// A folder removed and made again while its removal waits is brought up to
+// date file by file; a file below it that can no longer be indexed (now a
+// FIFO) fails on its own path. It used to fail the whole item, recorded as
+// a failed file at the folder's path, which no rescan ever cleared.
+func TestFileBelowAReplacedFolderFailsOnItsOwnPath(t *testing.T) {
+	s := testserver.Start(t)
+	fast(t, s)
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	testserver.WriteFiles(t, root, "sub/a.txt", "alpha notes", "sub/b.txt", "beta notes")
+	s.IndexDir(root, 2)
+	if r := s.Do("POST", "/api/queue/pause", nil); r.Status != 200 {
+		t.Fatalf("pause: %d %s", r.Status, r.Body)
+	}
+	if err := os.RemoveAll(sub); err != nil {
+		t.Fatal(err)
+	}
+	testserver.Eventually(t, settle, "the folder's removal to reach the queue", func() bool {
+		items := s.Get("/api/queue/items?limit=50").Field("items")
+		return strings.Contains(fmt.Sprint(items), "delete")
+	})
+	testserver.WriteFiles(t, root, "sub/a.txt", "alpha notes again")
+	if err := mkfifo(filepath.Join(sub, "b.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Do("POST", "/api/queue/resume", nil); r.Status != 200 {
+		t.Fatalf("resume: %d %s", r.Status, r.Body)
+	}
+	waitIndexed(t, s, filepath.Join(sub, "a.txt"), "again")
+	testserver.Eventually(t, settle, "b.txt failed as the FIFO it is", func() bool {
+		r := lookup(s, filepath.Join(sub, "b.txt"))
+		return r.Field("status") == "failed" && strings.Contains(fmt.Sprint(r.Field("error")), "named pipe")
+	})
+	s.WaitIdle(root, 2)
+	if r := lookup(s, sub); r.Status != 404 {
+		t.Fatalf("the folder's own path is in the index: %s", r.Body)
+	}
+}
