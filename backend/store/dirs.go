@@ -10,8 +10,12 @@ import (
 	"trove/backend/core"
 )
 
+// dirColumns reads a folder with its counts. Every count comes from an
+// index (files_by_dir, and files_problems for the problem count, whose
+// condition must stay the index's own): they are read twice with every
+// file that changes, as its folder turns indexing and back.
 const dirColumns = `d.id, d.path, d.is_active, d.recursive, COALESCE(d.file_pattern, ''), d.status, d.status_message,
-	MAX(d.file_count, (SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id)), d.last_scan_ns, d.created_ns, d.updated_ns,
+	d.file_count, d.last_scan_ns, d.created_ns, d.updated_ns,
 	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND f.state = 'indexed'),
 	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND f.state = 'failed'),
 	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND (f.state = 'failed' OR f.error != ''))`
@@ -25,6 +29,9 @@ func scanDir(row interface{ Scan(...any) error }) (core.WatchedDirectory, error)
 	if err != nil {
 		return d, err
 	}
+	// The files known since the last scan count too. A file is indexed or
+	// failed, so these two counts (one walk of the index each) hold them all.
+	d.FileCount = max(d.FileCount, d.IndexedCount+d.FailedCount)
 	if lastScan.Valid {
 		t := time.Unix(0, lastScan.Int64)
 		d.LastScan = &t
@@ -48,9 +55,11 @@ func (s *Store) AddDirectory(ctx context.Context, path string, recursive bool, p
 	return s.Directory(ctx, id)
 }
 
-// Directory returns one watched folder with its counts.
+// Directory returns one watched folder with its counts. It reads on a
+// reader's connection: in WAL mode a read sees every committed write, and
+// on the writer's it would hold up the indexing of files behind its counts.
 func (s *Store) Directory(ctx context.Context, id int64) (core.WatchedDirectory, error) {
-	d, err := scanDir(s.wdb().QueryRowContext(ctx, `SELECT `+dirColumns+` FROM watched_directories d WHERE d.id = ?`, id))
+	d, err := scanDir(s.rdb().QueryRowContext(ctx, `SELECT `+dirColumns+` FROM watched_directories d WHERE d.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, &core.Missing{Thing: core.ThingFolder, ID: id}
 	}
