@@ -112,7 +112,7 @@ func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := newSearcher(e, pr.Request, p, filter)
-	s.listAll = true
+	s.listAll, s.countOnly = true, pr.Sort == ByRelevance
 	ranked, err := s.rank(ctx)
 	if err != nil {
 		return Page{}, err
@@ -191,8 +191,10 @@ func (s *searcher) startListing(ctx context.Context) {
 		s.all <- listing{}
 		return
 	}
-	m := store.Matches{Expr: strings.Join(exprs, " OR "), Exclude: s.p.excluded,
-		Keep: func(k store.FileKey) bool { return globMatch(s.req.Filters.PathGlob, k.Path) }}
+	m := store.Matches{Expr: strings.Join(exprs, " OR "), Exclude: s.p.excluded, CountOnly: s.countOnly}
+	if s.req.Filters.PathGlob != "" {
+		m.Keep = func(k store.FileKey) bool { return globMatch(s.req.Filters.PathGlob, k.Path) }
+	}
 	go func() {
 		var l listing
 		if err := core.Safe(func() {

@@ -89,6 +89,9 @@ type searcher struct {
 	// delivers that listing to matching.
 	listAll bool
 	all     chan listing
+	// countOnly: the page orders by relevance, so the listing's files need
+	// only what counting and grouping read (store.Matches.CountOnly).
+	countOnly bool
 }
 
 // listing is every file matching the query's typed words, for a page's

@@ -22,11 +22,22 @@ type FileKey struct {
 
 const fileKeyColumns = `f.id, f.path, f.extension, f.filename, f.size, f.modified_ns, f.content_hash`
 
+// countKeyColumns are the columns of a key that counting and grouping
+// read: the type and the content.
+const countKeyColumns = `f.id, f.extension, f.size, f.content_hash`
+
 // scanKeys reads the keys keep accepts (nil: all) up to limit, and
-// whether more follow; it stops reading there.
-func scanKeys(rows *sql.Rows, keep func(FileKey) bool, limit int) (keys []FileKey, more bool, err error) {
+// whether more follow; it stops reading there. narrow keys hold only
+// countKeyColumns.
+func scanKeys(rows *sql.Rows, narrow bool, keep func(FileKey) bool, limit int) (keys []FileKey, more bool, err error) {
 	for rows.Next() {
-		k, err := scanKey(rows)
+		var k FileKey
+		var err error
+		if narrow {
+			err = rows.Scan(&k.ID, &k.Extension, &k.Size, &k.Hash)
+		} else {
+			k, err = scanKey(rows)
+		}
 		if err != nil {
 			return nil, false, err
 		}
@@ -49,10 +60,14 @@ func scanKey(row interface{ Scan(...any) error }) (FileKey, error) {
 
 // Matches says which files a listing wants: those whose text or card match
 // Expr and not Exclude (FTS5 expressions; Exclude "" excludes nothing) and
-// that Keep accepts (nil accepts all).
+// that Keep accepts (nil accepts all). CountOnly asks for keys that hold
+// the ID, Extension, Size and Hash alone (a page in relevance order counts
+// and groups the matches it does not show: a quarter less time on 15,000
+// matches); it is ignored when Keep is set, as Keep may read any field.
 type Matches struct {
 	Expr, Exclude string
 	Keep          func(FileKey) bool
+	CountOnly     bool
 }
 
 // MatchingKeys returns the indexed files passing f that m wants, in id
@@ -70,7 +85,12 @@ func (s *Store) MatchingKeys(ctx context.Context, m Matches, f FileFilter, limit
 	args := append([]any{m.Expr}, fargs...)
 	// NOT INDEXED: walk the matches and look each file up by rowid, which
 	// yields id order for free; an index on state would walk every file.
-	q := `SELECT ` + fileKeyColumns + ` FROM files f NOT INDEXED WHERE f.id IN (
+	narrow := m.CountOnly && m.Keep == nil
+	cols := fileKeyColumns
+	if narrow {
+		cols = countKeyColumns
+	}
+	q := `SELECT ` + cols + ` FROM files f NOT INDEXED WHERE f.id IN (
 		SELECT rowid FROM fts_content WHERE fts_content MATCH ?1
 		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1) AND ` + renumber(cond, 2)
 	if m.Exclude != "" {
@@ -86,7 +106,7 @@ func (s *Store) MatchingKeys(ctx context.Context, m Matches, f FileFilter, limit
 		return nil, false, fmt.Errorf("matching files: %w", err)
 	}
 	defer rows.Close()
-	return scanKeys(rows, m.Keep, limit)
+	return scanKeys(rows, narrow, m.Keep, limit)
 }
 
 // renumber gives the filter's anonymous parameters numbers from first on,
@@ -138,7 +158,7 @@ func (s *Store) BrowseKeys(ctx context.Context, f FileFilter, limit int) ([]File
 		return nil, false, fmt.Errorf("browse: %w", err)
 	}
 	defer rows.Close()
-	return scanKeys(rows, nil, limit)
+	return scanKeys(rows, false, nil, limit)
 }
 
 // FileText returns an indexed file's stored text (its passages in order,

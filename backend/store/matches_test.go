@@ -79,3 +79,32 @@ func TestExcludedAmongLooksOnlyAtTheGivenFiles(t *testing.T) {
 		t.Fatalf("card: %v %v", got, err)
 	}
 }
+
+// A listing for counting holds the same files with the same type, size
+// and content as a full one, and leaves the rest of the key unread.
+func TestMatchingKeysForCountingReadsTypeAndContent(t *testing.T) {
+	s, _ := matchCorpus(t)
+	m := Matches{Expr: `"ferri"`}
+	full, _, err := s.MatchingKeys(ctx, m, FileFilter{}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.CountOnly = true
+	narrow, _, err := s.MatchingKeys(ctx, m, FileFilter{}, 100)
+	if err != nil || len(narrow) != 6 || len(full) != 6 {
+		t.Fatalf("full %d, narrow %d keys, err %v", len(full), len(narrow), err)
+	}
+	for i, k := range narrow {
+		f := full[i]
+		want := FileKey{ID: f.ID, Extension: f.Extension, Size: f.Size, Hash: f.Hash}
+		if k != want || f.Path == "" {
+			t.Errorf("key %d: %+v, want %+v (full %+v)", i, k, want, f)
+		}
+	}
+	// Keep may read the path, so with Keep the keys are whole.
+	m.Keep = func(k FileKey) bool { return strings.HasSuffix(k.Path, "0.txt") }
+	kept, _, err := s.MatchingKeys(ctx, m, FileFilter{}, 100)
+	if err != nil || len(kept) != 1 || kept[0] != full[0] {
+		t.Fatalf("with Keep: %+v, %v", kept, err)
+	}
+}
