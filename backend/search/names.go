@@ -33,13 +33,24 @@ type NameWord struct {
 	Prefix bool    // the last word typed, maybe unfinished
 }
 
-// nameWords builds the words of a query for name matching.
+// nameWords builds the words of a query for name matching. A word typed
+// more than once is one word with their weights together: the name match
+// credits each occurrence alike, so the score is the same, and a pasted
+// page of repeated words is matched against each name once per word.
 func nameWords(texts []string, last bool, idf func(stem string) float64) []NameWord {
 	out := make([]NameWord, 0, len(texts))
+	at := map[NameWord]int{}
 	for i, w := range texts {
 		f := tokens.Fold(w)
 		stem := tokens.Stem(w)
-		out = append(out, NameWord{Text: f, Stem: stem, Weight: idf(stem), Prefix: last && i == len(texts)-1})
+		key := NameWord{Text: f, Stem: stem, Prefix: last && i == len(texts)-1}
+		if j, ok := at[key]; ok {
+			out[j].Weight += idf(stem)
+			continue
+		}
+		at[key] = len(out)
+		key.Weight = idf(stem)
+		out = append(out, key)
 	}
 	return out
 }
