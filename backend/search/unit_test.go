@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -49,7 +50,8 @@ func (f *fakeIndex) sorted() []core.File {
 	for _, fl := range f.files {
 		out = append(out, fl)
 	}
-	slices.SortFunc(out, func(a, b core.File) int { return b.Modified.Compare(a.Modified) })
+	// Newest first, ties by id, as the store orders them.
+	slices.SortFunc(out, func(a, b core.File) int { return cmp.Or(b.Modified.Compare(a.Modified), cmp.Compare(a.ID, b.ID)) })
 	return out
 }
 

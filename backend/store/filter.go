@@ -99,7 +99,7 @@ func likeEscape(s string) string {
 // modified first, up to limit (a query of filters only).
 func (s *Store) Browse(ctx context.Context, f FileFilter, limit int, keep func(core.File) bool) ([]core.File, error) {
 	cond, args := f.where("files")
-	rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE `+cond+` ORDER BY modified_ns DESC`, args...)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE `+cond+` ORDER BY modified_ns DESC, id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("browse: %w", err)
 	}

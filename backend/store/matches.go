@@ -144,11 +144,12 @@ func (s *Store) KeysOf(ctx context.Context, ids []int64, f FileFilter) (map[int6
 	return out, nil
 }
 
-// BrowseKeys lists the keys of every indexed file passing f, up to limit
-// (a query of filters only).
+// BrowseKeys lists the keys of every indexed file passing f, newest first
+// (ties by id, so the same files make the cut each time), up to limit (a
+// query of filters only).
 func (s *Store) BrowseKeys(ctx context.Context, f FileFilter, limit int) ([]FileKey, bool, error) {
 	cond, args := f.where("f")
-	q := `SELECT ` + fileKeyColumns + ` FROM files f WHERE ` + cond + ` ORDER BY f.modified_ns DESC`
+	q := `SELECT ` + fileKeyColumns + ` FROM files f WHERE ` + cond + ` ORDER BY f.modified_ns DESC, f.id`
 	if limit > 0 {
 		q += ` LIMIT ?`
 		args = append(args, limit+1)
