@@ -81,6 +81,16 @@ type Matches struct {
 // would parse and seek the expression once per file: hundreds of times
 // slower for a common or prefix word.
 func (s *Store) MatchingKeys(ctx context.Context, m Matches, f FileFilter, limit int) (keys []FileKey, more bool, err error) {
+	if m.CountOnly && m.Keep == nil && f.Empty() {
+		if c := s.currentKeys(ctx); c != nil {
+			return s.matchingCounted(ctx, m, c, limit)
+		}
+	}
+	return s.matchingRows(ctx, m, f, limit)
+}
+
+// matchingRows is MatchingKeys reading each matching file's row.
+func (s *Store) matchingRows(ctx context.Context, m Matches, f FileFilter, limit int) (keys []FileKey, more bool, err error) {
 	cond, fargs := f.where("f")
 	args := append([]any{m.Expr}, fargs...)
 	// NOT INDEXED: walk the matches and look each file up by rowid, which

@@ -49,6 +49,7 @@ type Store struct {
 	fileDF    dfCache      // of names, folders, titles, keywords, summaries
 	group     groupCommit
 	damage    atomic.Pointer[string] // why the index is known to be damaged
+	keys      keyCache               // count keys of the indexed files, for listings
 }
 
 type pools struct{ w, r *sql.DB }
