@@ -150,8 +150,10 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 	if err != nil {
 		return nil, false, err
 	}
-	seen := map[int64]bool{}
-	var list []entry
+	// The listing holds each file once, so only the ranked files need
+	// remembering (a set of thousands cost more than the rest of this).
+	seen := make(map[int64]bool, len(ranked))
+	list := make([]entry, 0, len(ranked)+len(keys))
 	for i := range ranked {
 		r := &ranked[i]
 		k, ok := known[r.C.ID]
@@ -164,7 +166,6 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 	}
 	for _, k := range keys { // these pass the exclusions and the glob already
 		if !seen[k.ID] {
-			seen[k.ID] = true
 			list = append(list, entry{key: k})
 		}
 	}
@@ -223,10 +224,8 @@ func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []e
 		}
 	}
 	order(list, pr.Sort, pr.Asc, s == nil)
-	groups := group(list)
-	out.Groups = len(groups)
-	from := min(pr.Offset, len(groups))
-	groups = groups[from:min(from+max(pr.Limit, 1), len(groups))]
+	groups, n := group(list, pr.Offset, pr.Offset+max(pr.Limit, 1))
+	out.Groups = n
 	if s != nil {
 		if err := s.scorePage(ctx, groups); err != nil {
 			return out, err
@@ -247,7 +246,11 @@ func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []e
 // files (counted as results: copies of one content count once).
 func needsRest(list []entry, pr PageRequest) bool {
 	head := rankedHead(list)
-	return head < len(list) && len(group(list[:head])) < pr.Offset+max(pr.Limit, 1)
+	if head == len(list) {
+		return false
+	}
+	_, n := group(list[:head], 0, 0)
+	return n < pr.Offset+max(pr.Limit, 1)
 }
 
 // rankedHead is how many entries lead the list from rank's shortlist.
@@ -350,28 +353,41 @@ func scoreOf(en entry) float64 {
 	return en.scored.Score
 }
 
-// group keeps the first file of each content and lists the later ones as
+// groupOf is a result: the first file of a content and the later ones,
 // its copies. Empty files and files without a hash are never copies.
 type groupOf struct {
 	head   entry
 	copies []entry
 }
 
-func group(list []entry) []groupOf {
-	at := map[string]int{}
+// group counts the results of the list and returns those numbered from
+// up to to (a page), each with its copies wherever they are in the list;
+// only the page's are built, as a list may hold 20,000 files.
+func group(list []entry, from, to int) ([]groupOf, int) {
+	at := make(map[string]int, len(list))
 	var out []groupOf
+	n := 0
 	for _, en := range list {
-		h := en.key.Hash
-		if h != "" && en.key.Size > 0 {
+		g := n
+		if h := en.key.Hash; h != "" && en.key.Size > 0 {
 			if i, ok := at[h]; ok {
-				out[i].copies = append(out[i].copies, en)
-				continue
+				g = i
+			} else {
+				at[h] = n
 			}
-			at[h] = len(out)
 		}
-		out = append(out, groupOf{head: en})
+		if g == n {
+			n++
+		}
+		switch {
+		case g < from || g >= to:
+		case g-from == len(out):
+			out = append(out, groupOf{head: en})
+		default:
+			out[g-from].copies = append(out[g-from].copies, en)
+		}
 	}
-	return out
+	return out, n
 }
 
 // scorePage scores the page's files that have no score yet (other orders
