@@ -155,7 +155,8 @@ func (s *Store) matchingCounted(ctx context.Context, m Matches, c *countKeys, li
 	defer rows.Close()
 	var keys []FileKey
 	var unknown []int64
-	for rows.Next() {
+	// Ids come in order, so reading stops once more than limit are known.
+	for (limit <= 0 || len(keys) <= limit) && rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			return nil, false, err
