@@ -82,8 +82,12 @@ func TestOpenerFailureIsReported(t *testing.T) {
 // An opener still running after the settle time has started the
 // application: xdg-open without a desktop runs it and waits.
 func TestOpenerThatKeepsRunningHasOpened(t *testing.T) {
-	release := filepath.Join(t.TempDir(), "release")
-	d := Desktop{Opener: script(t, `while [ ! -e "`+release+`" ]; do sleep 0.01; done; exit 3`), Settle: 50 * time.Millisecond}
+	dir := t.TempDir()
+	release := filepath.Join(dir, "release")
+	// It ends when released, or when the test's folder is gone: released
+	// just before the folder is removed, it might miss the file and would
+	// otherwise poll for ever, long after the test.
+	d := Desktop{Opener: script(t, `while [ -d "`+dir+`" ] && [ ! -e "`+release+`" ]; do sleep 0.01; done; exit 3`), Settle: 50 * time.Millisecond}
 	start := time.Now()
 	if err := d.Open("/x.txt"); err != nil {
 		t.Fatalf("a running application: %v", err)
