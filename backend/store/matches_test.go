@@ -108,3 +108,17 @@ func TestMatchingKeysForCountingReadsTypeAndContent(t *testing.T) {
 		t.Fatalf("with Keep: %+v, %v", kept, err)
 	}
 }
+
+// A substring with a NUL byte finds no name (none holds one) and is no
+// error: FTS5 read the expression only up to the NUL, an unterminated
+// string (a query "0\x000" failed every search that looked names up).
+func TestNameMatchesWithANulByte(t *testing.T) {
+	s, ids := matchCorpus(t)
+	got, err := s.NameMatches(ctx, []string{"0\x000", "log-03"}, 10)
+	if err != nil || !slices.Equal(got, ids[3:4]) {
+		t.Fatalf("got %v, %v; want %v", got, err, ids[3:4])
+	}
+	if got, err := s.NameMatches(ctx, []string{"ab\x00cd"}, 10); err != nil || len(got) != 0 {
+		t.Fatalf("only a NUL substring: %v, %v", got, err)
+	}
+}

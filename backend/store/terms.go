@@ -243,7 +243,9 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 func (s *Store) NameMatches(ctx context.Context, substrings []string, limit int) ([]int64, error) {
 	var parts []string
 	for _, sub := range substrings {
-		if len([]rune(sub)) >= 3 {
+		// A name holds no NUL byte, and FTS5 would read the expression
+		// only up to one ("unterminated string").
+		if len([]rune(sub)) >= 3 && !strings.ContainsRune(sub, 0) {
 			parts = append(parts, `"`+strings.ReplaceAll(sub, `"`, `""`)+`"`)
 		}
 	}
