@@ -14,15 +14,16 @@ import (
 // A search page counts every file its words match (up to 20,000) by type
 // and content, and reading those files' rows was most of a common-word
 // search's time: 55 ms for the 15,000 files "file descriptor leak" matches
-// among 20,000, 130 ms for 19,000 among 100,000 (25 and 20 ms from the
+// among 20,000, 130 ms for 19,000 among 100,000 (20 and 25 ms from the
 // copy below). So the count keys of every indexed file (id, extension,
-// size, content hash; about 120 bytes a file) are kept in memory, and a listing for counting reads
-// only the matching ids from the full-text tables and finds their keys
-// here. The copy serves while the files table's version (kept by triggers,
-// migration 0007) is the one it was read with; after a change, listings
-// read the rows as before until a fresh copy has been read in the
-// background, at most one read per keyReadEvery, so an index that changes
-// all the time (a first scan) is not read over and over.
+// size, content hash; about 120 bytes a file) are kept in memory, and a
+// listing for counting reads only the matching ids from the full-text
+// tables and finds their keys here. The copy serves while the files
+// table's version (kept by triggers, migration 0007) is the one it was
+// read with; after a change, listings read the rows as before until a
+// fresh copy has been read in the background, at most one read per
+// keyReadEvery, so an index that changes all the time (a first scan) is
+// not read over and over.
 
 // keyReadEvery spaces the background reads of the count keys.
 const keyReadEvery = 2 * time.Second
@@ -84,19 +85,19 @@ func (s *Store) currentKeys(ctx context.Context) *countKeys {
 }
 
 // readKeys reads a fresh copy of the count keys in the background.
+// A failed read leaves the copy as it was: listings read the rows until
+// a later read succeeds.
 func (s *Store) readKeys(p *pools) {
 	var c *countKeys
-	err := core.Safe(func() {
-		var err error
-		if c, err = readCountKeys(context.Background(), p); err != nil {
-			c = nil
-		}
-	})
+	var err error
+	if perr := core.Safe(func() { c, err = readCountKeys(context.Background(), p) }); perr != nil {
+		err = perr
+	}
 	kc := &s.keys
 	kc.mu.Lock()
 	defer kc.mu.Unlock()
 	kc.reading = false
-	if err == nil && c != nil {
+	if err == nil {
 		kc.cur = c
 	}
 }
