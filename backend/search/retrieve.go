@@ -120,20 +120,27 @@ func (s *searcher) cand(id int64) *Candidate {
 // first.
 func (s *searcher) rank(ctx context.Context) ([]Scored, error) {
 	keyword := s.req.Mode != Semantic
+	// The query's vector and its nearest files need nothing of the keyword
+	// side, so they run beside it (an embedder over HTTP answers in its own
+	// time).
+	near := s.startNearest(ctx)
 	if keyword {
 		if err := s.prepare(ctx); err != nil {
 			return nil, err
 		}
 		s.startListing(ctx)
-		if err := s.match(ctx, 0); err != nil {
-			return nil, err
+		names := s.startNameMatches(ctx)
+		err := s.match(ctx, 0)
+		if nerr := s.addNameMatches(<-names); err == nil {
+			err = nerr
 		}
-		if err := s.nameMatches(ctx); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
-	s.qv = s.e.queryVector(ctx, s.p.text, s.req.Mode)
-	s.nearest()
+	if err := s.addNearest(<-near); err != nil {
+		return nil, err
+	}
 	ranked, err := s.fuse(ctx)
 	if err != nil || !keyword {
 		return ranked, err
@@ -148,9 +155,49 @@ func (s *searcher) rank(ctx context.Context) ([]Scored, error) {
 	}
 	if s.qv != nil && len(passages) > 0 && s.t.VectorFeedback > 0 {
 		s.qv = moveQuery(s.qv, s.e.Vectors.Centroid(passages), s.t.VectorFeedback)
-		s.nearest()
+		if err := s.addNearest(nearby{qv: s.qv, ms: s.nearest(s.qv)}); err != nil {
+			return nil, err
+		}
 	}
 	return s.fuse(ctx)
+}
+
+// nearby is what startNearest delivers: the query's vector (nil without
+// one) and its nearest files.
+type nearby struct {
+	qv  []float32
+	ms  []Match
+	err error
+}
+
+// startNearest embeds the query and finds the files closest in meaning, in
+// its own goroutine.
+func (s *searcher) startNearest(ctx context.Context) <-chan nearby {
+	out := make(chan nearby, 1)
+	go func() {
+		var n nearby
+		if err := core.Safe(func() {
+			n.qv = s.e.queryVector(ctx, s.p.text, s.req.Mode)
+			n.ms = s.nearest(n.qv)
+		}); err != nil {
+			n = nearby{err: err}
+		}
+		out <- n
+	}()
+	return out
+}
+
+// addNearest records the query's vector and its nearest files.
+func (s *searcher) addNearest(n nearby) error {
+	if n.err != nil {
+		return n.err
+	}
+	s.qv = n.qv
+	for _, m := range n.ms {
+		c := s.cand(m.FileID)
+		c.Similarity, c.Passage, c.HasVector = m.Similarity, m.Ord, true
+	}
+	return nil
 }
 
 // prepare looks up the terms' document frequencies, corrects words the
@@ -419,9 +466,45 @@ func (s *searcher) matchCount(i int) int {
 	return n
 }
 
-// nameMatches adds the files whose names hold a typed word inside one of
-// their words ("port" in report.pdf).
-func (s *searcher) nameMatches(ctx context.Context) error {
+// named is what startNameMatches delivers.
+type named struct {
+	ids []int64
+	err error
+}
+
+// startNameMatches finds, in its own goroutine, the files whose names hold
+// a typed word inside one of their words ("port" in report.pdf).
+func (s *searcher) startNameMatches(ctx context.Context) <-chan named {
+	out := make(chan named, 1)
+	subs := s.nameSubstrings()
+	if len(subs) == 0 {
+		out <- named{}
+		return out
+	}
+	go func() {
+		var n named
+		if err := core.Safe(func() { n.ids, n.err = s.e.Store.NameMatches(ctx, subs, nameCandidates) }); err != nil {
+			n.err = err
+		}
+		out <- n
+	}()
+	return out
+}
+
+// addNameMatches records the files found by name.
+func (s *searcher) addNameMatches(n named) error {
+	if n.err != nil {
+		return n.err
+	}
+	for _, id := range n.ids {
+		s.cand(id)
+		s.byName[id] = true
+	}
+	return nil
+}
+
+// nameSubstrings are what the name lookup looks for.
+func (s *searcher) nameSubstrings() []string {
 	if s.t.NameSubstringCredit == 0 {
 		return nil
 	}
@@ -454,26 +537,15 @@ func (s *searcher) nameMatches(ctx context.Context) error {
 			add(t.Text)
 		}
 	}
-	ids, err := s.e.Store.NameMatches(ctx, subs, nameCandidates)
-	if err != nil {
-		return err
-	}
-	for _, id := range ids {
-		s.cand(id)
-		s.byName[id] = true
-	}
-	return nil
+	return subs
 }
 
-// nearest adds the files closest in meaning.
-func (s *searcher) nearest() {
-	if s.qv == nil || s.req.Mode == Keyword {
-		return
+// nearest returns the files closest in meaning to qv.
+func (s *searcher) nearest(qv []float32) []Match {
+	if qv == nil || s.req.Mode == Keyword {
+		return nil
 	}
-	for _, m := range s.e.Vectors.Search(s.qv, semanticCandidates) {
-		c := s.cand(m.FileID)
-		c.Similarity, c.Passage, c.HasVector = m.Similarity, m.Ord, true
-	}
+	return s.e.Vectors.Search(qv, semanticCandidates)
 }
 
 // query is what fusion scores against.
