@@ -220,3 +220,25 @@ func TestCorrectionCountsEachTable(t *testing.T) {
 		t.Errorf("garden in %d texts and %d cards, want 3 and 0", text, files)
 	}
 }
+
+// Of two files holding the query's words as often, in texts as long, the
+// one where they stand together ranks first, and its explanation says how
+// much that counted; where they stand apart, that part is a small fraction
+// of it (it falls with the square of the distance).
+func TestWordsTogetherRankFirst(t *testing.T) {
+	e := testIndex(t, []testDoc{
+		{"apart.txt", []string{"The leak came from the roof, and the file said nothing about a descriptor of it."}},
+		{"together.txt", []string{"The roof came down, and the report said nothing about a file descriptor leak in it."}},
+		{"other.txt", []string{"Notes about the garden and the kitchen, written on a Monday afternoon."}},
+	})
+	rs := search(t, e, Request{Query: "file descriptor leak", Mode: Keyword, Explain: true})
+	if got := paths(rs); len(got) < 2 || got[0] != "together.txt" || got[1] != "apart.txt" {
+		t.Fatalf("got %v (keyword scores %v)", got, keywordScores(rs))
+	}
+	if x := rs[0].Explain; x == nil || !(x.Proximity > 0) || x.Proximity > DefaultTuning.Proximity || x.Proximity >= x.Text {
+		t.Errorf("together.txt explanation %+v: want a proximity part above 0, at most %v, inside text", x, DefaultTuning.Proximity)
+	}
+	if x := rs[1].Explain; x == nil || rs[0].Explain == nil || !(x.Proximity < rs[0].Explain.Proximity/10) {
+		t.Errorf("apart.txt explanation %+v: its words stand apart, want a proximity part under a tenth of together.txt's", x)
+	}
+}

@@ -69,6 +69,10 @@ type Candidate struct {
 	ID  int64
 	TF  [][numFields]int32 // per query term, occurrences per field
 	Len [numFields]int32   // tokens per field
+	// Near is, per query term, how close it stands to the query's other
+	// terms in the text (store.TermMatch.Near); known once the evidence is
+	// complete.
+	Near []float64
 	// Path, Name and Folders place the file (folders below its watched
 	// folder, slash-separated).
 	Path, Name, Folders string
@@ -157,12 +161,37 @@ func matchesTyped(q Query, c *Candidate, name float64) bool {
 	return false
 }
 
-// textScore is BM25F over the most the query could score: 0 to 1.
+// textScore is BM25F over the most it could score on the query (0 to 1),
+// plus a bonus for the query's words standing close together: at most
+// Proximity, as a bonus leaves a file whose words stand apart where it was
+// against the name and meaning parts.
 func textScore(q Query, c *Candidate, col Collection, t Tuning, most float64) float64 {
 	if most == 0 {
 		return 0
 	}
-	return bm25f(q.Terms, c, col, t) / most
+	return (bm25f(q.Terms, c, col, t) + t.Proximity*nearScore(q.Terms, c, col, t)) / most
+}
+
+// nearScore is the proximity part (Büttcher, Clarke and Lushman 2006):
+// each term's closeness to the others, saturated and length-normalised as
+// BM25 does frequency in the text, and weighed as the term is. Feedback
+// words do not count.
+func nearScore(terms []Term, c *Candidate, col Collection, t Tuning) float64 {
+	norm := 1.0
+	if avg := col.AvgLen[FieldText]; avg > 0 && c.Len[FieldText] > 0 {
+		b := t.Fields[FieldText].B
+		norm = 1 - b + b*float64(c.Len[FieldText])/avg
+	}
+	s := 0.0
+	for i, term := range terms {
+		if i >= len(c.Near) {
+			break
+		}
+		if a := c.Near[i]; a > 0 && term.Source != Feedback {
+			s += term.Weight * term.IDF * a / (t.K1*norm + a)
+		}
+	}
+	return s
 }
 
 // maxScore is the most BM25F can give a file for these terms: every term

@@ -82,7 +82,8 @@ func (s *searcher) snippetPlan() plan {
 type Explanation struct {
 	Terms      []TermExplanation
 	Name       []NameExplanation // query words and what of the place they matched
-	Text       float64           // BM25F share of what the query could match, 0 to 1
+	Text       float64           // BM25F share of what the query could match (0 to 1), plus Proximity
+	Proximity  float64           // the part of Text for the query's words standing close together
 	NameScore  float64           // name match, 0 to 1
 	NameWeight float64           // Keyword = Text + NameWeight * NameScore
 	Keyword    float64
@@ -113,6 +114,9 @@ func explain(q Query, r Scored, col Collection, t Tuning) Explanation {
 		x.Similarity = r.C.Similarity
 	}
 	most := maxScore(q.Terms)
+	if most > 0 && q.Mode != Semantic {
+		x.Proximity = t.Proximity * nearScore(q.Terms, r.C, col, t) / most
+	}
 	for i, term := range q.Terms {
 		if term.Source == Feedback {
 			x.Feedback = append(x.Feedback, term.Text)

@@ -451,6 +451,12 @@ func (s *searcher) apply(t int, terms []int, ms []store.TermMatch, stats store.T
 			for col := range cols {
 				c.TF[i][int(firstField[t])+col] = m.Freq(k, col)
 			}
+			if k < len(m.Near) {
+				for len(c.Near) <= i {
+					c.Near = append(c.Near, 0)
+				}
+				c.Near[i] = float64(m.Near[k])
+			}
 		}
 	}
 }
@@ -597,10 +603,14 @@ func (s *searcher) fuse(ctx context.Context) ([]Scored, error) {
 func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 	var terms []int
 	var parts []string
+	var near []float64 // the leading typed terms' IDFs, for proximity
 	for i, t := range s.terms {
 		if s.weight[i] > 0 {
 			terms = append(terms, i)
 			parts = append(parts, t.expr)
+			if t.source != Feedback && len(near) == len(terms)-1 {
+				near = append(near, s.idf[i])
+			}
 		}
 	}
 	var missing []int64
@@ -617,8 +627,11 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 		for t := range numTables {
 			wg.Go(func() {
 				if err := core.Safe(func() {
-					results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], strings.Join(parts, " OR "), len(parts),
-						store.TermScope{Only: ids, Lengths: true})
+					scope := store.TermScope{Only: ids, Lengths: true}
+					if t == textTable && s.t.Proximity > 0 {
+						scope.Near = near
+					}
+					results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], strings.Join(parts, " OR "), len(parts), scope)
 				}); err != nil {
 					errs[t] = err
 				}
@@ -644,6 +657,7 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 		// table holds none of the terms there.
 		c := s.cands[id]
 		c.TF = make([][numFields]int32, len(s.terms))
+		c.Near = nil
 	}
 	for t := range numTables {
 		s.apply(t, terms, results[t], stats[t])

@@ -1,11 +1,15 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -32,16 +36,23 @@ func registerFTS(c *sqlite3.Conn) error {
 }
 
 // termFreqs returns, as uvarints: flags (1: totals follow, on the first
-// match of a statement only; 2: lengths follow), the table's row count and
-// each column's total tokens, each column's tokens in this row (when its
-// argument is 1), then for each phrase of the query its count in each
-// column. A row's lengths cost a lookup in the table's docsize table,
-// which candidate search does without.
+// match of a statement only; 2: lengths follow; 4: proximity follows), the
+// table's row count and each column's total tokens, each column's tokens
+// in this row (when its first argument is 1), then for each phrase of the
+// query its count in each column, then (when the second argument n is
+// positive) the proximity of each of the first n phrases in the first
+// column, as float32 bits. A row's lengths cost a lookup in the table's
+// docsize table, which candidate search does without.
 func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 	cols, phrases := fts.ColumnCount(), fts.PhraseCount()
 	lengths := len(args) > 0 && args[0].Int() == 1
+	weights := make([]float32, 0, len(args))
+	for _, a := range args[min(len(args), 1):min(len(args), 1+phrases)] {
+		weights = append(weights, float32(a.Float()))
+	}
+	near := len(weights)
 	totals := fts.GetAuxdata(false) == nil
-	buf := make([]byte, 1, 16+2*cols*phrases)
+	buf := make([]byte, 1, 16+2*cols*phrases+5*near)
 	var err error
 	if totals {
 		buf[0] |= 1
@@ -64,15 +75,19 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 		}
 	}
 	counts := make([]uint64, phrases*cols)
+	var hits []hit
 	n, e := fts.InstCount()
 	err = errors.Join(err, e)
 	for i := range n {
-		p, c, _, e := fts.Inst(i)
+		p, c, off, e := fts.Inst(i)
 		if e != nil {
 			err = e
 			break
 		}
 		counts[p*cols+c]++
+		if c == 0 && p < near {
+			hits = append(hits, hit{phrase: p, at: off})
+		}
 	}
 	if err != nil {
 		ctx.ResultError(err)
@@ -81,7 +96,36 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 	for _, x := range counts {
 		buf = binary.AppendUvarint(buf, x)
 	}
+	if near > 0 {
+		buf[0] |= 4
+		for _, x := range proximity(hits, weights) {
+			buf = binary.AppendUvarint(buf, uint64(math.Float32bits(x)))
+		}
+	}
 	ctx.ResultBlob(buf)
+}
+
+// hit is an occurrence of a query phrase in a column.
+type hit struct{ phrase, at int }
+
+// proximity scores how close each phrase stands to the others (Büttcher,
+// Clarke and Lushman 2006): every two neighbouring occurrences of
+// different phrases, d tokens apart, add to each the other's weight over
+// d². Words that a text uses together, as in "file descriptor leak",
+// score high where each word alone is common.
+func proximity(hits []hit, weights []float32) []float32 {
+	slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.at, b.at) })
+	out := make([]float32, len(weights))
+	for i := 1; i < len(hits); i++ {
+		a, b := hits[i-1], hits[i]
+		if a.phrase == b.phrase || b.at <= a.at {
+			continue
+		}
+		d := float32(b.at - a.at)
+		out[a.phrase] += weights[b.phrase] / (d * d)
+		out[b.phrase] += weights[a.phrase] / (d * d)
+	}
+	return out
 }
 
 // TermTable names a full-text table for term statistics.
@@ -123,6 +167,9 @@ type TermMatch struct {
 	Len    []int32 // tokens per column; nil unless TermScope.Lengths
 	TF     []int32 // phrase-major: TF[phrase*Cols + column]
 	Cols   int
+	// Near is the proximity of each of the first TermScope.Near phrases in
+	// the first column (see proximity); nil unless asked for.
+	Near []float32
 }
 
 // Freq is the count of a phrase in a column.
@@ -134,6 +181,9 @@ type TermScope struct {
 	Filter FileFilter // only files passing it
 	// Lengths asks for each match's column lengths (a lookup per match).
 	Lengths bool
+	// Near asks for the proximity in the first column of the expression's
+	// first len(Near) phrases, each neighbour counting its weight here.
+	Near []float64
 	// Limit, when positive, stops after that many matches, newest files
 	// (highest ids) first: a bound for expressions that match a large part
 	// of the index.
@@ -153,7 +203,11 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 	if scope.Lengths {
 		lengths = 1
 	}
-	q := `SELECT ` + name + `.rowid, ` + termFreqsFunc + `(` + name + `, ` + fmt.Sprint(lengths) + `) FROM ` + name
+	fargs := fmt.Sprint(lengths)
+	for _, w := range scope.Near[:min(len(scope.Near), phrases)] {
+		fargs += `, ` + strconv.FormatFloat(w, 'g', -1, 64)
+	}
+	q := `SELECT ` + name + `.rowid, ` + termFreqsFunc + `(` + name + `, ` + fargs + `) FROM ` + name
 	where := ` WHERE ` + name + ` MATCH ?`
 	args := []any{expr}
 	if !scope.Filter.Empty() {
@@ -183,7 +237,8 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 	defer rows.Close()
 	cols := t.Columns()
 	var out []TermMatch
-	vals := make([]uint64, 0, 1+2*cols+phrases*cols)
+	near := min(len(scope.Near), phrases)
+	vals := make([]uint64, 0, 1+2*cols+phrases*cols+near)
 	for rows.Next() {
 		var id int64
 		var blob []byte
@@ -209,6 +264,9 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 		if flags&2 != 0 {
 			want += cols
 		}
+		if flags&4 != 0 {
+			want += near
+		}
 		if len(vals) != want {
 			return nil, stats, fmt.Errorf("%s terms: %d values for %d phrases", name, len(vals), phrases)
 		}
@@ -231,6 +289,13 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 		}
 		for i := range m.TF {
 			m.TF[i] = int32(vals[at+i])
+		}
+		at += len(m.TF)
+		if flags&4 != 0 {
+			m.Near = make([]float32, near)
+			for i := range m.Near {
+				m.Near[i] = math.Float32frombits(uint32(vals[at+i]))
+			}
 		}
 		out = append(out, m)
 	}

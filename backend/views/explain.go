@@ -24,6 +24,9 @@ type ExplainKeyword struct {
 	Text       float64 `json:"text"`
 	Name       float64 `json:"name"`
 	NameWeight float64 `json:"name_weight"`
+	// Proximity is the part of Text for the query's words standing close
+	// together in the file's text.
+	Proximity float64 `json:"proximity"`
 }
 
 // ExplainSemantic is semantic_score = exp(-distance) of the closest
@@ -58,7 +61,8 @@ func explainOf(x *service.SearchExplanation) *Explain {
 		return nil
 	}
 	out := &Explain{
-		Keyword:  ExplainKeyword{Score: round(x.Keyword), Text: round(x.Text), Name: round(x.NameScore), NameWeight: x.NameWeight},
+		Keyword: ExplainKeyword{Score: round(x.Keyword), Text: round(x.Text), Name: round(x.NameScore), NameWeight: x.NameWeight,
+			Proximity: round(x.Proximity)},
 		Semantic: ExplainSemantic{Score: round(x.Semantic), Similarity: round(x.Similarity)},
 		Words:    []ExplainWord{}, Name: []ExplainName{}, Feedback: []string{},
 	}

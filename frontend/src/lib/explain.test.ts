@@ -29,6 +29,11 @@ describe('why this result', () => {
     expect(why.sum).toBe('1.72 = text 0.62 + name 0.76 + meaning 0.34');
   });
 
+  it('shows the words standing together as its own part of the text', () => {
+    const why = describeWhy({ ...explain, keyword: { ...explain.keyword, proximity: 0.04 } });
+    expect(why.sum).toBe('1.72 = text 0.58 + words together 0.04 + name 0.76 + meaning 0.34');
+  });
+
   it('leaves out the parts that are zero', () => {
     const why = describeWhy({ ...explain, keyword: { ...explain.keyword, score: 0.62, name: 0 }, semantic: { score: 0, similarity: 0 } });
     expect(why.sum).toBe('0.62 = text 0.62');

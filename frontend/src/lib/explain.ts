@@ -27,7 +27,7 @@ export interface Why {
   corrections: string[];
   /** Words feedback added to the query. */
   feedback: string[];
-  /** The score as a sum: "1.72 = text 0.62 + name 0.76 + meaning 0.34". */
+  /** The score as a sum: "1.72 = text 0.58 + words together 0.04 + name 0.76 + meaning 0.34". */
   sum: string;
 }
 
@@ -51,7 +51,9 @@ export function describeWhy(x: Explain): Why {
     .filter(Boolean)
     .join(' · ');
   const corrections = x.words.filter((w) => w.source === 'correction' && w.of).map((w) => `${w.of} → ${w.word}`);
-  const parts = [`text ${n2(x.keyword.text)}`];
+  const near = x.keyword.proximity ?? 0;
+  const parts = [`text ${n2(x.keyword.text - near)}`];
+  if (near > 0) parts.push(`words together ${n2(near)}`);
   if (x.keyword.name > 0) parts.push(`name ${n2(x.keyword.name * x.keyword.name_weight)}`);
   if (x.semantic.score > 0) parts.push(`meaning ${n2(x.semantic.score)}`);
   const total = x.keyword.score + x.semantic.score;

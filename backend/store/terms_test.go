@@ -1,0 +1,73 @@
+package store
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+)
+
+// Proximity counts each two neighbouring occurrences of different query
+// phrases, d tokens apart, as the other's weight over d², in the text.
+func TestTermMatchesProximity(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	d, err := s.AddDirectory(ctx, "/n", true, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	near, err := s.PutDocument(ctx, doc(d.ID, "/n/near.txt", "a file descriptor leak was found"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	apart, err := s.PutDocument(ctx, doc(d.ID, "/n/apart.txt", "the file was closed and then a descriptor went missing, and much later a leak"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := []float64{1, 2, 4} // file, descriptor, leak
+	ms, _, err := s.TermMatches(ctx, ContentTable, "file OR descriptor OR leak", 3,
+		TermScope{Only: []int64{near, apart}, Lengths: true, Near: weights})
+	if err != nil || len(ms) != 2 {
+		t.Fatalf("matches %+v, %v", ms, err)
+	}
+	got := map[int64][]float32{}
+	for _, m := range ms {
+		got[m.FileID] = m.Near
+	}
+	// near.txt: file(1) descriptor(2) leak(3): each pair one token apart.
+	want := []float32{2, 1 + 4, 2}
+	if !close32(got[near], want) {
+		t.Errorf("near.txt proximity %v, want %v", got[near], want)
+	}
+	// apart.txt: file(1) descriptor(7) leak(14): 6 and 7 tokens apart.
+	want = []float32{2.0 / 36, 1.0/36 + 4.0/49, 2.0 / 49}
+	if !close32(got[apart], want) {
+		t.Errorf("apart.txt proximity %v, want %v", got[apart], want)
+	}
+	// Without weights nothing is computed; a phrase next to itself counts
+	// nothing.
+	ms, _, err = s.TermMatches(ctx, ContentTable, "file OR descriptor OR leak", 3, TermScope{Only: []int64{near}})
+	if err != nil || len(ms) != 1 || ms[0].Near != nil {
+		t.Errorf("without weights: %+v, %v", ms, err)
+	}
+	same, err := s.PutDocument(ctx, doc(d.ID, "/n/same.txt", "leak leak leak"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _, err = s.TermMatches(ctx, ContentTable, "file OR leak", 2, TermScope{Only: []int64{same}, Near: []float64{1, 1}})
+	if err != nil || len(ms) != 1 || !close32(ms[0].Near, []float32{0, 0}) {
+		t.Errorf("one word repeated: %+v, %v", ms, err)
+	}
+}
+
+func close32(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(float64(a[i]-b[i])) > 1e-6 {
+			return false
+		}
+	}
+	return true
+}
