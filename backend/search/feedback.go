@@ -47,11 +47,7 @@ func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, erro
 	for i, r := range top {
 		ids[i] = r.C.ID
 	}
-	keys, err := s.e.bestPassages(ctx, s.p, ids, s.cands)
-	if err != nil {
-		return nil, err
-	}
-	texts, err := s.e.Store.Passages(ctx, keys)
+	keys, texts, err := s.e.bestPassages(ctx, s.p, ids, s.cands)
 	if err != nil {
 		return nil, err
 	}

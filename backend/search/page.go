@@ -231,12 +231,16 @@ func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []e
 			return out, err
 		}
 	}
+	var snippets <-chan map[int64]string
+	if s != nil && s.req.Snippets {
+		snippets = s.startSnippets(ctx, groups)
+	}
 	res, err := e.load(ctx, groups)
 	if err != nil {
 		return out, err
 	}
 	if s != nil {
-		s.finish(ctx, res, groups)
+		s.finish(res, groups, snippets)
 	}
 	out.Results = res
 	return out, nil
@@ -444,27 +448,49 @@ func (e *Engine) load(ctx context.Context, groups []groupOf) ([]PageResult, erro
 	return out, nil
 }
 
-// finish adds snippets and explanations, as results does.
-func (s *searcher) finish(ctx context.Context, out []PageResult, groups []groupOf) {
+// startSnippets builds the snippets of the page's files in its own
+// goroutine, beside the reading of their records.
+func (s *searcher) startSnippets(ctx context.Context, groups []groupOf) <-chan map[int64]string {
+	ids := make([]int64, len(groups))
+	for i, g := range groups {
+		ids[i] = g.head.key.ID
+	}
+	out := make(chan map[int64]string, 1)
+	go func() {
+		m := map[int64]string{}
+		// Snippets are an extra: a failure costs the snippets only.
+		if err := core.Safe(func() {
+			for i, sn := range s.e.snippetsOf(ctx, ids, s.snippetPlan(), s.cands) {
+				m[ids[i]] = sn
+			}
+		}); err != nil {
+			s.e.Log.Error("snippets failed", "err", err)
+		}
+		out <- m
+	}()
+	return out
+}
+
+// finish adds explanations and the snippets (when asked for), as results
+// does.
+func (s *searcher) finish(out []PageResult, groups []groupOf, snippets <-chan map[int64]string) {
 	scored := map[int64]*Scored{}
 	for _, g := range groups {
 		scored[g.head.key.ID] = g.head.scored
 	}
 	q := s.query()
-	plain := make([]Result, len(out))
 	for i := range out {
 		if sc := scored[out[i].File.ID]; s.req.Explain && sc != nil {
 			x := explain(q, *sc, s.col, s.t)
 			out[i].Explain = &x
 		}
-		plain[i] = out[i].Result
 	}
-	if !s.req.Snippets {
+	if snippets == nil {
 		return
 	}
-	s.e.snippets(ctx, plain, s.snippetPlan(), s.cands)
+	m := <-snippets
 	for i := range out {
-		out[i].Snippet = plain[i].Snippet
+		out[i].Snippet = m[out[i].File.ID]
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"html"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -35,13 +36,17 @@ func (e *Engine) snippets(ctx context.Context, results []Result, p plan, cands m
 	for i, r := range results {
 		ids[i] = r.File.ID
 	}
-	keys, err := e.bestPassages(ctx, p, ids, cands)
-	if err != nil {
-		return
+	for i, sn := range e.snippetsOf(ctx, ids, p, cands) {
+		results[i].Snippet = sn
 	}
-	texts, err := e.Store.Passages(ctx, keys)
+}
+
+// snippetsOf returns the snippet of each file ("" when it has none).
+func (e *Engine) snippetsOf(ctx context.Context, ids []int64, p plan, cands map[int64]*Candidate) []string {
+	out := make([]string, len(ids))
+	keys, texts, err := e.bestPassages(ctx, p, ids, cands)
 	if err != nil {
-		return
+		return out
 	}
 	stems := map[string]bool{}
 	for _, s := range p.stems {
@@ -49,24 +54,25 @@ func (e *Engine) snippets(ctx context.Context, results []Result, p plan, cands m
 	}
 	// Highlighting is pure CPU, a few milliseconds for 50 results: spread
 	// over the cores, as the query waits on it.
-	workers := min(runtime.GOMAXPROCS(0), (len(results)+7)/8)
+	workers := min(runtime.GOMAXPROCS(0), (len(ids)+7)/8)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			for i := w; i < len(results); i += workers {
+			for i := w; i < len(ids); i += workers {
 				text, ok := texts[keys[i]]
 				if !ok {
 					continue
 				}
 				// A snippet is an extra: a bug in building one costs that
 				// snippet, never the search or the process.
-				if err := core.Safe(func() { results[i].Snippet = Snippet(text, stems, p.prefixes) }); err != nil {
-					e.Log.Error("snippet failed", "file", results[i].File.ID, "err", err, "stack", string(err.(*core.PanicError).Stack))
+				if err := core.Safe(func() { out[i] = Snippet(text, stems, p.prefixes) }); err != nil {
+					e.Log.Error("snippet failed", "file", ids[i], "err", err, "stack", string(err.(*core.PanicError).Stack))
 				}
 			}
 		})
 	}
 	wg.Wait()
+	return out
 }
 
 // snippetReach is how many passages of a file are searched for the query's
@@ -78,8 +84,9 @@ const snippetReach = 24
 // bestPassages chooses each file's passage to show or to learn from: the
 // closest in meaning when it holds a query word (it usually does), else the
 // one among the first snippetReach holding the most query words, else the
-// closest in meaning, else the first.
-func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands map[int64]*Candidate) ([]store.PassageKey, error) {
+// closest in meaning, else the first. It returns the chosen passages'
+// texts too.
+func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands map[int64]*Candidate) ([]store.PassageKey, map[store.PassageKey]string, error) {
 	keys := make([]store.PassageKey, len(ids))
 	for i, id := range ids {
 		keys[i] = store.PassageKey{FileID: id}
@@ -87,12 +94,9 @@ func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands ma
 			keys[i].Ord = c.Passage
 		}
 	}
-	if len(p.roots) == 0 {
-		return keys, nil
-	}
 	texts, err := e.Store.Passages(ctx, keys)
-	if err != nil {
-		return nil, err
+	if err != nil || len(p.roots) == 0 {
+		return keys, texts, err
 	}
 	var search []int64
 	for _, k := range keys {
@@ -102,14 +106,21 @@ func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands ma
 	}
 	byWords, err := e.Store.BestPassages(ctx, search, p.roots, snippetReach)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var moved []store.PassageKey
 	for i := range keys {
-		if ord, ok := byWords[keys[i].FileID]; ok {
+		if ord, ok := byWords[keys[i].FileID]; ok && ord != keys[i].Ord {
 			keys[i].Ord = ord
+			moved = append(moved, keys[i])
 		}
 	}
-	return keys, nil
+	more, err := e.Store.Passages(ctx, moved)
+	if err != nil {
+		return nil, nil, err
+	}
+	maps.Copy(texts, more)
+	return keys, texts, nil
 }
 
 // holdsAny reports whether text contains any of the lower-case roots.
