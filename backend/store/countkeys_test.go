@@ -20,7 +20,7 @@ func listingsAgree(t *testing.T, s *Store, when string) {
 		{Expr: `"gale"`}, {Expr: `"log"`},
 	} {
 		m.CountOnly = true
-		for _, limit := range []int{0, 3, 100} {
+		for _, limit := range []int{0, 1, 2, 3, 100} {
 			want, wantMore, err := s.matchingRows(ctx, m, FileFilter{}, limit)
 			if err != nil {
 				t.Fatal(err)
@@ -145,4 +145,17 @@ func TestCountKeysServeOnlyTheirVersion(t *testing.T) {
 	if got[len(got)-1].Extension != ".txt" {
 		t.Fatalf("the newer file's key: %+v", got[len(got)-1])
 	}
+}
+
+// Full-text rows whose file is gone (a write racing the listing) are left
+// out, and the listing still gives the first files that match and says
+// there are more.
+func TestCountedListingSkipsRowsWithoutAFile(t *testing.T) {
+	s, _ := matchCorpus(t)
+	for id := -5; id < 0; id++ {
+		if _, err := s.wdb().Exec(`INSERT INTO fts_content(rowid, text) VALUES (?, 'The tide came in.')`, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	listingsAgree(t, s, "with full-text rows of no file")
 }
