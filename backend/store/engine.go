@@ -89,21 +89,8 @@ func (s *Store) eachRecord(ctx context.Context, where string, args []any, fn fun
 
 // PathsUnder lists the indexed paths at or below dir.
 func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
-	rows, err := s.rdb().QueryContext(ctx, `SELECT path FROM files WHERE path = ? OR (path >= ? AND path < ?)`,
+	return queryList[string](ctx, s.rdb(), `SELECT path FROM files WHERE path = ? OR (path >= ? AND path < ?)`,
 		dir, dir+"/", dir+"0") // '0' sorts right after '/'
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
 }
 
 // Touch updates a file's times (and size) when its content is unchanged.

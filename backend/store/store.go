@@ -211,6 +211,24 @@ func migrate(ctx context.Context, w *sql.DB, path string) error {
 	return nil
 }
 
+// queryList runs a query of one column and returns its values.
+func queryList[T any](ctx context.Context, db *sql.DB, q string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // queryIn runs q once per batch of items (a few hundred, under SQLite's
 // bound on a statement's parameters), with q's {list} made an SQL list of
 // the batch's values, which follow args; scan reads each row.

@@ -317,21 +317,12 @@ func (s *Store) NameMatches(ctx context.Context, substrings []string, limit int)
 	if len(parts) == 0 {
 		return nil, nil
 	}
-	rows, err := s.rdb().QueryContext(ctx, `SELECT rowid FROM fts_names WHERE fts_names MATCH ? ORDER BY rank LIMIT ?`,
+	out, err := queryList[int64](ctx, s.rdb(), `SELECT rowid FROM fts_names WHERE fts_names MATCH ? ORDER BY rank LIMIT ?`,
 		strings.Join(parts, " OR "), limit)
 	if err != nil {
 		return nil, fmt.Errorf("name search: %w", err)
 	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Place is where a file is: its name and the folders between its watched
