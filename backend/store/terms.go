@@ -75,9 +75,12 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 		}
 	}
 	counts := make([]uint64, phrases*cols)
-	var hits []hit
 	n, e := fts.InstCount()
 	err = errors.Join(err, e)
+	var hits []hit
+	if near > 0 {
+		hits = make([]hit, 0, n)
+	}
 	for i := range n {
 		p, c, off, e := fts.Inst(i)
 		if e != nil {
