@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 	"time"
@@ -141,11 +140,6 @@ func readCountKeys(ctx context.Context, p *pools) (*countKeys, error) {
 // of files indexed since the copy (a write committed between the version
 // check and this read) from their rows.
 func (s *Store) matchingCounted(ctx context.Context, m Matches, c *countKeys, limit int) ([]FileKey, bool, error) {
-	if m.Exclude == "" {
-		if keys, more, ok, err := s.matchingMerged(ctx, m, c, limit); err != nil || ok {
-			return keys, more, err
-		}
-	}
 	q := `SELECT rowid AS id FROM fts_content WHERE fts_content MATCH ?1
 		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1`
 	args := []any{m.Expr}
@@ -160,118 +154,37 @@ func (s *Store) matchingCounted(ctx context.Context, m Matches, c *countKeys, li
 		return nil, false, fmt.Errorf("matching files: %w", err)
 	}
 	defer rows.Close()
-	var ids []int64
-	known := 0
+	var keys []FileKey
+	var unknown []int64
 	// Ids come in order, so reading stops once more than limit are known.
-	for (limit <= 0 || known <= limit) && rows.Next() {
+	for (limit <= 0 || len(keys) <= limit) && rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			return nil, false, err
 		}
-		ids = append(ids, id)
-		if _, ok := c.key(id); ok {
-			known++
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, false, err
-	}
-	keys, err := s.countedKeys(ctx, c, ids)
-	if err != nil {
-		return nil, false, err
-	}
-	if limit > 0 && len(keys) > limit {
-		return keys[:limit], true, nil
-	}
-	return keys, false, nil
-}
-
-// matchingMerged is matchingCounted without exclusions. It reads each
-// full-text table's ids in rowid order, which FTS5 yields without sorting,
-// at most limit+1 of each, and merges them; SQLite's UNION would first
-// sort every match of both tables in a temporary table (74,000 for "file
-// descriptor leak" among 100,000 files: 50 ms, where this reads 20,001 and
-// 19,000 in about 15). ok is false when the merge cannot tell the first
-// limit files (a table held more than limit matches and too few of the
-// merged ids are files); the caller then asks SQLite.
-func (s *Store) matchingMerged(ctx context.Context, m Matches, c *countKeys, limit int) (keys []FileKey, more, ok bool, err error) {
-	lists := [2][]int64{}
-	bound := int64(math.MaxInt64) // the merged ids up to it are all the matches up to it
-	for i, table := range []string{"fts_content", "fts_files"} {
-		// FTS5 yields rowid order itself: this ORDER BY sorts nothing.
-		q := `SELECT rowid FROM ` + table + ` WHERE ` + table + ` MATCH ? ORDER BY rowid`
-		args := []any{m.Expr}
-		if limit > 0 {
-			q += ` LIMIT ?`
-			args = append(args, limit+1)
-		}
-		if lists[i], err = queryList[int64](ctx, c.p.r, q, args...); err != nil {
-			return nil, false, false, fmt.Errorf("matching files: %w", err)
-		}
-		if n := len(lists[i]); limit > 0 && n > limit {
-			bound = min(bound, lists[i][n-1])
-		}
-	}
-	ids := unionSorted(lists[0], lists[1], bound)
-	keys, err = s.countedKeys(ctx, c, ids)
-	switch {
-	case err != nil:
-		return nil, false, false, err
-	case limit > 0 && len(keys) > limit:
-		return keys[:limit], true, true, nil
-	case bound != math.MaxInt64:
-		return nil, false, false, nil
-	}
-	return keys, false, true, nil
-}
-
-// unionSorted merges two ascending lists of ids into one without repeats,
-// up to bound.
-func unionSorted(a, b []int64, bound int64) []int64 {
-	out := make([]int64, 0, max(len(a), len(b)))
-	for len(a) > 0 || len(b) > 0 {
-		var id int64
-		switch {
-		case len(b) == 0 || len(a) > 0 && a[0] < b[0]:
-			id, a = a[0], a[1:]
-		case len(a) == 0 || b[0] < a[0]:
-			id, b = b[0], b[1:]
-		default:
-			id, a, b = a[0], a[1:], b[1:]
-		}
-		if id > bound {
-			break
-		}
-		out = append(out, id)
-	}
-	return out
-}
-
-// countedKeys returns the keys of the given files, in id order: from the
-// copy, and those it lacks (files indexed since) from their rows; files
-// no longer indexed are left out.
-func (s *Store) countedKeys(ctx context.Context, c *countKeys, ids []int64) ([]FileKey, error) {
-	keys := make([]FileKey, 0, len(ids))
-	var unknown []int64
-	for _, id := range ids {
 		if k, ok := c.key(id); ok {
 			keys = append(keys, k)
 		} else {
 			unknown = append(unknown, id)
 		}
 	}
-	if len(unknown) == 0 {
-		return keys, nil
+	if err := rows.Err(); err != nil {
+		return nil, false, err
 	}
-	found, err := s.KeysOf(ctx, unknown, FileFilter{})
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range unknown {
-		if k, ok := found[id]; ok {
-			keys = append(keys, FileKey{ID: k.ID, Extension: k.Extension, Size: k.Size, Hash: k.Hash})
+	if len(unknown) > 0 {
+		found, err := s.KeysOf(ctx, unknown, FileFilter{})
+		if err != nil {
+			return nil, false, err
 		}
+		for _, id := range unknown {
+			if k, ok := found[id]; ok {
+				keys = append(keys, FileKey{ID: k.ID, Extension: k.Extension, Size: k.Size, Hash: k.Hash})
+			}
+		}
+		slices.SortFunc(keys, func(a, b FileKey) int { return cmp.Compare(a.ID, b.ID) })
 	}
-	slices.SortFunc(keys, func(a, b FileKey) int { return cmp.Compare(a.ID, b.ID) })
-	return keys, nil
+	if limit > 0 && len(keys) > limit {
+		return keys[:limit], true, nil
+	}
+	return keys, false, nil
 }

@@ -159,23 +159,3 @@ func TestCountedListingSkipsRowsWithoutAFile(t *testing.T) {
 	}
 	listingsAgree(t, s, "with full-text rows of no file")
 }
-
-// The merge of two tables' ids keeps each id once, in order, up to the
-// bound.
-func TestUnionSorted(t *testing.T) {
-	for _, c := range []struct {
-		a, b  []int64
-		bound int64
-		want  []int64
-	}{
-		{nil, nil, 10, []int64{}},
-		{[]int64{1, 3, 5}, nil, 10, []int64{1, 3, 5}},
-		{nil, []int64{2, 4}, 10, []int64{2, 4}},
-		{[]int64{1, 3, 5, 7}, []int64{2, 3, 6, 7, 9}, 100, []int64{1, 2, 3, 5, 6, 7, 9}},
-		{[]int64{1, 3, 5, 7}, []int64{2, 3, 6, 7, 9}, 6, []int64{1, 2, 3, 5, 6}},
-	} {
-		if got := unionSorted(c.a, c.b, c.bound); !slices.Equal(got, c.want) {
-			t.Errorf("unionSorted(%v, %v, %d) = %v, want %v", c.a, c.b, c.bound, got, c.want)
-		}
-	}
-}
