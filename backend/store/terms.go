@@ -39,10 +39,11 @@ func registerFTS(c *sqlite3.Conn) error {
 // match of a statement only; 2: lengths follow; 4: proximity follows), the
 // table's row count and each column's total tokens, each column's tokens
 // in this row (when its first argument is 1), then for each phrase of the
-// query its count in each column, then (when the second argument n is
-// positive) the proximity of each of the first n phrases in the first
-// column, as float32 bits. A row's lengths cost a lookup in the table's
-// docsize table, which candidate search does without.
+// query its count in each column, then, when weights follow the first
+// argument (one for each of the query's first phrases), the proximity of
+// each of those phrases in the first column, as float32 bits. A row's
+// lengths cost a lookup in the table's docsize table, which candidate
+// search does without.
 func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 	cols, phrases := fts.ColumnCount(), fts.PhraseCount()
 	lengths := len(args) > 0 && args[0].Int() == 1
