@@ -21,9 +21,11 @@ import (
 // tables and finds their keys here. The copy serves while the files
 // table's version (kept by triggers, migration 0007) is the one it was
 // read with; after a change, listings read the rows as before until a
-// fresh copy has been read in the background, at most one read per
-// keyReadEvery, so an index that changes all the time (a first scan) is
-// not read over and over.
+// fresh copy has been read in the background. A read starts only when a
+// search finds the version the previous search found, and at most once
+// per keyReadEvery: while an index changes all the time (a first scan),
+// every copy would be stale before it was used (a read costs about 25 ms
+// of CPU at 20,000 files and 150 ms at 100,000).
 
 // keyReadEvery spaces the background reads of the count keys.
 const keyReadEvery = 2 * time.Second
@@ -60,11 +62,13 @@ type keyCache struct {
 	cur      *countKeys
 	reading  bool
 	lastRead time.Time
+	seen     int64 // the version the previous search found
 }
 
 // currentKeys returns the copy when it is that of the files table now;
-// otherwise nil, and it starts reading a fresh copy unless one was read
-// less than keyReadEvery ago.
+// otherwise nil, and it starts reading a fresh copy when the version is
+// the one the previous call found, unless a copy was read less than
+// keyReadEvery ago.
 func (s *Store) currentKeys(ctx context.Context) *countKeys {
 	p := s.db.Load()
 	var v int64
@@ -74,10 +78,12 @@ func (s *Store) currentKeys(ctx context.Context) *countKeys {
 	kc := &s.keys
 	kc.mu.Lock()
 	defer kc.mu.Unlock()
+	still := v == kc.seen
+	kc.seen = v
 	if c := kc.cur; c != nil && c.p == p && c.version == v {
 		return c
 	}
-	if !kc.reading && time.Since(kc.lastRead) >= keyReadEvery {
+	if still && !kc.reading && time.Since(kc.lastRead) >= keyReadEvery {
 		kc.reading, kc.lastRead = true, time.Now()
 		go s.readKeys(p)
 	}

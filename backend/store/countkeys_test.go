@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -158,4 +159,33 @@ func TestCountedListingSkipsRowsWithoutAFile(t *testing.T) {
 		}
 	}
 	listingsAgree(t, s, "with full-text rows of no file")
+}
+
+// While every search finds the index changed since the previous one, no
+// copy is read (it would be stale before it was used); once a search
+// finds the version the previous one found, a copy is read and served.
+func TestCountKeysWaitForAStillIndex(t *testing.T) {
+	s, _ := matchCorpus(t)
+	for i := range 5 {
+		if _, err := s.PutDocument(ctx, doc(1, fmt.Sprintf("/m/new-%d.txt", i), "The tide again.")); err != nil {
+			t.Fatal(err)
+		}
+		if c := s.currentKeys(ctx); c != nil {
+			t.Fatalf("after change %d: a copy served", i)
+		}
+		s.keys.mu.Lock()
+		reading, read := s.keys.reading, !s.keys.lastRead.IsZero()
+		s.keys.mu.Unlock()
+		if reading || read {
+			t.Fatalf("after change %d: a copy was read while the index kept changing", i)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for s.currentKeys(ctx) == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the count keys were never read once the index held still")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	listingsAgree(t, s, "once the index held still")
 }
