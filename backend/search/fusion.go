@@ -169,7 +169,16 @@ func textScore(q Query, c *Candidate, col Collection, t Tuning, most float64) fl
 	if most == 0 {
 		return 0
 	}
-	return (bm25f(q.Terms, c, col, t) + t.Proximity*nearScore(q.Terms, c, col, t)) / most
+	return bm25f(q.Terms, c, col, t)/most + nearPart(q.Terms, c, col, t, most)
+}
+
+// nearPart is the proximity bonus of textScore, most being the most BM25F
+// could give on the query.
+func nearPart(terms []Term, c *Candidate, col Collection, t Tuning, most float64) float64 {
+	if most == 0 || t.Proximity == 0 {
+		return 0
+	}
+	return t.Proximity * nearScore(terms, c, col, t) / most
 }
 
 // nearScore is the proximity part (Büttcher, Clarke and Lushman 2006):

@@ -114,8 +114,8 @@ func explain(q Query, r Scored, col Collection, t Tuning) Explanation {
 		x.Similarity = r.C.Similarity
 	}
 	most := maxScore(q.Terms)
-	if most > 0 && q.Mode != Semantic {
-		x.Proximity = t.Proximity * nearScore(q.Terms, r.C, col, t) / most
+	if q.Mode != Semantic {
+		x.Proximity = nearPart(q.Terms, r.C, col, t, most)
 	}
 	for i, term := range q.Terms {
 		if term.Source == Feedback {

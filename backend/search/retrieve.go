@@ -155,9 +155,7 @@ func (s *searcher) rank(ctx context.Context) ([]Scored, error) {
 	}
 	if s.qv != nil && len(passages) > 0 && s.t.VectorFeedback > 0 {
 		s.qv = moveQuery(s.qv, s.e.Vectors.Centroid(passages), s.t.VectorFeedback)
-		if err := s.addNearest(nearby{qv: s.qv, ms: s.nearest(s.qv)}); err != nil {
-			return nil, err
-		}
+		s.addSimilar(s.nearest(s.qv))
 	}
 	return s.fuse(ctx)
 }
@@ -171,9 +169,13 @@ type nearby struct {
 }
 
 // startNearest embeds the query and finds the files closest in meaning, in
-// its own goroutine.
+// its own goroutine (none for a keyword search).
 func (s *searcher) startNearest(ctx context.Context) <-chan nearby {
 	out := make(chan nearby, 1)
+	if s.req.Mode == Keyword {
+		out <- nearby{}
+		return out
+	}
 	go func() {
 		var n nearby
 		if err := core.Safe(func() {
@@ -193,11 +195,16 @@ func (s *searcher) addNearest(n nearby) error {
 		return n.err
 	}
 	s.qv = n.qv
-	for _, m := range n.ms {
+	s.addSimilar(n.ms)
+	return nil
+}
+
+// addSimilar records files close in meaning and their closest passages.
+func (s *searcher) addSimilar(ms []Match) {
+	for _, m := range ms {
 		c := s.cand(m.FileID)
 		c.Similarity, c.Passage, c.HasVector = m.Similarity, m.Ord, true
 	}
-	return nil
 }
 
 // prepare looks up the terms' document frequencies, corrects words the

@@ -46,6 +46,9 @@ func (e *Engine) snippetsOf(ctx context.Context, ids []int64, p plan, cands map[
 	out := make([]string, len(ids))
 	keys, texts, err := e.bestPassages(ctx, p, ids, cands)
 	if err != nil {
+		if ctx.Err() == nil { // a search that was given up needs no word
+			e.Log.Warn("snippets: reading passages", "err", err)
+		}
 		return out
 	}
 	stems := map[string]bool{}
