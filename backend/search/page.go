@@ -192,7 +192,7 @@ func (s *searcher) startListing(ctx context.Context) {
 		s.all <- listing{}
 		return
 	}
-	m := store.Matches{Expr: strings.Join(exprs, " OR "), Exclude: s.p.excluded, CountOnly: s.countOnly}
+	m := store.Matches{Any: exprs, Exclude: s.p.excluded, CountOnly: s.countOnly}
 	if s.req.Filters.PathGlob != "" {
 		m.Keep = func(k store.FileKey) bool { return globMatch(s.req.Filters.PathGlob, k.Path) }
 	}

@@ -273,9 +273,10 @@ func Summary(problems []string) string {
 	return s
 }
 
-// clearCaches forgets every cached document frequency (the index was
+// clearCaches forgets every cached document frequency and match (the index was
 // replaced or reopened).
 func (s *Store) clearCaches() {
 	s.textDF.clear()
 	s.fileDF.clear()
+	s.matches.clear()
 }

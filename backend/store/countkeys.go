@@ -46,14 +46,24 @@ type countKey struct {
 	hash      string
 }
 
-// key finds a file's count key.
-func (c *countKeys) key(id int64) (FileKey, bool) {
-	i, ok := slices.BinarySearchFunc(c.keys, id, func(k countKey, id int64) int { return cmp.Compare(k.id, id) })
+// keyFrom finds a file's count key at or after index from of the keys,
+// and returns where the search for a greater id may start: a gallop, so a
+// walk over ascending ids costs the lesser of a merge and binary searches.
+func (c *countKeys) keyFrom(from int, id int64) (FileKey, int, bool) {
+	hi, step := from, 1
+	for hi < len(c.keys) && c.keys[hi].id < id {
+		from = hi + 1
+		hi += step
+		step *= 2
+	}
+	hi = min(hi+1, len(c.keys))
+	i, ok := slices.BinarySearchFunc(c.keys[from:hi], id, func(k countKey, id int64) int { return cmp.Compare(k.id, id) })
+	i += from
 	if !ok {
-		return FileKey{}, false
+		return FileKey{}, i, false
 	}
 	k := c.keys[i]
-	return FileKey{ID: k.id, Extension: k.extension, Size: k.size, Hash: k.hash}, true
+	return FileKey{ID: k.id, Extension: k.extension, Size: k.size, Hash: k.hash}, i, true
 }
 
 // keyCache holds the current copy and the state of its reading.
@@ -142,55 +152,75 @@ func readCountKeys(ctx context.Context, p *pools) (*countKeys, error) {
 }
 
 // matchingCounted is MatchingKeys for counting without a filter, from the
-// copy: the ids from the full-text tables, each key from c, and the keys
-// of files indexed since the copy (a write committed between the version
+// copy: the matching ids (matchingIDs), each key from c, and the keys of
+// files indexed since the copy (a write committed between the version
 // check and this read) from their rows.
 func (s *Store) matchingCounted(ctx context.Context, m Matches, c *countKeys, limit int) ([]FileKey, bool, error) {
-	q := `SELECT rowid AS id FROM fts_content WHERE fts_content MATCH ?1
-		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1`
-	args := []any{m.Expr}
-	if m.Exclude != "" {
-		q = `SELECT id FROM (` + q + `) WHERE id NOT IN (
-		SELECT rowid FROM fts_content WHERE fts_content MATCH ?2
-		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?2)`
-		args = append(args, m.Exclude)
+	// The first limit+1 ids of each list hold the first limit+1 of their
+	// union; after exclusions they may not, so then all are read, as they
+	// are when ids without a file (full-text rows a write is replacing)
+	// leave too few.
+	n := limit + 1
+	if limit <= 0 || m.Exclude != "" {
+		n = 0
 	}
-	rows, err := c.p.r.QueryContext(ctx, q+` ORDER BY 1`, args...)
-	if err != nil {
-		return nil, false, fmt.Errorf("matching files: %w", err)
-	}
-	defer rows.Close()
-	var keys []FileKey
-	var unknown []int64
-	// Ids come in order, so reading stops once more than limit are known.
-	for (limit <= 0 || len(keys) <= limit) && rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+	for {
+		ids, err := s.unitedIDs(ctx, c.p, m.Any, n)
+		if err != nil {
 			return nil, false, err
 		}
-		if k, ok := c.key(id); ok {
+		if m.Exclude != "" {
+			ex, err := s.matchingIDs(ctx, c.p, m.Exclude, 0)
+			if err != nil {
+				return nil, false, err
+			}
+			ids = minus(ids, ex)
+		}
+		keys, err := s.countedKeys(ctx, c, ids, limit)
+		if err != nil {
+			return nil, false, err
+		}
+		if limit > 0 && len(keys) > limit {
+			return keys[:limit], true, nil
+		}
+		if n == 0 || len(ids) < n {
+			return keys, false, nil
+		}
+		n = 0
+	}
+}
+
+// countedKeys returns the keys of the files ids (ascending) up to the
+// first limit+1 (limit <= 0: all), from c or, for files indexed since c
+// was read, from their rows; ids of no indexed file are left out.
+func (s *Store) countedKeys(ctx context.Context, c *countKeys, ids []int64, limit int) ([]FileKey, error) {
+	var keys []FileKey
+	var unknown []int64
+	at := 0
+	for _, id := range ids {
+		if limit > 0 && len(keys) > limit {
+			break
+		}
+		k, i, ok := c.keyFrom(at, id)
+		at = i
+		if ok {
 			keys = append(keys, k)
 		} else {
 			unknown = append(unknown, id)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, false, err
+	if len(unknown) == 0 {
+		return keys, nil
 	}
-	if len(unknown) > 0 {
-		found, err := s.KeysOf(ctx, unknown, FileFilter{})
-		if err != nil {
-			return nil, false, err
+	found, err := s.KeysOf(ctx, unknown, FileFilter{})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range unknown {
+		if k, ok := found[id]; ok {
+			keys = append(keys, FileKey{ID: k.ID, Extension: k.Extension, Size: k.Size, Hash: k.Hash})
 		}
-		for _, id := range unknown {
-			if k, ok := found[id]; ok {
-				keys = append(keys, FileKey{ID: k.ID, Extension: k.Extension, Size: k.Size, Hash: k.Hash})
-			}
-		}
-		slices.SortFunc(keys, func(a, b FileKey) int { return cmp.Compare(a.ID, b.ID) })
 	}
-	if limit > 0 && len(keys) > limit {
-		return keys[:limit], true, nil
-	}
-	return keys, false, nil
+	slices.SortFunc(keys, func(a, b FileKey) int { return cmp.Compare(a.ID, b.ID) })
+	return keys, nil
 }

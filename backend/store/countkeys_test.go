@@ -17,8 +17,8 @@ func listingsAgree(t *testing.T, s *Store, when string) {
 		t.Fatal(err)
 	}
 	for _, m := range []Matches{
-		{Expr: `"tide"`}, {Expr: `"ferri"`}, {Expr: `"tide" OR "ferri"`}, {Expr: `"tide"`, Exclude: `"ferri"`},
-		{Expr: `"gale"`}, {Expr: `"log"`},
+		{Any: []string{`"tide"`}}, {Any: []string{`"ferri"`}}, {Any: []string{`"tide"`, `"ferri"`}}, {Any: []string{`"tide"`}, Exclude: `"ferri"`},
+		{Any: []string{`"gale"`}}, {Any: []string{`"log"`}},
 	} {
 		m.CountOnly = true
 		for _, limit := range []int{0, 1, 2, 3, 100} {
@@ -117,7 +117,7 @@ func TestCountKeysFollowEveryChange(t *testing.T) {
 // rows.
 func TestCountKeysServeOnlyTheirVersion(t *testing.T) {
 	s, _ := matchCorpus(t)
-	m := Matches{Expr: `"tide"`, CountOnly: true}
+	m := Matches{Any: []string{`"tide"`}, CountOnly: true}
 	deadline := time.Now().Add(10 * time.Second)
 	for s.currentKeys(ctx) == nil {
 		if time.Now().After(deadline) {

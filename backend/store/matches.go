@@ -59,20 +59,22 @@ func scanKey(row interface{ Scan(...any) error }) (FileKey, error) {
 }
 
 // Matches says which files a listing wants: those whose text or card match
-// Expr and not Exclude (FTS5 expressions; Exclude "" excludes nothing) and
-// that Keep accepts (nil accepts all). CountOnly asks for keys that hold
-// the ID, Extension, Size and Hash alone (a page in relevance order counts
-// and groups the matches it does not show: a quarter less time on 15,000
-// matches); it is ignored when Keep is set, as Keep may read any field.
+// any of Any and not Exclude (FTS5 expressions; Exclude "" excludes
+// nothing) and that Keep accepts (nil accepts all). CountOnly asks for
+// keys that hold the ID, Extension, Size and Hash alone (a page in
+// relevance order counts and groups the matches it does not show: a
+// quarter less time on 15,000 matches); it is ignored when Keep is set, as
+// Keep may read any field.
 type Matches struct {
-	Expr, Exclude string
-	Keep          func(FileKey) bool
-	CountOnly     bool
+	Any       []string
+	Exclude   string
+	Keep      func(FileKey) bool
+	CountOnly bool
 }
 
 // MatchingKeys returns the indexed files passing f that m wants, in id
 // order, up to limit; more reports that more than limit are wanted. The
-// ids matching Expr, and those matching Exclude, are each gathered in one
+// ids matching Any, and those matching Exclude, are each gathered in one
 // pass over the tables' posting lists (counted, not scored); the files are
 // then walked in id order and looked up by rowid until limit+1 pass Keep.
 // So the listing is the same whatever plan SQLite picks, and exclusions
@@ -92,7 +94,7 @@ func (s *Store) MatchingKeys(ctx context.Context, m Matches, f FileFilter, limit
 // matchingRows is MatchingKeys reading each matching file's row.
 func (s *Store) matchingRows(ctx context.Context, m Matches, f FileFilter, limit int) (keys []FileKey, more bool, err error) {
 	cond, fargs := f.where("f")
-	args := append([]any{m.Expr}, fargs...)
+	args := append([]any{strings.Join(m.Any, " OR ")}, fargs...)
 	// NOT INDEXED: walk the matches and look each file up by rowid, which
 	// yields id order for free; an index on state would walk every file.
 	narrow := m.CountOnly && m.Keep == nil

@@ -45,7 +45,7 @@ func keyIDs(keys []FileKey) []int64 {
 // the count below the limit is exact.
 func TestMatchingKeysExcludesBeforeTheLimit(t *testing.T) {
 	s, ids := matchCorpus(t)
-	m := Matches{Expr: `"tide"`, Exclude: `"ferr" *`}
+	m := Matches{Any: []string{`"tide"`}, Exclude: `"ferr" *`}
 	keys, more, err := s.MatchingKeys(ctx, m, FileFilter{}, 3)
 	if err != nil || !more || !slices.Equal(keyIDs(keys), ids[6:9]) {
 		t.Fatalf("limit 3: %v more=%v %v, want %v", keyIDs(keys), more, err, ids[6:9])
@@ -58,11 +58,11 @@ func TestMatchingKeysExcludesBeforeTheLimit(t *testing.T) {
 		name := strings.TrimSuffix(k.Path, ".txt")
 		return strings.ContainsAny(name[len(name)-1:], "02468")
 	}
-	keys, more, err = s.MatchingKeys(ctx, Matches{Expr: `"tide"`, Keep: even}, FileFilter{}, 2)
+	keys, more, err = s.MatchingKeys(ctx, Matches{Any: []string{`"tide"`}, Keep: even}, FileFilter{}, 2)
 	if err != nil || !more || !slices.Equal(keyIDs(keys), []int64{ids[0], ids[2]}) {
 		t.Fatalf("keep even, limit 2: %v more=%v %v", keyIDs(keys), more, err)
 	}
-	keys, more, err = s.MatchingKeys(ctx, Matches{Expr: `"tide"`, Exclude: `"ferry"`, Keep: even}, FileFilter{}, 0)
+	keys, more, err = s.MatchingKeys(ctx, Matches{Any: []string{`"tide"`}, Exclude: `"ferry"`, Keep: even}, FileFilter{}, 0)
 	if err != nil || more || !slices.Equal(keyIDs(keys), []int64{ids[6], ids[8], ids[10]}) {
 		t.Fatalf("no limit: %v more=%v %v", keyIDs(keys), more, err)
 	}
@@ -84,7 +84,7 @@ func TestExcludedAmongLooksOnlyAtTheGivenFiles(t *testing.T) {
 // and content as a full one, and leaves the rest of the key unread.
 func TestMatchingKeysForCountingReadsTypeAndContent(t *testing.T) {
 	s, _ := matchCorpus(t)
-	m := Matches{Expr: `"ferri"`}
+	m := Matches{Any: []string{`"ferri"`}}
 	full, _, err := s.MatchingKeys(ctx, m, FileFilter{}, 100)
 	if err != nil {
 		t.Fatal(err)

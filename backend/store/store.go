@@ -50,6 +50,8 @@ type Store struct {
 	group     groupCommit
 	damage    atomic.Pointer[string] // why the index is known to be damaged
 	keys      keyCache               // count keys of the indexed files, for listings
+	writes    atomic.Int64           // write transactions committed, for matches
+	matches   matchCache             // ids matching listings' words
 }
 
 type pools struct{ w, r *sql.DB }
@@ -295,7 +297,11 @@ func (s *Store) tx(ctx context.Context, fn func(*writeTx) error) error {
 		tx.Rollback()
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	err = tx.Commit()
+	// Counted even when the commit reports failure: the lists of matches
+	// must not outlive a write that may have landed.
+	s.writes.Add(1)
+	if err != nil {
 		return err
 	}
 	s.passages.Add(w.passages)
