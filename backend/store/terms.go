@@ -27,12 +27,13 @@ import (
 // termFreqsFunc is the name of the auxiliary function.
 const termFreqsFunc = "trove_tf"
 
-// registerFTS registers FTS5 and Trove's auxiliary function on a
+// registerFTS registers FTS5, Trove's auxiliary function and inFunc on a
 // connection.
 func registerFTS(c *sqlite3.Conn) error {
-	return fts5.RegisterCustom(c, func(a *fts5.API) error {
+	err := fts5.RegisterCustom(c, func(a *fts5.API) error {
 		return a.CreateFunction(termFreqsFunc, termFreqs)
 	})
+	return errors.Join(err, registerIn(c))
 }
 
 // termFreqs returns, as uvarints: flags (1: totals follow, on the first
@@ -221,13 +222,11 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 		args = append(args, fargs...)
 	}
 	if scope.Only != nil {
-		// The unary + keeps SQLite from handing the list to FTS5 as rowid
-		// lookups: each would run the whole expression again, where one
-		// pass over its posting lists serves every file.
-		where += ` AND +` + name + `.rowid IN (?` + strings.Repeat(`, ?`, len(scope.Only)-1) + `)`
-		for _, id := range scope.Only {
-			args = append(args, id)
-		}
+		// A test of each match, not rowid lookups: each lookup would run
+		// the whole expression again, where one pass over its posting
+		// lists serves every file.
+		where += ` AND ` + inFunc + `(?, ` + name + `.rowid)`
+		args = append(args, sqlite3.Pointer(newIDSet(scope.Only)))
 	}
 	q += where
 	if scope.Limit > 0 {
