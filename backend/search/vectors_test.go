@@ -164,7 +164,7 @@ func BenchmarkSearch1MPassages(b *testing.B) {
 	r := rand.New(rand.NewSource(1))
 	v := NewVectors("m")
 	var batch []store.Indexed
-	one := vecquant.Encode(randUnit(r, 100))
+	one := vecquant.Encode(randUnit(r, 256)) // the default model's dimensions
 	for f := int64(1); f <= 200_000; f++ {
 		ix := store.Indexed{ID: f, EmbedModel: "m"}
 		for range 5 {
@@ -177,7 +177,7 @@ func BenchmarkSearch1MPassages(b *testing.B) {
 		batch = append(batch, ix)
 	}
 	v.Indexed(batch)
-	q := randUnit(r, 100)
+	q := randUnit(r, 256)
 	b.ResetTimer()
 	for range b.N {
 		v.Search(q, 50)
