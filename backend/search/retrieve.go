@@ -351,7 +351,7 @@ func (s *searcher) match(ctx context.Context, from int) error {
 		order[t] = terms
 		scope := store.TermScope{Filter: s.filter}
 		if limited {
-			scope.Limit = matchBudget
+			scope.Limit, scope.Conjunction = matchBudget, true
 		}
 		wg.Go(func() {
 			if err := core.Safe(func() {

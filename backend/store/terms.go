@@ -36,18 +36,34 @@ func registerFTS(c *sqlite3.Conn) error {
 	return errors.Join(err, registerIn(c))
 }
 
+// Bits of termFreqs' first argument.
+const (
+	// wantLengths asks for the row's column lengths.
+	wantLengths = 1
+	// byPhrase walks each phrase's instances on its own, for expressions
+	// whose every match holds every phrase (AND). InstCount first merges
+	// them into one array in position order, which cost half as much again
+	// where common words occur hundreds of times in a file; where a row
+	// lacks most phrases (OR), starting a walk of each costs more than the
+	// merge saves.
+	byPhrase = 2
+)
+
 // termFreqs returns, as uvarints: flags (1: totals follow, on the first
 // match of a statement only; 2: lengths follow; 4: proximity follows), the
 // table's row count and each column's total tokens, each column's tokens
-// in this row (when its first argument is 1), then for each phrase of the
-// query its count in each column, then, when weights follow the first
-// argument (one for each of the query's first phrases), the proximity of
-// each of those phrases in the first column, as float32 bits. A row's
-// lengths cost a lookup in the table's docsize table, which candidate
-// search does without.
+// in this row (when its first argument has wantLengths), then for each
+// phrase of the query its count in each column, then, when weights follow
+// the first argument (one for each of the query's first phrases), the
+// proximity of each of those phrases in the first column, as float32
+// bits. A row's lengths cost a lookup in the table's docsize table, which
+// candidate search does without.
 func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 	cols, phrases := fts.ColumnCount(), fts.PhraseCount()
-	lengths := len(args) > 0 && args[0].Int() == 1
+	var opts int
+	if len(args) > 0 {
+		opts = args[0].Int()
+	}
 	weights := make([]float32, 0, len(args))
 	for _, a := range args[min(len(args), 1):min(len(args), 1+phrases)] {
 		weights = append(weights, float32(a.Float()))
@@ -68,7 +84,7 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 			buf = binary.AppendUvarint(buf, uint64(total))
 		}
 	}
-	if lengths {
+	if opts&wantLengths != 0 {
 		buf[0] |= 2
 		for c := range cols {
 			n, e := fts.ColumnSize(c)
@@ -76,28 +92,17 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 			buf = binary.AppendUvarint(buf, uint64(n))
 		}
 	}
-	counts := make([]uint64, phrases*cols)
-	n, e := fts.InstCount()
-	err = errors.Join(err, e)
-	var hits []hit
-	if near > 0 {
-		hits = make([]hit, 0, n)
-	}
-	for i := range n {
-		p, c, off, e := fts.Inst(i)
-		if e != nil {
-			err = e
-			break
-		}
-		counts[p*cols+c]++
-		if c == 0 && p < near {
-			hits = append(hits, hit{phrase: p, at: off})
-		}
+	tally := tally{counts: make([]uint64, phrases*cols), cols: cols, near: near}
+	if opts&byPhrase != 0 {
+		err = errors.Join(err, tally.byPhrase(fts))
+	} else {
+		err = errors.Join(err, tally.inOrder(fts))
 	}
 	if err != nil {
 		ctx.ResultError(err)
 		return
 	}
+	counts, hits := tally.counts, tally.hits
 	for _, x := range counts {
 		buf = binary.AppendUvarint(buf, x)
 	}
@@ -110,6 +115,55 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 	ctx.ResultBlob(buf)
 }
 
+// tally counts a row's instances of each phrase in each column, and
+// keeps those of the first near phrases in the first column.
+type tally struct {
+	counts     []uint64 // phrase-major
+	cols, near int
+	hits       []hit
+}
+
+func (t *tally) add(p, c, off int) {
+	t.counts[p*t.cols+c]++
+	if c == 0 && p < t.near {
+		t.hits = append(t.hits, hit{phrase: p, at: off})
+	}
+}
+
+// inOrder counts the instances in position order.
+func (t *tally) inOrder(fts fts5.Context) error {
+	n, err := fts.InstCount()
+	if err != nil {
+		return err
+	}
+	for i := range n {
+		p, c, off, err := fts.Inst(i)
+		if err != nil {
+			return err
+		}
+		t.add(p, c, off)
+	}
+	return nil
+}
+
+// byPhrase counts the instances phrase by phrase.
+func (t *tally) byPhrase(fts fts5.Context) error {
+	// A copy, for the iterator's body to capture: capturing t would move
+	// every row's tally to the heap, whichever way it counts.
+	c := *t
+	defer func() { *t = c }()
+	for p := range fts.PhraseCount() {
+		it, err := fts.PhraseIter(p)
+		if err != nil {
+			return err
+		}
+		for col, off := range it {
+			c.add(p, col, off)
+		}
+	}
+	return nil
+}
+
 // hit is an occurrence of a query phrase in a column.
 type hit struct{ phrase, at int }
 
@@ -119,7 +173,9 @@ type hit struct{ phrase, at int }
 // d². Words that a text uses together, as in "file descriptor leak",
 // score high where each word alone is common.
 func proximity(hits []hit, weights []float32) []float32 {
-	slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.at, b.at) })
+	// In position order, and at one position in phrase order, as FTS5
+	// orders instances.
+	slices.SortFunc(hits, func(a, b hit) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.phrase, b.phrase)) })
 	out := make([]float32, len(weights))
 	for i := 1; i < len(hits); i++ {
 		a, b := hits[i-1], hits[i]
@@ -189,6 +245,10 @@ type TermScope struct {
 	// Near asks for the proximity in the first column of the expression's
 	// first len(Near) phrases, each neighbour counting its weight here.
 	Near []float64
+	// Conjunction says expr joins its phrases with AND, so that every
+	// match holds each: their instances are then counted phrase by phrase
+	// (see byPhrase). Counts are the same either way.
+	Conjunction bool
 	// Limit, when positive, stops after that many matches, newest files
 	// (highest ids) first: a bound for expressions that match a large part
 	// of the index.
@@ -204,11 +264,14 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 		return nil, stats, nil
 	}
 	name := t.name()
-	lengths := 0
+	opts := 0
 	if scope.Lengths {
-		lengths = 1
+		opts |= wantLengths
 	}
-	fargs := fmt.Sprint(lengths)
+	if scope.Conjunction {
+		opts |= byPhrase
+	}
+	fargs := fmt.Sprint(opts)
 	for _, w := range scope.Near[:min(len(scope.Near), phrases)] {
 		fargs += `, ` + strconv.FormatFloat(w, 'g', -1, 64)
 	}

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -70,4 +73,41 @@ func close32(a, b []float32) bool {
 		}
 	}
 	return true
+}
+
+// Counting a conjunction's instances phrase by phrase gives what counting
+// them in position order gives: counts per column, lengths, proximity,
+// with phrases that overlap and repeat.
+func TestConjunctionCountsAsInstances(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	d, err := s.AddDirectory(ctx, "/c", true, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{
+		"the command line takes options; a command line option is a line of a command",
+		"line after line, and one command with no options at all but a line",
+		"options: command, line, command line, line command",
+	}
+	for i, text := range texts {
+		doc := doc(d.ID, fmt.Sprintf("/c/%d.txt", i), text)
+		doc.File.Title = "command line " + strings.Repeat("options ", i)
+		if _, err := s.PutDocument(ctx, doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expr := `"command" AND "line" AND "option" AND "command line" AND "line"`
+	for _, table := range []TermTable{ContentTable, FileTable} {
+		scope := TermScope{Lengths: true, Near: []float64{1, 2, 3, 0.5, 1}}
+		want, wantStats, err := s.TermMatches(ctx, table, expr, 5, scope)
+		if err != nil || len(want) == 0 {
+			t.Fatalf("%v: %d matches, %v", table, len(want), err)
+		}
+		scope.Conjunction = true
+		got, stats, err := s.TermMatches(ctx, table, expr, 5, scope)
+		if err != nil || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(stats, wantStats) {
+			t.Errorf("%v: phrase by phrase %+v %+v (%v), in order %+v %+v", table, got, stats, err, want, wantStats)
+		}
+	}
 }
