@@ -3,6 +3,7 @@ package search
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -116,6 +117,9 @@ func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
 	ranked, err := s.rank(ctx)
 	if err != nil {
 		return Page{}, err
+	}
+	if pr.Request.Snippets && pr.Offset == 0 && pr.Sort == ByRelevance && !pr.Asc {
+		s.startEarlySnippets(ctx, ranked, max(pr.Limit, 1))
 	}
 	list, more, err := s.matching(ctx, ranked)
 	if err != nil {
@@ -233,7 +237,7 @@ func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []e
 	}
 	var snippets <-chan map[int64]string
 	if s != nil && s.req.Snippets {
-		snippets = s.startSnippets(ctx, groups)
+		snippets = s.snippetsFor(ctx, groups)
 	}
 	res, err := e.load(ctx, groups)
 	if err != nil {
@@ -448,27 +452,91 @@ func (e *Engine) load(ctx context.Context, groups []groupOf) ([]PageResult, erro
 	return out, nil
 }
 
-// startSnippets builds the snippets of the page's files in its own
-// goroutine, beside the reading of their records.
-func (s *searcher) startSnippets(ctx context.Context, groups []groupOf) <-chan map[int64]string {
+// earlySlack is how many files beyond a page's length early snippets
+// cover: copies of one content, grouped, take the places of later files.
+const earlySlack = 10
+
+// startEarlySnippets starts building the snippets of the best ranked files
+// as soon as ranking ends: a first page in relevance order shows them,
+// unless the filters or the grouping of copies set some aside, and its
+// snippets were the last thing a search waited for.
+func (s *searcher) startEarlySnippets(ctx context.Context, ranked []Scored, limit int) {
+	ids := make([]int64, 0, min(len(ranked), limit+earlySlack))
+	for _, r := range ranked[:min(len(ranked), limit+earlySlack)] {
+		ids = append(ids, r.C.ID)
+	}
+	s.early = s.startSnippets(ctx, ids)
+}
+
+// snippetsFor delivers the snippets of the page's files: those started
+// early, and the others built once those are known.
+func (s *searcher) snippetsFor(ctx context.Context, groups []groupOf) <-chan map[int64]string {
 	ids := make([]int64, len(groups))
 	for i, g := range groups {
 		ids[i] = g.head.key.ID
 	}
+	early := s.early
+	if early == nil {
+		return s.startSnippets(ctx, ids)
+	}
+	s.early = nil
+	cands, p := s.snippetCands(ids), s.snippetPlan()
 	out := make(chan map[int64]string, 1)
 	go func() {
-		m := map[int64]string{}
-		// Snippets are an extra: a failure costs the snippets only.
+		m := <-early
 		if err := core.Safe(func() {
-			for i, sn := range s.e.snippetsOf(ctx, ids, s.snippetPlan(), s.cands) {
-				m[ids[i]] = sn
+			var missing []int64
+			for _, id := range ids {
+				if _, ok := m[id]; !ok {
+					missing = append(missing, id)
+				}
 			}
+			maps.Copy(m, s.buildSnippets(ctx, missing, p, cands))
 		}); err != nil {
 			s.e.Log.Error("snippets failed", "err", err)
 		}
 		out <- m
 	}()
 	return out
+}
+
+// startSnippets builds the snippets of the given files in its own
+// goroutine.
+func (s *searcher) startSnippets(ctx context.Context, ids []int64) <-chan map[int64]string {
+	cands, p := s.snippetCands(ids), s.snippetPlan()
+	out := make(chan map[int64]string, 1)
+	go func() { out <- s.buildSnippets(ctx, ids, p, cands) }()
+	return out
+}
+
+// snippetCands copies what snippets read of the files' candidates (their
+// closest passage), as scoring the page may change the candidates while
+// snippets are built.
+func (s *searcher) snippetCands(ids []int64) map[int64]*Candidate {
+	out := make(map[int64]*Candidate, len(ids))
+	for _, id := range ids {
+		if c := s.cands[id]; c != nil {
+			out[id] = &Candidate{ID: id, HasVector: c.HasVector, Passage: c.Passage}
+		}
+	}
+	return out
+}
+
+// buildSnippets returns the snippets of the given files, by id.
+func (s *searcher) buildSnippets(ctx context.Context, ids []int64, p plan, cands map[int64]*Candidate) map[int64]string {
+	m := make(map[int64]string, len(ids))
+	if len(ids) == 0 {
+		return m
+	}
+	// Snippets are an extra: a failure costs the snippets only.
+	if err := core.Safe(func() {
+		for i, sn := range s.e.snippetsOf(ctx, ids, p, cands) {
+			m[ids[i]] = sn
+		}
+	}); err != nil {
+		s.e.Log.Error("snippets failed", "err", err)
+	}
+	return m
 }
 
 // finish adds explanations and the snippets (when asked for), as results

@@ -109,3 +109,30 @@ func TestSearchPageTotalHonoursExclusionsAndGlob(t *testing.T) {
 		}
 	}
 }
+
+// A first page in relevance order starts its snippets as ranking ends;
+// files the page shows that were not among the best ranked (the query's
+// excluded words set those aside) get theirs too.
+func TestFirstPageSnippets(t *testing.T) {
+	var docs []testDoc
+	for i := range 14 {
+		docs = append(docs, testDoc{fmt.Sprintf("storm-%02d.txt", i), []string{fmt.Sprintf("harbour harbour harbour storm %d", i)}})
+	}
+	docs = append(docs, testDoc{"calm-a.txt", []string{"the harbour was calm all week"}},
+		testDoc{"calm-b.txt", []string{"a calm harbour at dawn, no wind"}})
+	e := testIndex(t, docs)
+	for _, q := range []string{"harbour", "harbour -storm"} {
+		p, err := e.SearchPage(context.Background(), PageRequest{Request: Request{Query: q, Limit: 2, Snippets: true}})
+		if err != nil || len(p.Results) != 2 {
+			t.Fatalf("%q: %d results, %v", q, len(p.Results), err)
+		}
+		for _, r := range p.Results {
+			if !strings.Contains(r.Snippet, "<mark>harbour</mark>") {
+				t.Errorf("%q: %s has the snippet %q", q, r.File.Path, r.Snippet)
+			}
+			if strings.HasSuffix(q, "-storm") != strings.Contains(r.File.Path, "calm") {
+				t.Errorf("%q: %s on the first page", q, r.File.Path)
+			}
+		}
+	}
+}

@@ -92,6 +92,9 @@ type searcher struct {
 	// countOnly: the page orders by relevance, so the listing's files need
 	// only what counting and grouping read (store.Matches.CountOnly).
 	countOnly bool
+	// early delivers the snippets of the best ranked files, started as
+	// ranking ends (startEarlySnippets); nil when none were.
+	early <-chan map[int64]string
 }
 
 // listing is every file matching the query's typed words, for a page's
