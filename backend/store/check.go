@@ -279,4 +279,5 @@ func (s *Store) clearCaches() {
 	s.textDF.clear()
 	s.fileDF.clear()
 	s.matches.clear()
+	s.places.clear()
 }

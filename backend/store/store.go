@@ -52,6 +52,7 @@ type Store struct {
 	keys      keyCache               // count keys of the indexed files, for listings
 	writes    atomic.Int64           // write transactions committed, for matches
 	matches   matchCache             // ids matching listings' words
+	places    placeCache             // where ranked files are
 }
 
 type pools struct{ w, r *sql.DB }

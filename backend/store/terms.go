@@ -3,7 +3,6 @@ package store
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -387,57 +386,6 @@ func (s *Store) NameMatches(ctx context.Context, substrings []string, limit int)
 		strings.Join(parts, " OR "), limit)
 	if err != nil {
 		return nil, fmt.Errorf("name search: %w", err)
-	}
-	return out, nil
-}
-
-// Place is where a file is: its name and the folders between its watched
-// folder and it.
-type Place struct {
-	Path     string
-	Filename string
-	Folders  string // slash-separated, "" for a file at the top of its watched folder
-}
-
-// Places returns the place of each given indexed file.
-func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error) {
-	out := make(map[int64]Place, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	roots := map[int64]string{}
-	dirs, err := s.rdb().QueryContext(ctx, `SELECT id, path FROM watched_directories`)
-	if err != nil {
-		return nil, fmt.Errorf("places: %w", err)
-	}
-	for dirs.Next() {
-		var id int64
-		var path string
-		if err := dirs.Scan(&id, &path); err != nil {
-			dirs.Close()
-			return nil, err
-		}
-		roots[id] = strings.TrimSuffix(path, "/") + "/"
-	}
-	dirs.Close()
-	err = queryIn(ctx, s.rdb(), `SELECT id, dir_id, filename, path FROM files NOT INDEXED WHERE state = 'indexed' AND id IN {list}`, nil, ids,
-		func(rows *sql.Rows) error {
-			var id, dir int64
-			var name, path string
-			if err := rows.Scan(&id, &dir, &name, &path); err != nil {
-				return err
-			}
-			folders := strings.TrimPrefix(path, roots[dir])
-			if i := strings.LastIndexByte(folders, '/'); i >= 0 && strings.HasPrefix(path, roots[dir]) {
-				folders = folders[:i]
-			} else {
-				folders = ""
-			}
-			out[id] = Place{Path: path, Filename: name, Folders: folders}
-			return nil
-		})
-	if err != nil {
-		return nil, fmt.Errorf("places: %w", err)
 	}
 	return out, nil
 }
