@@ -139,6 +139,16 @@ func renumber(cond string, first int) string {
 // KeysOf returns the keys of the given files that are indexed and pass f.
 func (s *Store) KeysOf(ctx context.Context, ids []int64, f FileFilter) (map[int64]FileKey, error) {
 	out := make(map[int64]FileKey, len(ids))
+	if f.Empty() {
+		placed, err := s.placedFiles(ctx, ids)
+		if err != nil {
+			return nil, fmt.Errorf("file keys: %w", err)
+		}
+		for id, pf := range placed {
+			out[id] = pf.key
+		}
+		return out, nil
+	}
 	cond, args := f.where("f")
 	// NOT INDEXED: look each id up by rowid; the planner would otherwise
 	// walk an index on state across the whole table for every batch.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 )
@@ -16,12 +17,33 @@ type Place struct {
 	Folders  string // slash-separated, "" for a file at the top of its watched folder
 }
 
-// Places returns the place of each given indexed file. Ranking places a
-// few hundred files a search, many of them the same from one search to the
-// next, and a lookup of each cost as much as the rest of completing their
-// evidence; so places are kept while the index is unchanged.
+// Places returns the place of each given indexed file.
 func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error) {
-	out := make(map[int64]Place, len(ids))
+	placed, err := s.placedFiles(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]Place, len(placed))
+	for id, pf := range placed {
+		out[id] = pf.place
+	}
+	return out, nil
+}
+
+// placedFile is what ranking and its page read of a file's row: its place
+// and its key.
+type placedFile struct {
+	place Place
+	key   FileKey
+}
+
+// placedFiles returns the place and key of each given indexed file.
+// Ranking places a few hundred files a search and its page reads their
+// keys, many of them the same from one search to the next, and a lookup of
+// each cost as much as the rest of completing their evidence; so they are
+// kept while the index is unchanged.
+func (s *Store) placedFiles(ctx context.Context, ids []int64) (map[int64]placedFile, error) {
+	out := make(map[int64]placedFile, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -30,7 +52,7 @@ func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error
 	if len(ids) == 0 {
 		return out, nil
 	}
-	read, err := readPlaces(ctx, p, ids)
+	read, err := readPlaced(ctx, p, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -38,15 +60,13 @@ func (s *Store) Places(ctx context.Context, ids []int64) (map[int64]Place, error
 	if s.writes.Load() == gen {
 		s.places.put(p, gen, read)
 	}
-	for id, pl := range read {
-		out[id] = pl
-	}
+	maps.Copy(out, read)
 	return out, nil
 }
 
-// readPlaces reads the places of the given indexed files.
-func readPlaces(ctx context.Context, p *pools, ids []int64) (map[int64]Place, error) {
-	out := make(map[int64]Place, len(ids))
+// readPlaced reads the places and keys of the given indexed files.
+func readPlaced(ctx context.Context, p *pools, ids []int64) (map[int64]placedFile, error) {
+	out := make(map[int64]placedFile, len(ids))
 	roots := map[int64]string{}
 	dirs, err := p.r.QueryContext(ctx, `SELECT id, path FROM watched_directories`)
 	if err != nil {
@@ -62,20 +82,20 @@ func readPlaces(ctx context.Context, p *pools, ids []int64) (map[int64]Place, er
 		roots[id] = strings.TrimSuffix(path, "/") + "/"
 	}
 	dirs.Close()
-	err = queryIn(ctx, p.r, `SELECT id, dir_id, filename, path FROM files NOT INDEXED WHERE state = 'indexed' AND id IN {list}`, nil, ids,
+	err = queryIn(ctx, p.r, `SELECT f.dir_id, `+fileKeyColumns+` FROM files f NOT INDEXED WHERE f.state = 'indexed' AND f.id IN {list}`, nil, ids,
 		func(rows *sql.Rows) error {
-			var id, dir int64
-			var name, path string
-			if err := rows.Scan(&id, &dir, &name, &path); err != nil {
+			var dir int64
+			var k FileKey
+			if err := rows.Scan(&dir, &k.ID, &k.Path, &k.Extension, &k.Filename, &k.Size, &k.Modified, &k.Hash); err != nil {
 				return err
 			}
-			folders := strings.TrimPrefix(path, roots[dir])
-			if i := strings.LastIndexByte(folders, '/'); i >= 0 && strings.HasPrefix(path, roots[dir]) {
+			folders := strings.TrimPrefix(k.Path, roots[dir])
+			if i := strings.LastIndexByte(folders, '/'); i >= 0 && strings.HasPrefix(k.Path, roots[dir]) {
 				folders = folders[:i]
 			} else {
 				folders = ""
 			}
-			out[id] = Place{Path: path, Filename: name, Folders: folders}
+			out[k.ID] = placedFile{place: Place{Path: k.Path, Filename: k.Filename, Folders: folders}, key: k}
 			return nil
 		})
 	if err != nil {
@@ -84,7 +104,7 @@ func readPlaces(ctx context.Context, p *pools, ids []int64) (map[int64]Place, er
 	return out, nil
 }
 
-// maxCachedPlaces bounds the places kept (a few MB).
+// maxCachedPlaces bounds the files kept (about 10 MB).
 const maxCachedPlaces = 50_000
 
 // placeCache holds places of one state of the index: its pools and the
@@ -93,11 +113,11 @@ type placeCache struct {
 	mu     sync.Mutex
 	p      *pools
 	gen    int64
-	places map[int64]Place
+	places map[int64]placedFile
 }
 
-// get copies the known places of ids into out and returns the others.
-func (c *placeCache) get(p *pools, gen int64, ids []int64, out map[int64]Place) []int64 {
+// get copies the known files of ids into out and returns the others.
+func (c *placeCache) get(p *pools, gen int64, ids []int64, out map[int64]placedFile) []int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.p != p || c.gen != gen {
@@ -114,13 +134,13 @@ func (c *placeCache) get(p *pools, gen int64, ids []int64, out map[int64]Place) 
 	return missing
 }
 
-// put keeps places read in state (p, gen); those of another state go, and
+// put keeps files read in state (p, gen); those of another state go, and
 // all go when the cache is full (the next searches read theirs again).
-func (c *placeCache) put(p *pools, gen int64, read map[int64]Place) {
+func (c *placeCache) put(p *pools, gen int64, read map[int64]placedFile) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.p != p || c.gen != gen || len(c.places)+len(read) > maxCachedPlaces {
-		c.p, c.gen, c.places = p, gen, make(map[int64]Place, len(read))
+		c.p, c.gen, c.places = p, gen, make(map[int64]placedFile, len(read))
 	}
 	for id, pl := range read {
 		c.places[id] = pl

@@ -32,3 +32,26 @@ func TestPlacesFollowTheIndex(t *testing.T) {
 	}
 	want("after a deletion", ids[2], "")
 }
+
+// Keys of files read without a filter are kept with their places, and a
+// touched file's new size and time are seen by the next search.
+func TestKeysFollowATouch(t *testing.T) {
+	s, ids := matchCorpus(t)
+	keys, err := s.KeysOf(ctx, ids[4:6], FileFilter{})
+	if err != nil || len(keys) != 2 || keys[ids[4]].Path != "/m/log-04.txt" {
+		t.Fatalf("keys %+v, %v", keys, err)
+	}
+	f := doc(1, "/m/log-04.txt").File
+	f.Size = 99
+	if err := s.Touch(ctx, ids[4], f); err != nil {
+		t.Fatal(err)
+	}
+	keys, err = s.KeysOf(ctx, ids[4:6], FileFilter{})
+	if err != nil || keys[ids[4]].Size != 99 || keys[ids[4]].Modified != f.Modified.UnixNano() {
+		t.Fatalf("after a touch: %+v, %v", keys[ids[4]], err)
+	}
+	filtered, err := s.KeysOf(ctx, ids[4:6], FileFilter{MinSize: 50})
+	if err != nil || len(filtered) != 1 || filtered[ids[4]].Size != 99 {
+		t.Fatalf("size at least 50: %+v, %v", filtered, err)
+	}
+}

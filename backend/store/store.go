@@ -50,9 +50,9 @@ type Store struct {
 	group     groupCommit
 	damage    atomic.Pointer[string] // why the index is known to be damaged
 	keys      keyCache               // count keys of the indexed files, for listings
-	writes    atomic.Int64           // write transactions committed, for matches
+	writes    atomic.Int64           // writes committed, for what searches keep
 	matches   matchCache             // ids matching listings' words
-	places    placeCache             // where ranked files are
+	places    placeCache             // where ranked files are, and their keys
 }
 
 type pools struct{ w, r *sql.DB }
