@@ -13,6 +13,8 @@
 // benchmark on the same corpus. A query of 10,000 characters (the query
 // lines repeated) is timed too and must answer with results. With -work, Trove's index is kept
 // in that folder and used again (bench/knownitem's WORK/trove holds one).
+// With -against REV, a server built from that git revision answers the
+// same queries alternately with this checkout's (against.go says why).
 package main
 
 import (
@@ -46,6 +48,8 @@ func main() {
 	keep := flag.String("work", "", "folder for Trove's index, kept and used again (default: a temporary one)")
 	fts5dir := flag.String("fts5", "", "folder with fts5-baseline.db over the same corpus (bench/knownitem -work) to time in the same run")
 	verbose := flag.Bool("v", false, "also print each query's hybrid p50 and p95")
+	rev := flag.String("against", "", "a git revision whose server answers alternately with this checkout's, for ratios from one stretch of time")
+	revWork := flag.String("against-work", "", "folder for that server's index, kept and used again (default: a temporary one)")
 	flag.Parse()
 	sharedAbs, _ := filepath.Abs(*shared)
 	corpus := *corpusDir
@@ -98,6 +102,16 @@ func main() {
 	report("keyword only, idle (baseline)", keyword)
 	if *verbose {
 		perQuery(queries, hybrid)
+	}
+	if *rev != "" {
+		w := *revWork
+		if w == "" {
+			tmp, err := os.MkdirTemp("", "trove-latency-against-")
+			harness.Check(err)
+			defer os.RemoveAll(tmp)
+			w = tmp
+		}
+		against(api, *rev, w, corpus, queries, *reps)
 	}
 	long := longQuery(queries, 10000)
 	if status := api.status(long); status != http.StatusOK {
