@@ -59,13 +59,8 @@ func main() {
 	harness.Run("bash", filepath.Join(sharedAbs, "bench", "make-corpus.sh"), corpus, strconv.Itoa(*files))
 	queries := readLines(filepath.Join(sharedAbs, "bench", "queries.txt"))
 
-	work := *keep
-	if work == "" {
-		tmp, err := os.MkdirTemp("", "trove-latency-")
-		harness.Check(err)
-		defer os.RemoveAll(tmp)
-		work = tmp
-	}
+	work, done := workDir(*keep, "trove-latency-")
+	defer done()
 	bin, err := troveproc.Build(work)
 	harness.Check(err)
 	srv, err := troveproc.Start(bin, work)
@@ -104,13 +99,8 @@ func main() {
 		perQuery(queries, hybrid)
 	}
 	if *rev != "" {
-		w := *revWork
-		if w == "" {
-			tmp, err := os.MkdirTemp("", "trove-latency-against-")
-			harness.Check(err)
-			defer os.RemoveAll(tmp)
-			w = tmp
-		}
+		w, done := workDir(*revWork, "trove-latency-against-")
+		defer done()
 		against(api, *rev, w, corpus, queries, *reps)
 	}
 	long := longQuery(queries, 10000)
@@ -133,6 +123,16 @@ func main() {
 	if *recoll {
 		recollBaseline(sharedAbs, work, corpus)
 	}
+}
+
+// workDir is keep, or else a temporary folder that done removes.
+func workDir(keep, prefix string) (dir string, done func()) {
+	if keep != "" {
+		return keep, func() {}
+	}
+	tmp, err := os.MkdirTemp("", prefix)
+	harness.Check(err)
+	return tmp, func() { os.RemoveAll(tmp) }
 }
 
 // longQuery repeats the query lines, space-separated, to n characters:
