@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -161,6 +162,36 @@ func (s *searcher) rank(ctx context.Context) ([]Scored, error) {
 		s.addSimilar(s.nearest(s.qv))
 	}
 	return s.fuse(ctx)
+}
+
+// walk is one pass over a table's posting lists for some of the
+// shortlisted files.
+type walk struct {
+	table int
+	ms    []store.TermMatch
+	stats store.TableStats
+	err   error
+}
+
+// walkPieces is how many passes, at once, count the terms of n shortlisted
+// files in table t. The text's pass is the longest part of completing the
+// evidence (a common word's matches, all of them), and FTS5 walks only the
+// files between a pass's first and last, so two passes over the two halves
+// take half as long on two cores.
+func walkPieces(t, n int) int {
+	if t != textTable || n < 64 {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), 2)
+}
+
+// split cuts ids into n runs of about the same length.
+func split(ids []int64, n int) [][]int64 {
+	out := make([][]int64, 0, n)
+	for i := range n {
+		out = append(out, ids[i*len(ids)/n:(i+1)*len(ids)/n])
+	}
+	return out
 }
 
 // nearby is what startNearest delivers: the query's vector (nil without
@@ -630,28 +661,31 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 		}
 	}
 	var wg sync.WaitGroup
-	var errs [numTables + 1]error
-	var results [numTables][]store.TermMatch
-	var stats [numTables]store.TableStats
+	var walks []*walk
 	if len(terms) > 0 {
 		for t := range numTables {
-			wg.Go(func() {
-				if err := core.Safe(func() {
-					scope := store.TermScope{Only: ids, Lengths: true}
-					if t == textTable && s.t.Proximity > 0 {
-						scope.Near = near
+			for _, part := range split(ids, walkPieces(t, len(ids))) {
+				w := &walk{table: t}
+				walks = append(walks, w)
+				wg.Go(func() {
+					if err := core.Safe(func() {
+						scope := store.TermScope{Only: part, Lengths: true}
+						if t == textTable && s.t.Proximity > 0 {
+							scope.Near = near
+						}
+						w.ms, w.stats, w.err = s.e.Store.TermMatches(ctx, tables[t], strings.Join(parts, " OR "), len(parts), scope)
+					}); err != nil {
+						w.err = err
 					}
-					results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], strings.Join(parts, " OR "), len(parts), scope)
-				}); err != nil {
-					errs[t] = err
-				}
-			})
+				})
+			}
 		}
 	}
 	var places map[int64]store.Place
+	var placesErr error
 	wg.Go(func() {
-		if err := core.Safe(func() { places, errs[numTables] = s.e.Store.Places(ctx, missing) }); err != nil {
-			errs[numTables] = err
+		if err := core.Safe(func() { places, placesErr = s.e.Store.Places(ctx, missing) }); err != nil {
+			placesErr = err
 		}
 	})
 	var best map[int64]Match
@@ -659,7 +693,17 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 		best = s.e.Vectors.Best(s.qv, ids)
 	}
 	wg.Wait()
-	if err := errors.Join(errs[:]...); err != nil {
+	errs := []error{placesErr}
+	var results [numTables][]store.TermMatch
+	var stats [numTables]store.TableStats
+	for _, w := range walks {
+		errs = append(errs, w.err)
+		results[w.table] = append(results[w.table], w.ms...)
+		if stats[w.table].Tokens == nil {
+			stats[w.table] = w.stats
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
 		return err
 	}
 	for _, id := range ids {

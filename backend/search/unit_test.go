@@ -338,3 +338,25 @@ func TestBadPathGlobIsADomainError(t *testing.T) {
 		}
 	}
 }
+
+// A split keeps every id once, in order, in runs of about the same length;
+// only the text's walk over many files is split.
+func TestSplitWalks(t *testing.T) {
+	ids := []int64{2, 3, 5, 7, 11, 13, 17}
+	for n := 1; n <= 3; n++ {
+		parts := split(ids, n)
+		var all []int64
+		for _, p := range parts {
+			if len(p) < len(ids)/n || len(p) > len(ids)/n+1 {
+				t.Errorf("%d parts: %v", n, parts)
+			}
+			all = append(all, p...)
+		}
+		if len(parts) != n || !slices.Equal(all, ids) {
+			t.Errorf("%d parts: %v", n, parts)
+		}
+	}
+	if walkPieces(fileTable, 500) != 1 || walkPieces(textTable, 10) != 1 || walkPieces(textTable, 500) < 1 {
+		t.Error("walk pieces")
+	}
+}

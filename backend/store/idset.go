@@ -33,9 +33,9 @@ var errNoIDSet = errors.New(inFunc + ": the first argument is not a set of ids")
 // idSet is a set of file ids: a bitmap over their range, or a map when
 // the range is too wide for one (ids of a long-lived index far apart).
 type idSet struct {
-	lo   int64
-	bits []uint64
-	m    map[int64]bool
+	lo, hi int64 // the least and greatest id
+	bits   []uint64
+	m      map[int64]bool
 }
 
 // maxSetBits bounds an idSet's bitmap (512 KB).
@@ -50,6 +50,7 @@ func newIDSet(ids []int64) *idSet {
 	for _, id := range ids {
 		lo, hi = min(lo, id), max(hi, id)
 	}
+	s.lo, s.hi = lo, hi
 	if hi-lo >= maxSetBits {
 		s.m = make(map[int64]bool, len(ids))
 		for _, id := range ids {
@@ -57,12 +58,21 @@ func newIDSet(ids []int64) *idSet {
 		}
 		return s
 	}
-	s.lo, s.bits = lo, make([]uint64, (hi-lo)/64+1)
+	s.bits = make([]uint64, (hi-lo)/64+1)
 	for _, id := range ids {
 		d := id - lo
 		s.bits[d/64] |= 1 << (d % 64)
 	}
 	return s
+}
+
+// bounds returns the least and greatest id; an empty set's bounds hold
+// nothing (lo > hi).
+func (s *idSet) bounds() (lo, hi int64) {
+	if s.bits == nil && s.m == nil {
+		return 1, 0
+	}
+	return s.lo, s.hi
 }
 
 func (s *idSet) has(id int64) bool {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -21,6 +22,9 @@ func TestIDSet(t *testing.T) {
 		if wide := span > maxSetBits; (s.m != nil) != wide {
 			t.Errorf("span %d: map %v", span, s.m != nil)
 		}
+		if lo, hi := s.bounds(); lo != slices.Min(ids) || hi != slices.Max(ids) {
+			t.Errorf("span %d: bounds %d, %d", span, lo, hi)
+		}
 		for range 2000 {
 			id := r.Int64N(span+200) - span/3 - 100
 			if s.has(id) != in[id] {
@@ -28,8 +32,10 @@ func TestIDSet(t *testing.T) {
 			}
 		}
 	}
-	if newIDSet(nil).has(0) {
+	if e := newIDSet(nil); e.has(0) {
 		t.Error("the empty set has 0")
+	} else if lo, hi := e.bounds(); lo <= hi {
+		t.Errorf("the empty set's bounds %d, %d", lo, hi)
 	}
 }
 

@@ -286,9 +286,13 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 	if scope.Only != nil {
 		// A test of each match, not rowid lookups: each lookup would run
 		// the whole expression again, where one pass over its posting
-		// lists serves every file.
-		where += ` AND ` + inFunc + `(?, ` + name + `.rowid)`
-		args = append(args, sqlite3.Pointer(newIDSet(scope.Only)))
+		// lists serves every file. The pass is bounded by the first and
+		// last file (FTS5 seeks to the first), so a caller may split a
+		// long one in parts that run at once.
+		set := newIDSet(scope.Only)
+		lo, hi := set.bounds()
+		where += ` AND ` + name + `.rowid BETWEEN ? AND ? AND ` + inFunc + `(?, ` + name + `.rowid)`
+		args = append(args, lo, hi, sqlite3.Pointer(set))
 	}
 	q += where
 	if scope.Limit > 0 {
