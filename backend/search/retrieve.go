@@ -662,6 +662,7 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 	}
 	var wg sync.WaitGroup
 	var walks []*walk
+	expr := strings.Join(parts, " OR ")
 	if len(terms) > 0 {
 		for t := range numTables {
 			for _, part := range split(ids, walkPieces(t, len(ids))) {
@@ -673,7 +674,7 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 						if t == textTable && s.t.Proximity > 0 {
 							scope.Near = near
 						}
-						w.ms, w.stats, w.err = s.e.Store.TermMatches(ctx, tables[t], strings.Join(parts, " OR "), len(parts), scope)
+						w.ms, w.stats, w.err = s.e.Store.TermMatches(ctx, tables[t], expr, len(parts), scope)
 					}); err != nil {
 						w.err = err
 					}

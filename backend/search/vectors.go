@@ -301,7 +301,6 @@ func (v *Vectors) Best(q []float32, files []int64) map[int64]Match {
 	return out
 }
 
-// hamming is the number of sign bits in which row r differs from q.
 // distances returns every row's Hamming distance to the query's sign bits
 // (at most 255). This walk over all rows is most of a search's time in
 // memory, so the default model's four words a row have a loop of their
@@ -324,6 +323,7 @@ func (v *Vectors) distances(q queryVec) []uint8 {
 	return dist
 }
 
+// hamming is the number of sign bits in which row r differs from q.
 func (v *Vectors) hamming(q queryVec, r int32) int {
 	d := 0
 	for i, x := range v.signs[int(r)*v.words : int(r+1)*v.words] {

@@ -273,8 +273,8 @@ func Summary(problems []string) string {
 	return s
 }
 
-// clearCaches forgets every cached document frequency and match (the index was
-// replaced or reopened).
+// clearCaches forgets every kept document frequency, match list and
+// place (the index was replaced or reopened).
 func (s *Store) clearCaches() {
 	s.textDF.clear()
 	s.fileDF.clear()

@@ -33,7 +33,7 @@ var errNoIDSet = errors.New(inFunc + ": the first argument is not a set of ids")
 // idSet is a set of file ids: a bitmap over their range, or a map when
 // the range is too wide for one (ids of a long-lived index far apart).
 type idSet struct {
-	lo, hi int64 // the least and greatest id
+	lo, hi int64 // the least and greatest id (0 and 0 when empty)
 	bits   []uint64
 	m      map[int64]bool
 }
@@ -64,15 +64,6 @@ func newIDSet(ids []int64) *idSet {
 		s.bits[d/64] |= 1 << (d % 64)
 	}
 	return s
-}
-
-// bounds returns the least and greatest id; an empty set's bounds hold
-// nothing (lo > hi).
-func (s *idSet) bounds() (lo, hi int64) {
-	if s.bits == nil && s.m == nil {
-		return 1, 0
-	}
-	return s.lo, s.hi
 }
 
 func (s *idSet) has(id int64) bool {

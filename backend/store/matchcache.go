@@ -24,12 +24,10 @@ import (
 // maxCachedIDs bounds the ids the cache holds (8 MB).
 const maxCachedIDs = 1 << 20
 
-// matchCache holds id lists of one state of the index: its pools and the
-// store's count of committed writes.
+// matchCache holds id lists of one state of the index.
 type matchCache struct {
 	mu    sync.Mutex
-	p     *pools
-	gen   int64
+	st    state
 	lists map[string]*idList // by expression
 	held  int                // ids in lists
 	clock uint64
@@ -48,12 +46,12 @@ func (l *idList) covers(n int) bool {
 	return l.complete || n > 0 && len(l.ids) >= n
 }
 
-// get returns the cached list of expr for the state (p, gen) if it holds
-// the first n ids.
-func (c *matchCache) get(p *pools, gen int64, expr string, n int) ([]int64, bool) {
+// get returns the cached list of expr for state st if it holds the first
+// n ids.
+func (c *matchCache) get(st state, expr string, n int) ([]int64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.p != p || c.gen != gen {
+	if c.st != st {
 		return nil, false
 	}
 	l, ok := c.lists[expr]
@@ -65,16 +63,16 @@ func (c *matchCache) get(p *pools, gen int64, expr string, n int) ([]int64, bool
 	return l.ids, true
 }
 
-// put keeps a list read in state (p, gen), forgetting those of other
-// states and, beyond maxCachedIDs, the least recently used.
-func (c *matchCache) put(p *pools, gen int64, expr string, l *idList) {
+// put keeps a list read in state st, forgetting those of other states
+// and, beyond maxCachedIDs, the least recently used.
+func (c *matchCache) put(st state, expr string, l *idList) {
 	if len(l.ids) > maxCachedIDs/4 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.p != p || c.gen != gen || c.lists == nil {
-		c.p, c.gen, c.lists, c.held = p, gen, map[string]*idList{}, 0
+	if c.st != st || c.lists == nil {
+		c.st, c.lists, c.held = st, map[string]*idList{}, 0
 	}
 	if old, ok := c.lists[expr]; ok {
 		c.held -= len(old.ids)
@@ -106,8 +104,8 @@ func (c *matchCache) clear() {
 // files whose text or card match expr, from the cache or the full-text
 // tables of p.
 func (s *Store) matchingIDs(ctx context.Context, p *pools, expr string, n int) ([]int64, error) {
-	gen := s.writes.Load()
-	if ids, ok := s.matches.get(p, gen, expr, n); ok {
+	st := state{p, s.writes.Load()}
+	if ids, ok := s.matches.get(st, expr, n); ok {
 		return ids, nil
 	}
 	q := `SELECT rowid AS id FROM fts_content WHERE fts_content MATCH ?1
@@ -123,14 +121,14 @@ func (s *Store) matchingIDs(ctx context.Context, p *pools, expr string, n int) (
 	}
 	// A write committed during the read may or may not be in it: such a
 	// list serves this search only.
-	if s.writes.Load() == gen {
-		s.matches.put(p, gen, expr, &idList{ids: ids, complete: n <= 0 || len(ids) < n})
+	if s.writes.Load() == st.writes {
+		s.matches.put(st, expr, &idList{ids: ids, complete: n <= 0 || len(ids) < n})
 	}
 	return ids, nil
 }
 
 // unitedIDs returns the first n ids (n <= 0: all), ascending, of the files
-// matching any of exprs.
+// matching any of exprs. The result may be a kept list: read only.
 func (s *Store) unitedIDs(ctx context.Context, p *pools, exprs []string, n int) ([]int64, error) {
 	var out []int64
 	for _, e := range exprs {

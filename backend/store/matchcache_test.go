@@ -72,17 +72,17 @@ func TestMatchListsFollowTheIndex(t *testing.T) {
 	if err != nil || !slices.Equal(got, ids[:3]) {
 		t.Fatalf("first 3: %v %v, want %v", got, err, ids[:3])
 	}
-	if _, ok := s.matches.get(p, s.writes.Load(), `"tide"`, 3); !ok {
+	if _, ok := s.matches.get(s.now(), `"tide"`, 3); !ok {
 		t.Fatal("the first ids were not kept")
 	}
-	if _, ok := s.matches.get(p, s.writes.Load(), `"tide"`, 0); ok {
+	if _, ok := s.matches.get(s.now(), `"tide"`, 0); ok {
 		t.Fatal("the first ids served as all of them")
 	}
 	got, err = s.matchingIDs(ctx, p, `"tide"`, 0)
 	if err != nil || !slices.Equal(got, ids) {
 		t.Fatalf("all: %v %v, want %v", got, err, ids)
 	}
-	if cached, ok := s.matches.get(p, s.writes.Load(), `"tide"`, 5); !ok || !slices.Equal(cached, ids) {
+	if cached, ok := s.matches.get(s.now(), `"tide"`, 5); !ok || !slices.Equal(cached, ids) {
 		t.Fatalf("all the ids serve the first 5: %v %v", cached, ok)
 	}
 	id, err := s.PutDocument(ctx, doc(1, "/m/late.txt", "The tide turned late."))
@@ -99,24 +99,24 @@ func TestMatchListsFollowTheIndex(t *testing.T) {
 // used lists first.
 func TestMatchCacheIsBounded(t *testing.T) {
 	var c matchCache
-	p := &pools{}
+	st := state{&pools{}, 1}
 	quarter := make([]int64, maxCachedIDs/4)
 	for _, e := range []string{"a", "b", "c", "d"} {
-		c.put(p, 1, e, &idList{ids: quarter, complete: true})
+		c.put(st, e, &idList{ids: quarter, complete: true})
 	}
-	if _, ok := c.get(p, 1, "a", 0); !ok {
+	if _, ok := c.get(st, "a", 0); !ok {
 		t.Fatal("a was not kept")
 	}
-	c.put(p, 1, "e", &idList{ids: quarter, complete: true})
+	c.put(st, "e", &idList{ids: quarter, complete: true})
 	if c.held > maxCachedIDs {
 		t.Fatalf("%d ids held", c.held)
 	}
 	for e, want := range map[string]bool{"a": true, "b": false, "c": true, "d": true, "e": true} {
-		if _, ok := c.get(p, 1, e, 0); ok != want {
+		if _, ok := c.get(st, e, 0); ok != want {
 			t.Errorf("%s kept: %v, want %v", e, ok, want)
 		}
 	}
-	if _, ok := c.get(p, 2, "a", 0); ok {
+	if _, ok := c.get(state{st.p, 2}, "a", 0); ok {
 		t.Error("a list served another state of the index")
 	}
 }

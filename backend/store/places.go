@@ -47,18 +47,18 @@ func (s *Store) placedFiles(ctx context.Context, ids []int64) (map[int64]placedF
 	if len(ids) == 0 {
 		return out, nil
 	}
-	p, gen := s.db.Load(), s.writes.Load()
-	ids = s.places.get(p, gen, ids, out)
+	st := s.now()
+	ids = s.places.get(st, ids, out)
 	if len(ids) == 0 {
 		return out, nil
 	}
-	read, err := readPlaced(ctx, p, ids)
+	read, err := readPlaced(ctx, st.p, ids)
 	if err != nil {
 		return nil, err
 	}
 	// A write committed during the read may or may not be in it.
-	if s.writes.Load() == gen {
-		s.places.put(p, gen, read)
+	if s.now() == st {
+		s.places.put(st, read)
 	}
 	maps.Copy(out, read)
 	return out, nil
@@ -107,20 +107,19 @@ func readPlaced(ctx context.Context, p *pools, ids []int64) (map[int64]placedFil
 // maxCachedPlaces bounds the files kept (about 10 MB).
 const maxCachedPlaces = 50_000
 
-// placeCache holds places of one state of the index: its pools and the
-// store's count of committed writes (a move or a rename is one).
+// placeCache holds places of one state of the index (a move or a rename
+// is a write).
 type placeCache struct {
 	mu     sync.Mutex
-	p      *pools
-	gen    int64
+	st     state
 	places map[int64]placedFile
 }
 
 // get copies the known files of ids into out and returns the others.
-func (c *placeCache) get(p *pools, gen int64, ids []int64, out map[int64]placedFile) []int64 {
+func (c *placeCache) get(st state, ids []int64, out map[int64]placedFile) []int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.p != p || c.gen != gen {
+	if c.st != st {
 		return ids
 	}
 	var missing []int64
@@ -134,13 +133,13 @@ func (c *placeCache) get(p *pools, gen int64, ids []int64, out map[int64]placedF
 	return missing
 }
 
-// put keeps files read in state (p, gen); those of another state go, and
-// all go when the cache is full (the next searches read theirs again).
-func (c *placeCache) put(p *pools, gen int64, read map[int64]placedFile) {
+// put keeps files read in state st; those of another state go, and all
+// go when the cache is full (the next searches read theirs again).
+func (c *placeCache) put(st state, read map[int64]placedFile) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.p != p || c.gen != gen || len(c.places)+len(read) > maxCachedPlaces {
-		c.p, c.gen, c.places = p, gen, make(map[int64]placedFile, len(read))
+	if c.st != st || len(c.places)+len(read) > maxCachedPlaces {
+		c.st, c.places = st, make(map[int64]placedFile, len(read))
 	}
 	for id, pl := range read {
 		c.places[id] = pl

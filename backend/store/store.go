@@ -50,12 +50,25 @@ type Store struct {
 	group     groupCommit
 	damage    atomic.Pointer[string] // why the index is known to be damaged
 	keys      keyCache               // count keys of the indexed files, for listings
-	writes    atomic.Int64           // writes committed, for what searches keep
-	matches   matchCache             // ids matching listings' words
-	places    placeCache             // where ranked files are, and their keys
+	// writes counts committed writes: every write that reaches the files
+	// table or a full-text table must count, as what searches keep
+	// (matches, places) serves only the state it was read in.
+	writes  atomic.Int64
+	matches matchCache // ids matching listings' words
+	places  placeCache // where ranked files are, and their keys
 }
 
 type pools struct{ w, r *sql.DB }
+
+// state names one state of the index for what searches keep: its pools
+// (a rebuild or a reopen replaces them) and the writes committed.
+type state struct {
+	p      *pools
+	writes int64
+}
+
+// now returns the index's state.
+func (s *Store) now() state { return state{s.db.Load(), s.writes.Load()} }
 
 func (s *Store) wdb() *sql.DB { return s.db.Load().w }
 func (s *Store) rdb() *sql.DB { return s.db.Load().r }

@@ -290,9 +290,8 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 		// last file (FTS5 seeks to the first), so a caller may split a
 		// long one in parts that run at once.
 		set := newIDSet(scope.Only)
-		lo, hi := set.bounds()
 		where += ` AND ` + name + `.rowid BETWEEN ? AND ? AND ` + inFunc + `(?, ` + name + `.rowid)`
-		args = append(args, lo, hi, sqlite3.Pointer(set))
+		args = append(args, set.lo, set.hi, sqlite3.Pointer(set))
 	}
 	q += where
 	if scope.Limit > 0 {
