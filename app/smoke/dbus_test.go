@@ -3,6 +3,7 @@
 package smoke
 
 import (
+	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -161,4 +162,11 @@ func click(conn *dbus.Conn, it item, id int32) error {
 	}
 	return conn.Object(it.sender, path).Call("com.canonical.dbusmenu.Event", 0,
 		id, "clicked", dbus.MakeVariant(""), uint32(time.Now().Unix())).Err
+}
+
+// noReply reports whether a call failed because its recipient left the
+// bus without answering.
+func noReply(err error) bool {
+	var de dbus.Error
+	return errors.As(err, &de) && de.Name == "org.freedesktop.DBus.Error.NoReply"
 }

@@ -270,9 +270,11 @@ func TestDesktopSmoke(t *testing.T) {
 		return w < 800 && h < 600
 	})
 
-	// Quit from the tray ends the process cleanly.
+	// Quit from the tray ends the process cleanly. It may end before it
+	// answers the click: the bus then reports no reply, and the exit is
+	// what counts.
 	quit, _ := menu.find("Quit")
-	if err := click(conn, it, quit.id); err != nil {
+	if err := click(conn, it, quit.id); err != nil && !noReply(err) {
 		t.Fatal(err)
 	}
 	a.waitExit(t, "Quit from the tray")
