@@ -58,8 +58,9 @@ func (e *Engine) Preview(ctx context.Context, id int64, text string) (Preview, e
 func markAll(text string, stems map[string]bool, prefixes []string) ([]Part, int) {
 	var parts []Part
 	last, n := 0, 0
+	m := newMarker(stems, prefixes)
 	for start, end := nextWord(text, 0); start < len(text); start, end = nextWord(text, end) {
-		if (len(stems) > 0 || len(prefixes) > 0) && matches(text[start:end], stems, prefixes) {
+		if !m.none() && m.matches(text[start:end]) {
 			if start > last {
 				parts = append(parts, Part{Text: text[last:start]})
 			}

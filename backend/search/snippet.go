@@ -55,6 +55,7 @@ func (e *Engine) snippetsOf(ctx context.Context, ids []int64, p plan, cands map[
 	for _, s := range p.stems {
 		stems[s] = true
 	}
+	m := newMarker(stems, p.prefixes)
 	// Highlighting is pure CPU, a few milliseconds for 50 results: spread
 	// over the cores, as the query waits on it.
 	workers := min(runtime.GOMAXPROCS(0), (len(ids)+7)/8)
@@ -68,7 +69,7 @@ func (e *Engine) snippetsOf(ctx context.Context, ids []int64, p plan, cands map[
 				}
 				// A snippet is an extra: a bug in building one costs that
 				// snippet, never the search or the process.
-				if err := core.Safe(func() { out[i] = Snippet(text, stems, p.prefixes) }); err != nil {
+				if err := core.Safe(func() { out[i] = m.snippet(text, snippetLen) }); err != nil {
 					e.Log.Error("snippet failed", "file", ids[i], "err", err, "stack", string(err.(*core.PanicError).Stack))
 				}
 			}
@@ -147,18 +148,99 @@ type span struct{ start, end int }
 // HTML-escaped, with each matching word wrapped in <mark></mark>. A word
 // matches when its stem is among stems or it starts with one of prefixes.
 func Snippet(text string, stems map[string]bool, prefixes []string) string {
-	return snippetOf(text, stems, prefixes, snippetLen)
+	return newMarker(stems, prefixes).snippet(text, snippetLen)
 }
 
-// snippetOf is Snippet with a window of about n bytes. Whatever the text
+// marker recognises the query's words in a text. It is built once per
+// search and read by many goroutines.
+type marker struct {
+	stems    map[string]bool
+	prefixes []string
+	// heads lets most words skip the stemmer. Porter's algorithm only
+	// rewrites a word's end: a stem s shares at least its first len(s)-2
+	// letters with every word that has it (y becomes i, "biliti" becomes
+	// "ble"), so a word that starts with no stem's head cannot match. A
+	// head is at most three letters; any is set when a stem is too short
+	// to have one.
+	heads []string
+	any   bool
+}
+
+func newMarker(stems map[string]bool, prefixes []string) *marker {
+	m := &marker{stems: stems, prefixes: prefixes}
+	for s := range stems {
+		h := s[:min(3, max(0, len(s)-2))]
+		if h == "" {
+			m.any = true
+		} else if !slices.Contains(m.heads, h) {
+			m.heads = append(m.heads, h)
+		}
+	}
+	return m
+}
+
+// none reports whether nothing can match.
+func (m *marker) none() bool { return len(m.stems) == 0 && len(m.prefixes) == 0 }
+
+// matches reports whether word is one of the query's.
+func (m *marker) matches(word string) bool {
+	if !m.may(word) {
+		return false
+	}
+	folded := tokens.Fold(word)
+	for _, p := range m.prefixes {
+		if strings.HasPrefix(folded, p) {
+			return true
+		}
+	}
+	if !m.any && !slices.ContainsFunc(m.heads, func(h string) bool { return strings.HasPrefix(folded, h) }) {
+		return false
+	}
+	return m.stems[tokens.StemFolded(folded)]
+}
+
+// may rules out most words before they are folded: an ASCII word folds to
+// its lower case, so it can match only if it starts, in any case, with a
+// head or a prefix.
+func (m *marker) may(word string) bool {
+	if m.any {
+		return true
+	}
+	for i := 0; i < len(word); i++ {
+		if word[i] >= utf8.RuneSelf {
+			return true // folding may strip diacritics: ask Fold
+		}
+	}
+	return slices.ContainsFunc(m.heads, func(h string) bool { return lowerPrefix(word, h) }) ||
+		slices.ContainsFunc(m.prefixes, func(p string) bool { return lowerPrefix(word, p) })
+}
+
+// lowerPrefix reports whether the ASCII word, lower-cased, starts with p.
+func lowerPrefix(word, p string) bool {
+	if len(word) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := word[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// snippet is Snippet with a window of about n bytes. Whatever the text
 // (one 400-character token, no spaces at all, invalid UTF-8), the window
 // lies inside it, on character boundaries.
-func snippetOf(text string, stems map[string]bool, prefixes []string, n int) string {
+func (m *marker) snippet(text string, n int) string {
 	var words, hits []span
 	for start, end := nextWord(text, 0); start < len(text); start, end = nextWord(text, end) {
 		w := span{start, end}
 		words = append(words, w)
-		if matches(text[start:end], stems, prefixes) {
+		if m.matches(text[start:end]) {
 			hits = append(hits, w)
 		}
 	}
@@ -170,53 +252,43 @@ func snippetOf(text string, stems map[string]bool, prefixes []string, n int) str
 // digits) of text at or after byte i; start is len(text) when there is
 // none.
 func nextWord(text string, i int) (start, end int) {
-	for i < len(text) {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if isWordRune(r) {
-			break
-		}
-		i += size
+	for i < len(text) && !wordAt(text, i) {
+		i += runeLen(text, i)
 	}
 	start = i
-	for i < len(text) {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isWordRune(r) {
-			break
-		}
-		i += size
+	for i < len(text) && wordAt(text, i) {
+		i += runeLen(text, i)
 	}
 	return start, i
 }
 
+// asciiWord marks the ASCII letters and digits: most text is ASCII, and a
+// table look-up is much cheaper than decoding a rune.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
+
+// wordAt reports whether the character at byte i is a letter or digit.
+func wordAt(text string, i int) bool {
+	if c := text[i]; c < utf8.RuneSelf {
+		return asciiWord[c]
+	}
+	r, _ := utf8.DecodeRuneInString(text[i:])
+	return isWordRune(r)
+}
+
+func runeLen(text string, i int) int {
+	if text[i] < utf8.RuneSelf {
+		return 1
+	}
+	_, size := utf8.DecodeRuneInString(text[i:])
+	return size
+}
+
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
-
-// startsAny reports whether word shares its first three letters with one of
-// the stems: a word with a given Porter stem always does, so other words
-// need not be stemmed.
-func startsAny(word string, stems map[string]bool) bool {
-	for s := range stems {
-		if len(s) < 3 || strings.HasPrefix(word, s[:3]) {
-			return true
-		}
-	}
-	return false
-}
-
-func matches(word string, stems map[string]bool, prefixes []string) bool {
-	folded := tokens.Fold(word)
-	if len(folded) >= 3 && !startsAny(folded, stems) && len(prefixes) == 0 {
-		return false // no stem starts like it: skip the stemmer
-	}
-	if stems[tokens.Stem(word)] {
-		return true
-	}
-	for _, p := range prefixes {
-		if strings.HasPrefix(folded, p) {
-			return true
-		}
-	}
-	return false
-}
 
 // window chooses the byte range to show: the stretch of about n bytes
 // holding the most hits, led in by a little context, with its ends moved to

@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"html"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +29,7 @@ func TestSnippetAfterALongToken(t *testing.T) {
 func TestSnippetCutsLongTokensOnCharacters(t *testing.T) {
 	text := strings.Repeat("é", 400) + " ünïcode " + strings.Repeat("日本", 200)
 	for n := 1; n <= 200; n++ {
-		got := snippetOf(text, map[string]bool{tokens.Stem("ünïcode"): true}, nil, n)
+		got := newMarker(map[string]bool{tokens.Stem("ünïcode"): true}, nil).snippet(text, n)
 		checkSnippet(t, text, got, n)
 	}
 }
@@ -69,7 +71,7 @@ func FuzzSnippet(f *testing.F) {
 				prefixes = append(prefixes, tokens.Fold(w))
 			}
 		}
-		got := snippetOf(text, stems, prefixes, limit)
+		got := newMarker(stems, prefixes).snippet(text, limit)
 		checkSnippet(t, text, got, limit)
 	})
 }
@@ -92,5 +94,60 @@ func checkSnippet(t *testing.T, text, got string, n int) {
 	}
 	if utf8.ValidString(text) && !strings.Contains(collapse(text), plain) {
 		t.Fatalf("%q is not from the text", plain)
+	}
+}
+
+// BenchmarkSnippet highlights a typical passage: prose and code, a few
+// query words, one of them a prefix.
+func BenchmarkSnippet(b *testing.B) {
+	para := "The file descriptor table of a process holds every open file; a leak " +
+		"happens when a descriptor is never closed. func Open(name string) (*File, error) " +
+		"{ return OpenFile(name, O_RDONLY, 0) } Mémoire allouée, échec d'allocation. "
+	text := strings.Repeat(para, 12)
+	stems := map[string]bool{}
+	for _, w := range []string{"file", "descriptor", "leak"} {
+		stems[tokens.Stem(w)] = true
+	}
+	prefixes := []string{"alloc"}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Snippet(text, stems, prefixes)
+	}
+}
+
+// The marker's shortcuts (a word's head, ASCII case) must never lose a
+// word the plain rule finds: its stem is a query stem, or it starts with a
+// query prefix. "day" stems to "dai" and "sensibility" to "sensibl", so a
+// shortcut on a stem's first letters alone missed them.
+func TestMarkerAgreesWithStemming(t *testing.T) {
+	raw, err := os.ReadFile("../enrich/words_en.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var words []string
+	for _, w := range strings.Fields(string(raw)) {
+		if !strings.HasPrefix(w, "#") {
+			words = append(words, w, w+"s", w+"ing", w+"ed", w+"y", strings.ToUpper(w), strings.Title(w))
+		}
+	}
+	words = append(words, "day", "Days", "ays", "ay", "sensibility", "Éclair", "éclairs", "日本語", "x1", "A")
+	plain := func(w string, stems map[string]bool, prefixes []string) bool {
+		f := tokens.Fold(w)
+		return stems[tokens.Stem(w)] || slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(f, p) })
+	}
+	for i, w := range words {
+		stems := map[string]bool{tokens.Stem(w): true}
+		prefixes := []string{tokens.Fold(words[(i*7919)%len(words)])}
+		m := newMarker(stems, prefixes)
+		if !m.matches(w) {
+			t.Fatalf("%q does not match its own stem %q", w, tokens.Stem(w))
+		}
+		other := words[(i*104729+1)%len(words)]
+		if got, want := m.matches(other), plain(other, stems, prefixes); got != want {
+			t.Fatalf("%q against stem %q, prefix %q: %v, want %v", other, tokens.Stem(w), prefixes[0], got, want)
+		}
+	}
+	if got := Snippet("What a day it was.", map[string]bool{tokens.Stem("day"): true}, nil); !strings.Contains(got, "<mark>day</mark>") {
+		t.Fatalf("day not marked: %q", got)
 	}
 }

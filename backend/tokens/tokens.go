@@ -107,12 +107,14 @@ func Fold(w string) string {
 // Stem is the index form of a word: folded, then Porter-stemmed as SQLite's
 // porter tokenizer does (which leaves words with digits and non-ASCII words
 // alone).
-func Stem(w string) string {
-	w = Fold(w)
-	if !isASCIILetters(w) {
-		return w
+func Stem(w string) string { return StemFolded(Fold(w)) }
+
+// StemFolded is Stem of a word already folded.
+func StemFolded(f string) string {
+	if !isASCIILetters(f) {
+		return f
 	}
-	return porter.StemString(w)
+	return porter.StemString(f)
 }
 
 func isASCII(s string) bool {
