@@ -80,7 +80,7 @@ type Candidate struct {
 	Passage             int32   // that passage
 	HasVector           bool
 
-	parsed *parsedName // Name, read for matching once
+	parsed *parsedName // Name, read for matching
 }
 
 // nameScore is the candidate's name match.
@@ -89,7 +89,7 @@ func (c *Candidate) nameScore(words []NameWord, t Tuning) (float64, []string) {
 		return 0, nil
 	}
 	if c.parsed == nil {
-		c.parsed = parseName(c.Name)
+		c.parsed = readNames.names.get(c.Name, parseName)
 	}
 	return matchParsed(words, c.parsed, c.Folders, t)
 }

@@ -2,7 +2,9 @@ package search
 
 import (
 	"math"
+	"slices"
 	"strings"
+	"sync"
 
 	"trove/backend/tokens"
 )
@@ -57,7 +59,7 @@ func nameWords(texts []string, last bool, idf func(stem string) float64) []NameW
 
 // namePart is a piece of a name: a word, or part of a compound word.
 type namePart struct {
-	text, stem string  // stem: computed when first needed ("" until then)
+	text, stem string
 	covered    float64 // characters covered by query words
 }
 
@@ -67,13 +69,11 @@ type nameWord struct {
 }
 
 // parsedName is a file name read for matching: its words (without the
-// extension) and the extension, and the words of the folders last matched
-// with it. Candidates keep theirs across fusions, with the stems computed.
+// extension) and the extension. It is shared by every search and never
+// changed: matching covers a fresh copy of the words.
 type parsedName struct {
-	words       []nameWord
-	ext         string
-	folders     string
-	folderWords []nameWord // of folders; only read, so stems are kept in place
+	words []nameWord
+	ext   string
 }
 
 func parseName(name string) *parsedName {
@@ -81,13 +81,15 @@ func parseName(name string) *parsedName {
 	return &parsedName{words: splitName(base), ext: ext}
 }
 
-// splitName reads a name as words and their parts.
+// splitName reads a name as words and their parts, with their stems.
 func splitName(base string) []nameWord {
 	var out []nameWord
 	for _, w := range tokens.Words(base) {
 		nw := nameWord{text: tokens.Fold(w)}
+		nw.stem = tokens.StemFolded(nw.text)
 		for _, p := range tokens.SplitIdentifier(w) {
-			nw.parts = append(nw.parts, namePart{text: tokens.Fold(p)})
+			f := tokens.Fold(p)
+			nw.parts = append(nw.parts, namePart{text: f, stem: tokens.StemFolded(f)})
 		}
 		out = append(out, nw)
 	}
@@ -95,16 +97,48 @@ func splitName(base string) []nameWord {
 }
 
 // fresh returns a copy of the words with nothing covered yet.
-func (n *parsedName) fresh() []nameWord {
-	out := make([]nameWord, len(n.words))
-	for i, w := range n.words {
+func fresh(words []nameWord) []nameWord {
+	out := make([]nameWord, len(words))
+	for i, w := range words {
 		out[i] = w
-		out[i].parts = make([]namePart, len(w.parts))
-		for j, p := range w.parts {
-			out[i].parts[j] = namePart{text: p.text, stem: p.stem}
-		}
+		out[i].parts = slices.Clone(w.parts)
 	}
 	return out
+}
+
+// readNames keeps names and folders read for matching. A search matches
+// the names of hundreds of files, and mostly the same files as the search
+// before it (each keystroke of a query typed): reading each name again,
+// with its folders, was half of the cost of fusion. 32,768 of each hold
+// the shortlists of dozens of searches in a few megabytes.
+var readNames = struct {
+	names   memo[*parsedName]
+	folders memo[[]nameWord]
+}{memo[*parsedName]{limit: 1 << 15}, memo[[]nameWord]{limit: 1 << 15}}
+
+// memo keeps what read returns for up to limit keys; when full it starts
+// again empty. Values are shared, so never changed.
+type memo[V any] struct {
+	mu    sync.Mutex
+	limit int
+	m     map[string]V
+}
+
+func (c *memo[V]) get(key string, read func(string) V) V {
+	c.mu.Lock()
+	v, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = read(key)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= c.limit {
+		c.m = make(map[string]V)
+	}
+	c.m[key] = v
+	c.mu.Unlock()
+	return v
 }
 
 // nameMatch returns the name score of a file and, for explanations, what
@@ -114,13 +148,17 @@ func nameMatch(words []NameWord, name, folders string, t Tuning) (float64, []str
 	if len(words) == 0 || name == "" {
 		return 0, nil
 	}
-	return matchParsed(words, parseName(name), folders, t)
+	return matchParsed(words, readNames.names.get(name, parseName), folders, t)
 }
 
 func matchParsed(words []NameWord, pn *parsedName, folders string, t Tuning) (float64, []string) {
-	nws := pn.fresh()
-	defer pn.keepStems(nws)
-	parent := pn.parentWords(folders)
+	nws := fresh(pn.words)
+	var parent, inFolders []nameWord
+	if folders != "" {
+		// The parent folder (the last) is covered with the name.
+		parent = fresh(readNames.folders.get(folders[strings.LastIndexByte(folders, '/')+1:], splitName))
+		inFolders = readNames.folders.get(folders, splitName)
+	}
 	matched := make([]string, len(words))
 	var credit, total float64
 	for i, q := range words {
@@ -136,7 +174,7 @@ func matchParsed(words []NameWord, pn *parsedName, folders string, t Tuning) (fl
 		case coverInside(nws, q, t.NameSubstringCredit):
 			c, matched[i] = t.NameSubstringCredit, "name"
 		default:
-			if hasWord(pn.folderWordsOf(folders), q) {
+			if hasWord(inFolders, q) {
 				c, matched[i] = t.NameFolderCredit, "folders"
 				coverWhole(parent, q)
 				coverPart(parent, q)
@@ -174,60 +212,17 @@ func coverage(nws []nameWord) (covered, size float64) {
 	return covered, size
 }
 
-// parentWords reads the file's parent folder (the last of folders) for
-// coverage, fresh.
-func (n *parsedName) parentWords(folders string) []nameWord {
-	if folders == "" {
-		return nil
-	}
-	return splitName(folders[strings.LastIndexByte(folders, '/')+1:])
-}
-
-// folderWordsOf reads the folders' words once per name and folders: a
-// candidate is fused several times per search, and splitting and stemming
-// its folders each time was a tenth of a search's time.
-func (n *parsedName) folderWordsOf(folders string) []nameWord {
-	if folders == "" {
-		return nil
-	}
-	if n.folderWords == nil || n.folders != folders {
-		n.folders, n.folderWords = folders, splitName(folders)
-	}
-	return n.folderWords
-}
-
-// keepStems remembers the stems computed while matching.
-func (n *parsedName) keepStems(nws []nameWord) {
-	for i := range n.words {
-		n.words[i].stem = nws[i].stem
-		for j := range n.words[i].parts {
-			n.words[i].parts[j].stem = nws[i].parts[j].stem
-		}
-	}
-}
-
 // sameWord reports whether a query word is a name word: the same folded
-// form or the same stem. Stems are computed only for words that could
-// share one (the same first three letters) and kept.
-func sameWord(q NameWord, text string, stem *string) bool {
-	if q.Text == text {
-		return true
-	}
-	n := min(3, len(q.Text), len(text))
-	if n == 0 || q.Text[:n] != text[:n] {
-		return false
-	}
-	if *stem == "" {
-		*stem = tokens.Stem(text)
-	}
-	return q.Stem == *stem
+// form or the same stem.
+func sameWord(q NameWord, text, stem string) bool {
+	return q.Text == text || q.Stem == stem
 }
 
 // coverWhole matches a whole word of the name, all its parts at once.
 func coverWhole(nws []nameWord, q NameWord) bool {
 	hit := false
 	for i := range nws {
-		if len(nws[i].parts) > 1 && sameWord(q, nws[i].text, &nws[i].stem) || len(nws[i].parts) == 1 && sameWord(q, nws[i].parts[0].text, &nws[i].parts[0].stem) {
+		if len(nws[i].parts) > 1 && sameWord(q, nws[i].text, nws[i].stem) || len(nws[i].parts) == 1 && sameWord(q, nws[i].parts[0].text, nws[i].parts[0].stem) {
 			for j := range nws[i].parts {
 				nws[i].parts[j].covered = float64(len(nws[i].parts[j].text))
 			}
@@ -246,7 +241,7 @@ func coverPart(nws []nameWord, q NameWord) bool {
 		for j := range nws[i].parts {
 			p := &nws[i].parts[j]
 			switch {
-			case sameWord(q, p.text, &p.stem):
+			case sameWord(q, p.text, p.stem):
 				p.covered = float64(len(p.text))
 				wordHit = true
 			case q.Prefix && len(q.Text) >= 2 && strings.HasPrefix(p.text, q.Text):
@@ -294,11 +289,11 @@ func coverSpan(w *nameWord, from, to int, credit float64) {
 
 func hasWord(nws []nameWord, q NameWord) bool {
 	for i := range nws {
-		if sameWord(q, nws[i].text, &nws[i].stem) {
+		if sameWord(q, nws[i].text, nws[i].stem) {
 			return true
 		}
 		for j := range nws[i].parts {
-			if sameWord(q, nws[i].parts[j].text, &nws[i].parts[j].stem) {
+			if sameWord(q, nws[i].parts[j].text, nws[i].parts[j].stem) {
 				return true
 			}
 		}

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 )
 
@@ -47,5 +49,50 @@ func TestNameMatchWeighsQueryWordsByRarity(t *testing.T) {
 	common, _ := nameMatch(ws, "scheduler.go", "", DefaultTuning)
 	if rare <= 2*common {
 		t.Fatalf("rare-word name %.3f, common-word name %.3f", rare, common)
+	}
+}
+
+// Names are read once and shared by every search: matching covers copies,
+// so one match never changes the next, from any goroutine, and the cache
+// stays within its bound.
+func TestReadNamesAreShared(t *testing.T) {
+	tn := DefaultTuning
+	cases := []struct{ query, name, folders string }{
+		{"quarterly report", "Q3-quarterly_report.xlsx", "finance/2024"},
+		{"quart", "Q3-quarterly_report.xlsx", "finance/2024"},
+		{"bash license", "copyright", "bash"},
+		{"2024 finance", "Q3-quarterly_report.xlsx", "finance/2024"},
+	}
+	want := make([]float64, len(cases))
+	for i, c := range cases {
+		p := parseName(c.name) // read afresh, never shared
+		want[i], _ = matchParsed(words(t, c.query), p, c.folders, tn)
+		if want[i] == 0 {
+			t.Fatalf("%q does not match %q", c.query, c.name)
+		}
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for r := range 200 {
+				c := cases[(g+r)%len(cases)]
+				if got, _ := nameMatch(words(t, c.query), c.name, c.folders, tn); got != want[(g+r)%len(cases)] {
+					t.Errorf("round %d: %q in %q = %v, want %v", r, c.query, c.name, got, want[(g+r)%len(cases)])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+
+	c := memo[*parsedName]{limit: 3}
+	for i := range 10 {
+		n := fmt.Sprintf("file%d.txt", i)
+		if p := c.get(n, parseName); p.ext != "txt" || c.get(n, parseName) != p {
+			t.Fatalf("%s: %+v not kept", n, p)
+		}
+		if len(c.m) > 3 {
+			t.Fatalf("%d names kept, bound 3", len(c.m))
+		}
 	}
 }
