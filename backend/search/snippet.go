@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"html"
-	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -21,7 +20,7 @@ import (
 // text for its preview, and which passages hold some words.
 type Texts interface {
 	Passages(ctx context.Context, keys []store.PassageKey) (map[store.PassageKey]string, error)
-	BestPassages(ctx context.Context, files []int64, words []string, maxOrd int) (map[int64]int32, error)
+	BestPassages(ctx context.Context, files []int64, words []string, maxOrd int) (map[int64]store.Passage, error)
 	FileText(ctx context.Context, id int64, maxBytes int) (string, bool, error)
 }
 
@@ -112,18 +111,12 @@ func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands ma
 	if err != nil {
 		return nil, nil, err
 	}
-	var moved []store.PassageKey
 	for i := range keys {
-		if ord, ok := byWords[keys[i].FileID]; ok && ord != keys[i].Ord {
-			keys[i].Ord = ord
-			moved = append(moved, keys[i])
+		if best, ok := byWords[keys[i].FileID]; ok && best.Ord != keys[i].Ord {
+			keys[i].Ord = best.Ord
+			texts[keys[i]] = best.Text
 		}
 	}
-	more, err := e.Store.Passages(ctx, moved)
-	if err != nil {
-		return nil, nil, err
-	}
-	maps.Copy(texts, more)
 	return keys, texts, nil
 }
 

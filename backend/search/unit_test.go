@@ -147,7 +147,7 @@ func (f *fakeIndex) Allowed(context.Context, []int64, store.FileFilter) (map[int
 func (f *fakeIndex) Passages(context.Context, []store.PassageKey) (map[store.PassageKey]string, error) {
 	panic("Passages: a search with words")
 }
-func (f *fakeIndex) BestPassages(context.Context, []int64, []string, int) (map[int64]int32, error) {
+func (f *fakeIndex) BestPassages(context.Context, []int64, []string, int) (map[int64]store.Passage, error) {
 	panic("BestPassages: a search with words")
 }
 

@@ -96,29 +96,31 @@ func (s *Store) Passages(ctx context.Context, keys []PassageKey) (map[PassageKey
 	return out, rows.Err()
 }
 
+// Passage is a stored passage of a file: its place and its text.
+type Passage struct {
+	Ord  int32
+	Text string
+}
+
 // BestPassages picks, for each file, the passage holding the most of the
 // given words (lower-case word stems, matched as substrings, so "leak"
-// counts in "leaking"), among its first maxOrd passages. Files with no
-// such passage are absent.
-func (s *Store) BestPassages(ctx context.Context, files []int64, words []string, maxOrd int) (map[int64]int32, error) {
-	out := map[int64]int32{}
+// counts in "leaking"), among its first maxOrd passages, the first of
+// equals. Files with no such passage are absent. The words are counted
+// here rather than in SQL: SQLite's lower() folds only ASCII, and the
+// chosen passage's text comes back with it.
+func (s *Store) BestPassages(ctx context.Context, files []int64, words []string, maxOrd int) (map[int64]Passage, error) {
+	out := map[int64]Passage{}
 	if len(files) == 0 || len(words) == 0 {
 		return out, nil
 	}
 	words = words[:min(len(words), 16)]
-	hits := make([]string, len(words))
-	args := make([]any, 0, len(words)+len(files)+1)
-	for i, w := range words {
-		hits[i] = "(instr(t, ?) > 0)"
-		args = append(args, w)
-	}
+	args := make([]any, 0, len(files)+1)
 	for _, f := range files {
 		args = append(args, f)
 	}
 	args = append(args, maxOrd)
-	rows, err := s.rdb().QueryContext(ctx, `SELECT file_id, ord, `+strings.Join(hits, " + ")+` AS n
-		FROM (SELECT file_id, ord, lower(text) AS t FROM chunks WHERE file_id IN (?`+strings.Repeat(`, ?`, len(files)-1)+`) AND ord < ?)
-		WHERE n > 0`, args...)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT file_id, ord, text FROM chunks
+		WHERE file_id IN (?`+strings.Repeat(`, ?`, len(files)-1)+`) AND ord < ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("best passages: %w", err)
 	}
@@ -126,13 +128,19 @@ func (s *Store) BestPassages(ctx context.Context, files []int64, words []string,
 	best := map[int64]int{}
 	for rows.Next() {
 		var f int64
-		var ord int32
-		var n int
-		if err := rows.Scan(&f, &ord, &n); err != nil {
+		var p Passage
+		if err := rows.Scan(&f, &p.Ord, &p.Text); err != nil {
 			return nil, err
 		}
-		if cur, ok := out[f]; !ok || n > best[f] || n == best[f] && ord < cur {
-			out[f], best[f] = ord, n
+		n := 0
+		lower := strings.ToLower(p.Text)
+		for _, w := range words {
+			if strings.Contains(lower, w) {
+				n++
+			}
+		}
+		if cur, ok := out[f]; n > 0 && (!ok || n > best[f] || n == best[f] && p.Ord < cur.Ord) {
+			out[f], best[f] = p, n
 		}
 	}
 	return out, rows.Err()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"testing"
 	"time"
 
@@ -454,5 +455,42 @@ func TestRankDocFreqsFollowEditsAndRemovals(t *testing.T) {
 	}
 	if n := rank(); n != 0 {
 		t.Fatalf("after removals df %d, want 0", n)
+	}
+}
+
+// BestPassages chooses, among a file's first passages, the one holding
+// the most of the words (in any case, as substrings), the first of
+// equals, and returns its text; a file none of whose passages holds a
+// word is absent.
+func TestBestPassagesChooseByWords(t *testing.T) {
+	s, _ := openTemp(t)
+	d, err := s.AddDirectory(ctx, "/notes", true, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.PutDocument(ctx, doc(d.ID, "/a.txt",
+		"nothing to see",
+		"a LEAK in the pipe",
+		"Leaking water; the ÉCOLE roof",
+		"the leak at the école, leaking again",
+		"leak, école and roof: all three, but too far in"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.PutDocument(ctx, doc(d.ID, "/b.txt", "no words here", "nor here"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.PutDocument(ctx, doc(d.ID, "/c.txt", "intro", "one roof", "another roof"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.BestPassages(ctx, []int64{a, b, c}, []string{"leak", "école", "roof"}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]Passage{a: {Ord: 2, Text: "Leaking water; the ÉCOLE roof"}, c: {Ord: 1, Text: "one roof"}}
+	if !maps.Equal(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
 	}
 }
