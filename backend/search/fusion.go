@@ -114,6 +114,18 @@ type Scored struct {
 // closest passage is at least SemanticOnlyMin similar to the query
 // (words added by feedback do not count as a match).
 func Fuse(q Query, cands []*Candidate, col Collection, t Tuning) []Scored {
+	out := score(q, cands, col, t)
+	slices.SortFunc(out, byScore)
+	return out
+}
+
+// fuseBest is Fuse for the best k only: a shortlist of hundreds among
+// thousands of candidates needs no order below it.
+func fuseBest(q Query, cands []*Candidate, col Collection, t Tuning, k int) []Scored {
+	return best(score(q, cands, col, t), k)
+}
+
+func score(q Query, cands []*Candidate, col Collection, t Tuning) []Scored {
 	most := maxScore(q.Terms)
 	out := make([]Scored, 0, len(cands))
 	for _, c := range cands {
@@ -137,13 +149,58 @@ func Fuse(q Query, cands []*Candidate, col Collection, t Tuning) []Scored {
 			out = append(out, s)
 		}
 	}
-	slices.SortFunc(out, func(a, b Scored) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.C.ID, b.C.ID)
-	})
 	return out
+}
+
+// byScore orders results best first, ties by id.
+func byScore(a, b Scored) int {
+	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.C.ID, b.C.ID)
+}
+
+// best returns the k first of rs in byScore's order, sorted, reusing rs:
+// a heap of the k best so far, its worst on top, then sorted.
+func best(rs []Scored, k int) []Scored {
+	if k <= 0 {
+		return rs[:0]
+	}
+	if len(rs) <= k {
+		slices.SortFunc(rs, byScore)
+		return rs
+	}
+	h := rs[:k]
+	for i := k/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+	for _, r := range rs[k:] {
+		if byScore(r, h[0]) < 0 {
+			h[0] = r
+			siftDown(h, 0)
+		}
+	}
+	slices.SortFunc(h, byScore)
+	return h
+}
+
+// siftDown restores the heap below i: each entry is ranked no better than
+// its children.
+func siftDown(h []Scored, i int) {
+	for {
+		worst, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && byScore(h[l], h[worst]) > 0 {
+			worst = l
+		}
+		if r < len(h) && byScore(h[r], h[worst]) > 0 {
+			worst = r
+		}
+		if worst == i {
+			return
+		}
+		h[i], h[worst] = h[worst], h[i]
+		i = worst
+	}
 }
 
 // matchesTyped reports whether a file holds a word of the query as typed

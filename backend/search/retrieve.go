@@ -612,10 +612,10 @@ func (s *searcher) fuse(ctx context.Context) ([]Scored, error) {
 	for _, c := range s.cands {
 		all = append(all, c)
 	}
-	partial := Fuse(q, all, s.col, s.t)
+	partial := fuseBest(q, all, s.col, s.t, shortlisted)
 	list := make([]int64, 0, shortlisted+nameCandidates+semanticCandidates)
 	in := map[int64]bool{}
-	for _, r := range partial[:min(len(partial), shortlisted)] {
+	for _, r := range partial {
 		list = append(list, r.C.ID)
 		in[r.C.ID] = true
 	}

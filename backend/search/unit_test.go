@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"path"
 	"runtime"
 	"slices"
@@ -362,5 +363,31 @@ func TestSplitWalks(t *testing.T) {
 	}
 	if runtime.GOMAXPROCS(0) > 1 && walkPieces(textTable, 500) != 2 {
 		t.Error("the text's walk over 500 files is not split on two cores")
+	}
+}
+
+// best keeps exactly what a full sort puts first, in its order, whatever
+// the ties.
+func TestBestIsTheSortedHead(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 300 {
+		n := r.IntN(400)
+		rs := make([]Scored, n)
+		for i := range rs {
+			rs[i] = Scored{C: &Candidate{ID: int64(r.IntN(1000))}, Score: float64(r.IntN(20)) / 4}
+		}
+		sorted := slices.Clone(rs)
+		slices.SortFunc(sorted, byScore)
+		k := r.IntN(n + 2)
+		got := best(slices.Clone(rs), k)
+		want := sorted[:min(k, n)]
+		if len(got) != len(want) {
+			t.Fatalf("n %d k %d: %d kept, want %d", n, k, len(got), len(want))
+		}
+		for i := range want {
+			if got[i].C.ID != want[i].C.ID || got[i].Score != want[i].Score {
+				t.Fatalf("n %d k %d: at %d got %v/%v, want %v/%v", n, k, i, got[i].C.ID, got[i].Score, want[i].C.ID, want[i].Score)
+			}
+		}
 	}
 }
