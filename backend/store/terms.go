@@ -129,11 +129,18 @@ func (t *tally) add(p, c, off int) {
 	}
 }
 
-// inOrder counts the instances in position order.
+// inOrder counts the instances in position order. One phrase in one
+// column, with no proximity to keep (a one-word query's text), is counted
+// by the number of its instances alone: reading each instance was most of
+// the cost of a common word's or a prefix's walk.
 func (t *tally) inOrder(fts fts5.Context) error {
 	n, err := fts.InstCount()
 	if err != nil {
 		return err
+	}
+	if len(t.counts) == 1 && t.near == 0 {
+		t.counts[0] = uint64(n)
+		return nil
 	}
 	for i := range n {
 		p, c, off, err := fts.Inst(i)

@@ -111,3 +111,44 @@ func TestConjunctionCountsAsInstances(t *testing.T) {
 		}
 	}
 }
+
+// One phrase in the text (a word or a prefix) is counted by its number of
+// instances alone; the count is what the instances say, with proximity
+// asked for or not.
+func TestSinglePhraseCountsItsInstances(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	d, err := s.AddDirectory(ctx, "/c", true, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]int{ // text -> instances of leak*
+		"a leak, leaking, leaks and the leaky tap": 4,
+		"no such word": 0,
+		"leak":         1,
+	}
+	ids := map[int64]int{}
+	i := 0
+	for text, n := range texts {
+		id, err := s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/c/%d.txt", i), text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[id] = n
+		i++
+	}
+	for _, scope := range []TermScope{{}, {Lengths: true}, {Near: []float64{1}}} {
+		ms, _, err := s.TermMatches(ctx, ContentTable, `"leak" *`, 1, scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ms) != 2 {
+			t.Fatalf("%+v: %d matches, want 2", scope, len(ms))
+		}
+		for _, m := range ms {
+			if got := m.Freq(0, 0); got != int32(ids[m.FileID]) {
+				t.Errorf("%+v: file %d counts %d instances, want %d", scope, m.FileID, got, ids[m.FileID])
+			}
+		}
+	}
+}
