@@ -49,6 +49,7 @@ func TestGoldenRanking(t *testing.T) {
 			continue
 		}
 		q, want, _ := strings.Cut(line, "\t")
+		sameWithWalks(t, e, q)
 		got := paths(search(t, e, Request{Query: q, Limit: 5}))
 		if len(got) == 0 || got[0] != want {
 			t.Errorf("%q: first %v, want %s", q, got, want)
@@ -71,6 +72,31 @@ func TestGoldenRanking(t *testing.T) {
 	}
 	if out.String() != string(want) {
 		t.Errorf("the ranking changed (go test ./backend/search -run Golden -update to accept):\n%s", diffLines(string(want), out.String()))
+	}
+}
+
+// sameWithWalks checks that completing the evidence from phase one's
+// counts and the files' lengths scores every result as walking every
+// table again does, to the last bit.
+func sameWithWalks(t *testing.T, e *Engine, q string) {
+	t.Helper()
+	for _, mode := range []Mode{Keyword, Hybrid} {
+		req := Request{Query: q, Limit: 30, Mode: mode}
+		short := search(t, e, req)
+		testHookWalkAll = true
+		walked := search(t, e, req)
+		testHookWalkAll = false
+		if len(short) != len(walked) {
+			t.Errorf("%q %s: %d results, %d walking every table", q, mode, len(short), len(walked))
+			continue
+		}
+		for i := range short {
+			if short[i].File.ID != walked[i].File.ID || short[i].Score != walked[i].Score {
+				t.Errorf("%q %s: at %d %s %v, walking every table %s %v", q, mode, i,
+					short[i].File.Path, short[i].Score, walked[i].File.Path, walked[i].Score)
+				break
+			}
+		}
 	}
 }
 

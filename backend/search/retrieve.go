@@ -44,6 +44,7 @@ type Evidence interface {
 	RankDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
 	FileDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
 	TermMatches(ctx context.Context, t store.TermTable, expr string, phrases int, scope store.TermScope) ([]store.TermMatch, store.TableStats, error)
+	Lengths(ctx context.Context, t store.TermTable, ids []int64) (map[int64][]int32, error)
 	NameMatches(ctx context.Context, substrings []string, limit int) ([]int64, error)
 	Places(ctx context.Context, ids []int64) (map[int64]store.Place, error)
 }
@@ -82,8 +83,12 @@ type searcher struct {
 	byName map[int64]bool // found inside a name
 	col    Collection
 	colSet [numTables]bool
-	qv     []float32
-	added  []string // feedback words
+	// whole is set for a table when phase one walked every term's matches
+	// there in full: the terms' counts of any file are then known, and
+	// completing the evidence needs only lengths.
+	whole [numTables]bool
+	qv    []float32
+	added []string // feedback words
 
 	// listAll, when set, starts listing every file matching the typed
 	// words as soon as their weights are known, beside ranking; all
@@ -378,7 +383,8 @@ func (s *searcher) match(ctx context.Context, from int) error {
 		budget = feedbackBudget
 	}
 	for t := range numTables {
-		expr, terms, limited := s.phaseOne(t, from, budget, from == 0)
+		expr, terms, limited, whole := s.phaseOne(t, from, budget, from == 0)
+		s.whole[t] = from == 0 && whole
 		if expr == "" {
 			continue
 		}
@@ -415,7 +421,7 @@ func (s *searcher) match(ctx context.Context, from int) error {
 // the terms in the order of its phrases, and whether it is limited (even
 // the rarest term is common: then, with all, it is the newest matchBudget
 // files holding all terms).
-func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order []int, limited bool) {
+func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order []int, limited, whole bool) {
 	var sel, common []int
 	for i := from; i < len(s.terms); i++ {
 		if s.weight[i] > 0 {
@@ -423,7 +429,7 @@ func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order [
 		}
 	}
 	if len(sel) == 0 {
-		return "", nil, false
+		return "", nil, false, false
 	}
 	if s.prune {
 		slices.SortStableFunc(sel, func(a, b int) int { return cmp.Compare(s.df[t][s.terms[a].stem], s.df[t][s.terms[b].stem]) })
@@ -444,12 +450,12 @@ func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order [
 	var parts []string
 	if len(sel) == 0 {
 		if !all {
-			return "", nil, false
+			return "", nil, false, false
 		}
 		for _, i := range common {
 			parts = append(parts, s.terms[i].expr)
 		}
-		return strings.Join(parts, " AND "), common, true
+		return strings.Join(parts, " AND "), common, true, false
 	}
 	for _, i := range sel {
 		parts = append(parts, s.terms[i].expr)
@@ -463,7 +469,7 @@ func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order [
 			order = append(order, i)
 		}
 	}
-	return strings.Join(parts, " OR "), order, false
+	return strings.Join(parts, " OR "), order, false, len(common) == 0
 }
 
 // apply records a table's matches: term counts are set (not added), as a
@@ -638,9 +644,16 @@ func (s *searcher) fuse(ctx context.Context) ([]Scored, error) {
 	return Fuse(q, short, s.col, s.t), nil
 }
 
+// testHookWalkAll makes completeEvidence walk every table, for tests that
+// compare the two ways.
+var testHookWalkAll bool
+
 // completeEvidence counts every term in every field of the given files,
 // with their lengths (one pass over each term's matches per table), loads
-// their places and finds their closest passages.
+// their places and finds their closest passages. A table phase one walked
+// in full already holds every file's counts: only the lengths are read
+// there (a row look-up a file instead of a walk over every match), unless
+// the text's proximity needs the positions of two or more words.
 func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 	var terms []int
 	var parts []string
@@ -663,8 +676,22 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 	var wg sync.WaitGroup
 	var walks []*walk
 	expr := strings.Join(parts, " OR ")
+	var walked [numTables]bool
+	var lengths [numTables]map[int64][]int32
+	var lengthErrs [numTables]error
 	if len(terms) > 0 {
 		for t := range numTables {
+			// A table phase one walked in full needs only the files'
+			// lengths, unless the text's proximity needs positions.
+			if s.whole[t] && (t != textTable || len(near) <= 1) && !testHookWalkAll {
+				wg.Go(func() {
+					if err := core.Safe(func() { lengths[t], lengthErrs[t] = s.e.Store.Lengths(ctx, tables[t], ids) }); err != nil {
+						lengthErrs[t] = err
+					}
+				})
+				continue
+			}
+			walked[t] = true
 			for _, part := range split(ids, walkPieces(t, len(ids))) {
 				w := &walk{table: t}
 				walks = append(walks, w)
@@ -694,7 +721,7 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 		best = s.e.Vectors.Best(s.qv, ids)
 	}
 	wg.Wait()
-	errs := []error{placesErr}
+	errs := append([]error{placesErr}, lengthErrs[:]...)
 	var results [numTables][]store.TermMatch
 	var stats [numTables]store.TableStats
 	for _, w := range walks {
@@ -708,14 +735,33 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 		return err
 	}
 	for _, id := range ids {
-		// Counted again from scratch: a file phase one did not see in a
-		// table holds none of the terms there.
+		// A walked table's counts start again from scratch: a file phase
+		// one did not see there holds none of the terms there. A table not
+		// walked keeps phase one's counts and takes the lengths read.
 		c := s.cands[id]
-		c.TF = make([][numFields]int32, len(s.terms))
-		c.Near = nil
+		for len(c.TF) < len(s.terms) {
+			c.TF = append(c.TF, [numFields]int32{})
+		}
+		for t := range numTables {
+			fields := c.Len[firstField[t] : int(firstField[t])+tables[t].Columns()]
+			switch {
+			case walked[t]:
+				for i := range c.TF {
+					clear(c.TF[i][firstField[t] : int(firstField[t])+len(fields)])
+				}
+			case lengths[t] != nil:
+				clear(fields)
+				copy(fields, lengths[t][id])
+			}
+		}
+		if walked[textTable] {
+			c.Near = nil
+		}
 	}
 	for t := range numTables {
-		s.apply(t, terms, results[t], stats[t])
+		if walked[t] {
+			s.apply(t, terms, results[t], stats[t])
+		}
 	}
 	for id, m := range best {
 		c := s.cands[id]

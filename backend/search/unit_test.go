@@ -391,3 +391,55 @@ func TestBestIsTheSortedHead(t *testing.T) {
 		}
 	}
 }
+
+// recordingIndex counts how the evidence of shortlisted files is
+// completed: walks restricted to them, or lengths read alone.
+type recordingIndex struct {
+	Index
+	mu      sync.Mutex
+	walks   map[store.TermTable]int
+	lengths map[store.TermTable]int
+}
+
+func (r *recordingIndex) TermMatches(ctx context.Context, t store.TermTable, expr string, phrases int, scope store.TermScope) ([]store.TermMatch, store.TableStats, error) {
+	if scope.Only != nil {
+		r.mu.Lock()
+		r.walks[t]++
+		r.mu.Unlock()
+	}
+	return r.Index.TermMatches(ctx, t, expr, phrases, scope)
+}
+
+func (r *recordingIndex) Lengths(ctx context.Context, t store.TermTable, ids []int64) (map[int64][]int32, error) {
+	r.mu.Lock()
+	r.lengths[t]++
+	r.mu.Unlock()
+	return r.Index.Lengths(ctx, t, ids)
+}
+
+// A table phase one walked in full is not walked again: its files'
+// lengths are read instead, but for the text of a query of two words or
+// more, whose proximity needs their positions.
+func TestWholeTablesAreNotWalkedAgain(t *testing.T) {
+	for _, c := range []struct {
+		query                   string
+		textWalked, filesWalked bool
+	}{
+		{"roof", false, false},
+		{`"roof leaks"`, false, false},
+		{"bread*", false, false},
+		{"roof leaking", true, false},
+	} {
+		e := engineFor(t)
+		r := &recordingIndex{Index: e.Store, walks: map[store.TermTable]int{}, lengths: map[store.TermTable]int{}}
+		e.Store = r
+		if rs := search(t, e, Request{Query: c.query, Mode: Keyword}); len(rs) == 0 {
+			t.Fatalf("%q: no results", c.query)
+		}
+		for table, walked := range map[store.TermTable]bool{store.ContentTable: c.textWalked, store.FileTable: c.filesWalked} {
+			if got := r.walks[table] > 0; got != walked || r.lengths[table] > 0 == walked {
+				t.Errorf("%q, table %v: %d walks and %d length reads, want walked %v", c.query, table, r.walks[table], r.lengths[table], walked)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -375,6 +376,51 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 		out = append(out, m)
 	}
 	return out, stats, rows.Err()
+}
+
+// Lengths returns the tokens per column of the given files in table t,
+// as TermMatches reports them with Lengths, from FTS5's docsize table:
+// one row look-up a file, without walking a posting list. Files without
+// a row there are absent.
+func (s *Store) Lengths(ctx context.Context, t TermTable, ids []int64) (map[int64][]int32, error) {
+	out := make(map[int64][]int32, len(ids))
+	err := queryIn(ctx, s.rdb(), `SELECT id, sz FROM `+t.name()+`_docsize WHERE id IN {list}`, nil, ids, func(rows *sql.Rows) error {
+		var id int64
+		var sz []byte
+		if err := rows.Scan(&id, &sz); err != nil {
+			return err
+		}
+		cols := make([]int32, t.Columns())
+		for c := range cols {
+			v, n := varint(sz)
+			if n == 0 {
+				return fmt.Errorf("column sizes of %d in %s: %w", id, t.name(), sqlite3.CORRUPT)
+			}
+			cols[c], sz = int32(min(v, math.MaxInt32)), sz[n:]
+		}
+		out[id] = cols
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lengths: %w", err)
+	}
+	return out, nil
+}
+
+// varint decodes SQLite's variable-length integer (big-endian groups of
+// seven bits, the ninth byte whole), as FTS5 writes column sizes; n is 0
+// when b ends inside one.
+func varint(b []byte) (v uint64, n int) {
+	for i := 0; i < len(b) && i < 9; i++ {
+		if i == 8 {
+			return v<<8 | uint64(b[i]), 9
+		}
+		v = v<<7 | uint64(b[i]&0x7f)
+		if b[i] < 0x80 {
+			return v, i + 1
+		}
+	}
+	return 0, 0
 }
 
 // NameMatches returns up to limit files whose name contains any of the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,50 @@ func TestSinglePhraseCountsItsInstances(t *testing.T) {
 				t.Errorf("%+v: file %d counts %d instances, want %d", scope, m.FileID, got, ids[m.FileID])
 			}
 		}
+	}
+}
+
+// Lengths reads from FTS5's column sizes what a walk reports with
+// Lengths, in both tables, sizes of one to three varint bytes alike.
+func TestLengthsAreTheWalksLengths(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	d, err := s.AddDirectory(ctx, "/l", true, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for i, n := range []int{1, 127, 128, 16383, 16384, 40000} {
+		dc := doc(d.ID, fmt.Sprintf("/l/%d.txt", i), "leak "+strings.Repeat("word ", n))
+		dc.File.Summary = strings.Repeat("leak summary ", i*30)
+		id, err := s.PutDocument(ctx, dc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	for _, table := range []TermTable{ContentTable, FileTable} {
+		ms, _, err := s.TermMatches(ctx, table, `"leak"`, 1, TermScope{Only: ids, Lengths: true})
+		if err != nil || len(ms) != len(ids) {
+			t.Fatalf("%v: %d matches, %v", table, len(ms), err)
+		}
+		got, err := s.Lengths(ctx, table, append(ids, 1<<40))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(ids) {
+			t.Errorf("%v: %d files with lengths, want %d", table, len(got), len(ids))
+		}
+		for _, m := range ms {
+			if !slices.Equal(got[m.FileID], m.Len) {
+				t.Errorf("%v: file %d lengths %v, the walk says %v", table, m.FileID, got[m.FileID], m.Len)
+			}
+		}
+	}
+	if got, _ := s.Lengths(ctx, ContentTable, ids[len(ids)-1:]); got[ids[len(ids)-1]][0] <= 16383 {
+		t.Errorf("the longest text's size %v needs no three-byte varint", got)
+	}
+	if _, n := varint([]byte{0x81}); n != 0 {
+		t.Errorf("a cut varint decoded")
 	}
 }
