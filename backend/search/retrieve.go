@@ -384,7 +384,9 @@ func (s *searcher) match(ctx context.Context, from int) error {
 	}
 	for t := range numTables {
 		expr, terms, limited, whole := s.phaseOne(t, from, budget, from == 0)
-		s.whole[t] = from == 0 && whole
+		// A filter narrows phase one's walk but not the files found by
+		// meaning or by name: with one, phase two counts those by walking.
+		s.whole[t] = from == 0 && whole && s.filter.Empty()
 		if expr == "" {
 			continue
 		}

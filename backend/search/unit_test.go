@@ -423,17 +423,23 @@ func (r *recordingIndex) Lengths(ctx context.Context, t store.TermTable, ids []i
 func TestWholeTablesAreNotWalkedAgain(t *testing.T) {
 	for _, c := range []struct {
 		query                   string
+		ext                     string
 		textWalked, filesWalked bool
 	}{
-		{"roof", false, false},
-		{`"roof leaks"`, false, false},
-		{"bread*", false, false},
-		{"roof leaking", true, false},
+		{"roof", "", false, false},
+		{`"roof leaks"`, "", false, false},
+		{"bread*", "", false, false},
+		{"roof leaking", "", true, false},
+		{"roof", "md", true, true}, // files found by meaning pass no filter in phase one
 	} {
 		e := engineFor(t)
 		r := &recordingIndex{Index: e.Store, walks: map[store.TermTable]int{}, lengths: map[store.TermTable]int{}}
 		e.Store = r
-		if rs := search(t, e, Request{Query: c.query, Mode: Keyword}); len(rs) == 0 {
+		req := Request{Query: c.query, Mode: Keyword}
+		if c.ext != "" {
+			req.Filters.Extensions = []string{c.ext}
+		}
+		if rs := search(t, e, req); len(rs) == 0 {
 			t.Fatalf("%q: no results", c.query)
 		}
 		for table, walked := range map[store.TermTable]bool{store.ContentTable: c.textWalked, store.FileTable: c.filesWalked} {
