@@ -60,7 +60,7 @@ func markAll(text string, stems map[string]bool, prefixes []string) ([]Part, int
 	last, n := 0, 0
 	m := newMarker(stems, prefixes)
 	for start, end := nextWord(text, 0); start < len(text); start, end = nextWord(text, end) {
-		if !m.none() && m.matches(text[start:end]) {
+		if m.matches(text[start:end]) {
 			if start > last {
 				parts = append(parts, Part{Text: text[last:start]})
 			}

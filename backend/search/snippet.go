@@ -172,9 +172,6 @@ func newMarker(stems map[string]bool, prefixes []string) *marker {
 	return m
 }
 
-// none reports whether nothing can match.
-func (m *marker) none() bool { return len(m.stems) == 0 && len(m.prefixes) == 0 }
-
 // matches reports whether word is one of the query's.
 func (m *marker) matches(word string) bool {
 	if !m.may(word) {

@@ -114,36 +114,30 @@ func (s *Store) BestPassages(ctx context.Context, files []int64, words []string,
 		return out, nil
 	}
 	words = words[:min(len(words), 16)]
-	args := make([]any, 0, len(files)+1)
-	for _, f := range files {
-		args = append(args, f)
-	}
-	args = append(args, maxOrd)
-	rows, err := s.rdb().QueryContext(ctx, `SELECT file_id, ord, text FROM chunks
-		WHERE file_id IN (?`+strings.Repeat(`, ?`, len(files)-1)+`) AND ord < ?`, args...)
+	best := map[int64]int{}
+	err := queryIn(ctx, s.rdb(), `SELECT file_id, ord, text FROM chunks WHERE ord < ? AND file_id IN {list}`,
+		[]any{maxOrd}, files, func(rows *sql.Rows) error {
+			var f int64
+			var p Passage
+			if err := rows.Scan(&f, &p.Ord, &p.Text); err != nil {
+				return err
+			}
+			n := 0
+			lower := strings.ToLower(p.Text)
+			for _, w := range words {
+				if strings.Contains(lower, w) {
+					n++
+				}
+			}
+			if cur, ok := out[f]; n > 0 && (!ok || n > best[f] || n == best[f] && p.Ord < cur.Ord) {
+				out[f], best[f] = p, n
+			}
+			return nil
+		})
 	if err != nil {
 		return nil, fmt.Errorf("best passages: %w", err)
 	}
-	defer rows.Close()
-	best := map[int64]int{}
-	for rows.Next() {
-		var f int64
-		var p Passage
-		if err := rows.Scan(&f, &p.Ord, &p.Text); err != nil {
-			return nil, err
-		}
-		n := 0
-		lower := strings.ToLower(p.Text)
-		for _, w := range words {
-			if strings.Contains(lower, w) {
-				n++
-			}
-		}
-		if cur, ok := out[f]; n > 0 && (!ok || n > best[f] || n == best[f] && p.Ord < cur.Ord) {
-			out[f], best[f] = p, n
-		}
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // PassageCount is the number of passages in the index.

@@ -24,6 +24,17 @@ func openTemp(t *testing.T) (*Store, string) {
 	return s, dir
 }
 
+// openWithDir opens a temporary store that watches the folder path.
+func openWithDir(t *testing.T, path string) (*Store, int64) {
+	t.Helper()
+	s, _ := openTemp(t)
+	d, err := s.AddDirectory(ctx, path, true, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, d.ID
+}
+
 func count(t *testing.T, s *Store, table string) int {
 	t.Helper()
 	var n int
@@ -463,12 +474,8 @@ func TestRankDocFreqsFollowEditsAndRemovals(t *testing.T) {
 // equals, and returns its text; a file none of whose passages holds a
 // word is absent.
 func TestBestPassagesChooseByWords(t *testing.T) {
-	s, _ := openTemp(t)
-	d, err := s.AddDirectory(ctx, "/notes", true, "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := s.PutDocument(ctx, doc(d.ID, "/a.txt",
+	s, dir := openWithDir(t, "/notes")
+	a, err := s.PutDocument(ctx, doc(dir, "/a.txt",
 		"nothing to see",
 		"a LEAK in the pipe",
 		"Leaking water; the ÉCOLE roof",
@@ -477,11 +484,11 @@ func TestBestPassagesChooseByWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.PutDocument(ctx, doc(d.ID, "/b.txt", "no words here", "nor here"))
+	b, err := s.PutDocument(ctx, doc(dir, "/b.txt", "no words here", "nor here"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.PutDocument(ctx, doc(d.ID, "/c.txt", "intro", "one roof", "another roof"))
+	c, err := s.PutDocument(ctx, doc(dir, "/c.txt", "intro", "one roof", "another roof"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,30 +1,23 @@
 package store
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Proximity counts each two neighbouring occurrences of different query
 // phrases, d tokens apart, as the other's weight over d², in the text.
 func TestTermMatchesProximity(t *testing.T) {
-	s, _ := openTemp(t)
-	ctx := context.Background()
-	d, err := s.AddDirectory(ctx, "/n", true, "", time.Now())
+	s, dir := openWithDir(t, "/n")
+	near, err := s.PutDocument(ctx, doc(dir, "/n/near.txt", "a file descriptor leak was found"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	near, err := s.PutDocument(ctx, doc(d.ID, "/n/near.txt", "a file descriptor leak was found"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	apart, err := s.PutDocument(ctx, doc(d.ID, "/n/apart.txt", "the file was closed and then a descriptor went missing, and much later a leak"))
+	apart, err := s.PutDocument(ctx, doc(dir, "/n/apart.txt", "the file was closed and then a descriptor went missing, and much later a leak"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +47,7 @@ func TestTermMatchesProximity(t *testing.T) {
 	if err != nil || len(ms) != 1 || ms[0].Near != nil {
 		t.Errorf("without weights: %+v, %v", ms, err)
 	}
-	same, err := s.PutDocument(ctx, doc(d.ID, "/n/same.txt", "leak leak leak"))
+	same, err := s.PutDocument(ctx, doc(dir, "/n/same.txt", "leak leak leak"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,19 +73,14 @@ func close32(a, b []float32) bool {
 // them in position order gives: counts per column, lengths, proximity,
 // with phrases that overlap and repeat.
 func TestConjunctionCountsAsInstances(t *testing.T) {
-	s, _ := openTemp(t)
-	ctx := context.Background()
-	d, err := s.AddDirectory(ctx, "/c", true, "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dir := openWithDir(t, "/c")
 	texts := []string{
 		"the command line takes options; a command line option is a line of a command",
 		"line after line, and one command with no options at all but a line",
 		"options: command, line, command line, line command",
 	}
 	for i, text := range texts {
-		doc := doc(d.ID, fmt.Sprintf("/c/%d.txt", i), text)
+		doc := doc(dir, fmt.Sprintf("/c/%d.txt", i), text)
 		doc.File.Title = "command line " + strings.Repeat("options ", i)
 		if _, err := s.PutDocument(ctx, doc); err != nil {
 			t.Fatal(err)
@@ -117,12 +105,7 @@ func TestConjunctionCountsAsInstances(t *testing.T) {
 // instances alone; the count is what the instances say, with proximity
 // asked for or not.
 func TestSinglePhraseCountsItsInstances(t *testing.T) {
-	s, _ := openTemp(t)
-	ctx := context.Background()
-	d, err := s.AddDirectory(ctx, "/c", true, "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dir := openWithDir(t, "/c")
 	texts := map[string]int{ // text -> instances of leak*
 		"a leak, leaking, leaks and the leaky tap": 4,
 		"no such word": 0,
@@ -131,7 +114,7 @@ func TestSinglePhraseCountsItsInstances(t *testing.T) {
 	ids := map[int64]int{}
 	i := 0
 	for text, n := range texts {
-		id, err := s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/c/%d.txt", i), text))
+		id, err := s.PutDocument(ctx, doc(dir, fmt.Sprintf("/c/%d.txt", i), text))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,15 +140,10 @@ func TestSinglePhraseCountsItsInstances(t *testing.T) {
 // Lengths reads from FTS5's column sizes what a walk reports with
 // Lengths, in both tables, sizes of one to three varint bytes alike.
 func TestLengthsAreTheWalksLengths(t *testing.T) {
-	s, _ := openTemp(t)
-	ctx := context.Background()
-	d, err := s.AddDirectory(ctx, "/l", true, "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dir := openWithDir(t, "/l")
 	var ids []int64
 	for i, n := range []int{1, 127, 128, 16383, 16384, 40000} {
-		dc := doc(d.ID, fmt.Sprintf("/l/%d.txt", i), "leak "+strings.Repeat("word ", n))
+		dc := doc(dir, fmt.Sprintf("/l/%d.txt", i), "leak "+strings.Repeat("word ", n))
 		dc.File.Summary = strings.Repeat("leak summary ", i*30)
 		id, err := s.PutDocument(ctx, dc)
 		if err != nil {

@@ -203,16 +203,7 @@ func troveRuns(bin, work, corpus string, items []item, reindex bool) (hybrid, ke
 	harness.Check(err)
 	defer srv.Stop()
 	t0 := time.Now()
-	f, err := srv.Folder(corpus)
-	harness.Check(err)
-	if f == nil {
-		harness.Check(srv.Index(corpus, 0, 2*time.Hour))
-	} else {
-		for ok := false; !ok; time.Sleep(200 * time.Millisecond) {
-			ok, err = srv.Idle(corpus, 0)
-			harness.Check(err)
-		}
-	}
+	harness.Check(srv.Indexed(corpus, 2*time.Hour))
 	fmt.Fprintf(os.Stderr, "Trove index ready in %.1f s\n", time.Since(t0).Seconds())
 	ranked := func(mode string) [][]string {
 		out := make([][]string, len(items))

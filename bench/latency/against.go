@@ -35,18 +35,7 @@ func buildAt(rev, dir string) string {
 func startIndexed(bin, work, corpus string) *troveproc.Server {
 	srv, err := troveproc.Start(bin, work)
 	harness.Check(err)
-	if f, err := srv.Folder(corpus); err != nil || f == nil {
-		_, err = srv.Call("POST", "/api/watch/directory", map[string]any{"path": corpus})
-		harness.Check(err)
-	}
-	for {
-		ok, err := srv.Idle(corpus, 0)
-		harness.Check(err)
-		if ok {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	harness.Check(srv.Indexed(corpus, 2*time.Hour))
 	harness.Check(srv.Checked(10 * time.Minute))
 	return srv
 }

@@ -135,6 +135,24 @@ func (s *Server) Index(root string, want int, timeout time.Duration) error {
 	if _, err := s.Call("POST", "/api/watch/directory", map[string]any{"path": root}); err != nil {
 		return err
 	}
+	return s.WaitIdle(root, want, timeout)
+}
+
+// Indexed waits until root is indexed, watching it first unless the
+// server already does (an index kept from an earlier run).
+func (s *Server) Indexed(root string, timeout time.Duration) error {
+	f, err := s.Folder(root)
+	if err != nil {
+		return err
+	}
+	if f == nil {
+		return s.Index(root, 0, timeout)
+	}
+	return s.WaitIdle(root, 0, timeout)
+}
+
+// WaitIdle polls until root is idle (Idle), up to timeout.
+func (s *Server) WaitIdle(root string, want int, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		ok, err := s.Idle(root, want)
