@@ -331,9 +331,28 @@ func TestSearchExplain(t *testing.T) {
 	if _, ok := x["feedback"].([]any); !ok {
 		t.Errorf("feedback must be a list: %v", x["feedback"])
 	}
+	if _, ok := kw["name_exact"]; ok {
+		t.Errorf("roof laeks does not spell roof-leak.md out: %v", kw)
+	}
 	plain := first(t, post(t, s, map[string]any{"query": "roof leak"}))
 	if _, ok := plain["explain"]; ok {
 		t.Fatalf("explain without asking: %v", plain)
+	}
+}
+
+// A query that spells a name out says so in the explanation, and the
+// parts still add up to keyword_score.
+func TestSearchExplainSpelledName(t *testing.T) {
+	s, root := corpus(t)
+	top := first(t, post(t, s, map[string]any{"query": "roof-leak.md", "explain": true}))
+	if top["file"].(map[string]any)["file_path"] != root+"/notes/roof-leak.md" {
+		t.Fatalf("first: %v", top["file"])
+	}
+	kw := top["explain"].(map[string]any)["keyword"].(map[string]any)
+	exact, _ := kw["name_exact"].(float64)
+	sum := kw["text"].(float64) + kw["name_weight"].(float64)*(kw["name"].(float64)+exact)
+	if exact <= 0 || fmt.Sprintf("%.3f", sum) != fmt.Sprintf("%.3f", top["keyword_score"]) {
+		t.Fatalf("explain keyword %v, keyword_score %v", kw, top["keyword_score"])
 	}
 }
 

@@ -11,7 +11,8 @@ import (
 // that alone, so a file's score never depends on how it was found, and
 // Explain says how each part came about.
 //
-//	keyword_score  = text + NameWeight * name
+//	keyword_score  = text + NameWeight * (name + NameExact if the query
+//	                 spells the name out)
 //	text           = BM25F over the fields, divided by the most a file
 //	                 could score on the query (0 to 1)
 //	name           = how well the query and the file's name describe each
@@ -61,7 +62,10 @@ type Term struct {
 type Query struct {
 	Terms []Term
 	Words []NameWord // for name matching
-	Mode  Mode
+	// Literal is the words typed for name matching, folded, in order,
+	// one space apart (see literal): a name it spells out is exact.
+	Literal string
+	Mode    Mode
 }
 
 // Candidate is what retrieval learned about one file.
@@ -88,10 +92,19 @@ func (c *Candidate) nameScore(words []NameWord, t Tuning) (float64, []string) {
 	if len(words) == 0 || c.Name == "" {
 		return 0, nil
 	}
+	return matchParsed(words, c.parsedName(), c.Folders, t)
+}
+
+// exactName reports whether the query spells the candidate's name out.
+func (c *Candidate) exactName(q Query) bool {
+	return c.Name != "" && c.parsedName().spells(q.Literal)
+}
+
+func (c *Candidate) parsedName() *parsedName {
 	if c.parsed == nil {
 		c.parsed = readNames.names.get(c.Name, parseName)
 	}
-	return matchParsed(words, c.parsed, c.Folders, t)
+	return c.parsed
 }
 
 // Collection is what fusion knows about the whole index.
@@ -103,10 +116,11 @@ type Collection struct {
 type Scored struct {
 	C        *Candidate
 	Score    float64
-	Keyword  float64 // text + NameWeight * name
+	Keyword  float64 // text + NameWeight * (name + NameExact when exact)
 	Semantic float64
 	Text     float64 // BM25F over the most the query allows, 0 to 1
 	Name     float64 // name match, 0 to 1
+	Exact    bool    // the query spells the name out
 }
 
 // Fuse scores the candidates and sorts them best first (ties by id). In
@@ -133,7 +147,11 @@ func score(q Query, cands []*Candidate, col Collection, t Tuning) []Scored {
 		if q.Mode != Semantic {
 			s.Text = textScore(q, c, col, t, most)
 			s.Name, _ = c.nameScore(q.Words, t)
+			s.Exact = s.Name > 0 && c.exactName(q)
 			s.Keyword = s.Text + t.NameWeight*s.Name
+			if s.Exact {
+				s.Keyword += t.NameWeight * t.NameExact
+			}
 		}
 		if q.Mode != Keyword && c.HasVector {
 			s.Semantic = math.Exp(-t.DistanceScale * Distance(c.Similarity))

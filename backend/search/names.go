@@ -74,11 +74,32 @@ type nameWord struct {
 type parsedName struct {
 	words []nameWord
 	ext   string
+	// whole and base are the name's folded words, with and without the
+	// extension, one space apart: what a query that spells the name out
+	// (literal) equals.
+	whole, base string
 }
 
 func parseName(name string) *parsedName {
 	base, ext := tokens.SplitExt(name)
-	return &parsedName{words: splitName(base), ext: ext}
+	return &parsedName{words: splitName(base), ext: ext, whole: literal(tokens.Words(name)), base: literal(tokens.Words(base))}
+}
+
+// literal is words folded and joined by one space: a name and a query
+// that spell the same words in the same order have the same literal.
+func literal(words []string) string {
+	folded := make([]string, len(words))
+	for i, w := range words {
+		folded[i] = tokens.Fold(w)
+	}
+	return strings.Join(folded, " ")
+}
+
+// spells reports whether a query's literal is the whole name or the name
+// without its extension, word for word: "1.5.2.5.txt" spells 1.5.2.5.txt,
+// where 1.5.2.txt and 1.5.5.2.txt hold the same words.
+func (pn *parsedName) spells(lit string) bool {
+	return lit != "" && (lit == pn.whole || lit == pn.base)
 }
 
 // splitName reads a name as words and their parts, with their stems.

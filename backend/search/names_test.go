@@ -40,6 +40,64 @@ func TestNameMatch(t *testing.T) {
 	}
 }
 
+// A query spells a name out when it has the name's words in the name's
+// order, with or without the extension, in any case and with any
+// separators; the same words in another order or number do not.
+func TestQuerySpellsTheName(t *testing.T) {
+	for _, c := range []struct {
+		query, name string
+		want        bool
+	}{
+		{"1.5.2.5.txt", "1.5.2.5.txt", true},
+		{"1.5.2.5", "1.5.2.5.txt", true},
+		{"1.5.2.5.txt", "1.5.2.txt", false}, // the same words, one fewer 5
+		{"1.5.2.5.txt", "1.5.5.2.txt", false},
+		{"heap_test.go", "heap_test.go", true},
+		{"heap test go", "heap_test.go", true},
+		{"Heap_Test", "heap_test.go", true},
+		{"test heap", "heap_test.go", false},
+		{"README.Debian", "README.Debian", true}, // no extension: the whole name
+		{"readme", "README.Debian", false},
+		{"Übersicht", "uebersicht.pdf", false},
+		{"übersicht", "Übersicht.pdf", true},
+		{"", "a.txt", false},
+	} {
+		p := newPlanText(c.query)
+		if got := readNames.names.get(c.name, parseName).spells(literal(p.names)); got != c.want {
+			t.Errorf("%q spells %q: %v, want %v", c.query, c.name, got, c.want)
+		}
+	}
+}
+
+// Of names holding every word of the query, the one it spells out ranks
+// first however the text scores, and the explanation says so.
+func TestSpelledNameRanksFirst(t *testing.T) {
+	p := newPlanText("1.5.2.5.txt")
+	q := Query{Words: nameWords(p.names, true, func(string) float64 { return 1 }), Literal: literal(p.names), Mode: Keyword,
+		Terms: []Term{{Text: "1.5.2.5", Weight: 1, IDF: 2}}}
+	col := Collection{AvgLen: [numFields]float64{FieldText: 100, FieldName: 4}}
+	cand := func(id int64, name string, tf int32) *Candidate {
+		return &Candidate{ID: id, Name: name, TF: [][numFields]int32{{FieldText: tf}}, Len: [numFields]int32{FieldText: 100, FieldName: 4}}
+	}
+	cands := []*Candidate{cand(1, "1.5.2.txt", 2), cand(2, "1.5.5.2.txt", 2), cand(3, "1.5.2.5.txt", 1)}
+	tn := DefaultTuning
+	tn.NameExact = 0
+	if got := Fuse(q, cands, col, tn); got[0].C.ID == 3 {
+		t.Fatalf("without the bonus the spelled name is first already: the test shows nothing")
+	}
+	got := Fuse(q, cands, col, DefaultTuning)
+	if got[0].C.ID != 3 || !got[0].Exact || got[1].Exact {
+		t.Fatalf("spelled name not first alone: %+v", got)
+	}
+	x := explain(q, got[0], col, DefaultTuning)
+	if x.NameExact != DefaultTuning.NameExact || x.Keyword != x.Text+x.NameWeight*(x.NameScore+x.NameExact) {
+		t.Fatalf("explanation %+v does not add up", x)
+	}
+	if x := explain(q, got[1], col, DefaultTuning); x.NameExact != 0 {
+		t.Fatalf("a name that is not spelled out has a bonus: %+v", x)
+	}
+}
+
 // A query's words weigh by rarity: a name holding only the common half of
 // a query is a weak match.
 func TestNameMatchWeighsQueryWordsByRarity(t *testing.T) {

@@ -85,7 +85,8 @@ type Explanation struct {
 	Text       float64           // BM25F share of what the query could match (0 to 1), plus Proximity
 	Proximity  float64           // the part of Text for the query's words standing close together
 	NameScore  float64           // name match, 0 to 1
-	NameWeight float64           // Keyword = Text + NameWeight * NameScore
+	NameExact  float64           // added to NameScore when the query spells the name out
+	NameWeight float64           // Keyword = Text + NameWeight * (NameScore + NameExact)
 	Keyword    float64
 	Semantic   float64
 	Similarity float64  // cosine similarity of the closest passage (when it has vectors)
@@ -110,6 +111,9 @@ type NameExplanation struct {
 
 func explain(q Query, r Scored, col Collection, t Tuning) Explanation {
 	x := Explanation{Text: r.Text, NameScore: r.Name, NameWeight: t.NameWeight, Keyword: r.Keyword, Semantic: r.Semantic}
+	if r.Exact {
+		x.NameExact = t.NameExact
+	}
 	if r.C.HasVector {
 		x.Similarity = r.C.Similarity
 	}

@@ -70,13 +70,14 @@ type searcher struct {
 	filter store.FileFilter
 	t      Tuning
 
-	terms  []qterm
-	weight []float64 // query weight per term
-	idf    []float64
-	df     [numTables]map[string]int
-	n      int // files in the index, for IDF
-	words  []NameWord
-	prune  bool
+	terms   []qterm
+	weight  []float64 // query weight per term
+	idf     []float64
+	df      [numTables]map[string]int
+	n       int // files in the index, for IDF
+	words   []NameWord
+	literal string // the words for name matching, folded, in order (see literal)
+	prune   bool
 
 	cands  map[int64]*Candidate
 	placed map[int64]bool
@@ -271,9 +272,11 @@ func (s *searcher) prepare(ctx context.Context) error {
 			s.weight[i] = t.count
 		}
 	}
-	s.words = nameWords(s.nameTexts(), true, func(stem string) float64 {
+	texts := s.nameTexts()
+	s.words = nameWords(texts, true, func(stem string) float64 {
 		return IDF(s.n, max(s.df[textTable][stem], s.df[fileTable][stem]))
 	})
+	s.literal = literal(texts)
 	return nil
 }
 
@@ -605,7 +608,7 @@ func (s *searcher) nearest(qv []float32) []Match {
 
 // query is what fusion scores against.
 func (s *searcher) query() Query {
-	q := Query{Words: s.words, Mode: s.req.Mode}
+	q := Query{Words: s.words, Literal: s.literal, Mode: s.req.Mode}
 	for i, t := range s.terms {
 		q.Terms = append(q.Terms, Term{Text: t.text, Weight: s.weight[i], IDF: s.idf[i], Source: t.source, Of: t.of})
 	}

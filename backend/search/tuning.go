@@ -25,6 +25,10 @@ type Tuning struct {
 	// NameSubstringCredit is what a query word found inside a word of a
 	// name ("port" in report) is worth against a whole part.
 	NameSubstringCredit float64
+	// NameExact is added to the name match of a file whose name the query
+	// spells out, word for word in order ("1.5.2.5.txt", "heap_test"): of
+	// names that hold all the query's words, the one typed comes first.
+	NameExact float64
 	// NameFolderCredit is what a query word naming one of the file's
 	// folders is worth against a word of its name.
 	NameFolderCredit float64
@@ -75,6 +79,7 @@ var DefaultTuning = Tuning{
 	NameWeight:          1,
 	NameQueryPower:      2,
 	NameSubstringCredit: 0.5,
+	NameExact:           0.25,
 	NameFolderCredit:    1,
 	DistanceScale:       1,
 	// With the builtin model, passages related to a query without sharing

@@ -18,11 +18,15 @@ type Explain struct {
 	Feedback []string `json:"feedback"`
 }
 
-// ExplainKeyword is keyword_score = text + name_weight * name.
+// ExplainKeyword is keyword_score = text + name_weight * (name +
+// name_exact).
 type ExplainKeyword struct {
-	Score      float64 `json:"score"`
-	Text       float64 `json:"text"`
-	Name       float64 `json:"name"`
+	Score float64 `json:"score"`
+	Text  float64 `json:"text"`
+	Name  float64 `json:"name"`
+	// NameExact is added to Name when the query spells the file's name
+	// out, word for word; absent otherwise.
+	NameExact  float64 `json:"name_exact,omitempty"`
 	NameWeight float64 `json:"name_weight"`
 	// Proximity is the part of Text for the query's words standing close
 	// together in the file's text.
@@ -61,7 +65,7 @@ func explainOf(x *service.SearchExplanation) *Explain {
 		return nil
 	}
 	out := &Explain{
-		Keyword: ExplainKeyword{Score: round(x.Keyword), Text: round(x.Text), Name: round(x.NameScore), NameWeight: x.NameWeight,
+		Keyword: ExplainKeyword{Score: round(x.Keyword), Text: round(x.Text), Name: round(x.NameScore), NameExact: round(x.NameExact), NameWeight: x.NameWeight,
 			Proximity: round(x.Proximity)},
 		Semantic: ExplainSemantic{Score: round(x.Semantic), Similarity: round(x.Similarity)},
 		Words:    []ExplainWord{}, Name: []ExplainName{}, Feedback: []string{},

@@ -34,6 +34,12 @@ describe('why this result', () => {
     expect(why.sum).toBe('1.72 = text 0.58 + words together 0.04 + name 0.76 + meaning 0.34');
   });
 
+  it('counts the bonus of a name typed out whole in the name part, and says so', () => {
+    const why = describeWhy({ ...explain, keyword: { ...explain.keyword, score: 1.87, name: 1, name_exact: 0.25 } });
+    expect(why.name).toBe('the whole name, as typed · roof in the name · notes in a folder');
+    expect(why.sum).toBe('2.21 = text 0.62 + name 1.25 + meaning 0.34');
+  });
+
   it('leaves out the parts that are zero', () => {
     const why = describeWhy({ ...explain, keyword: { ...explain.keyword, score: 0.62, name: 0 }, semantic: { score: 0, similarity: 0 } });
     expect(why.sum).toBe('0.62 = text 0.62');

@@ -47,14 +47,21 @@ export function describeWhy(x: Explain): Why {
   const byPlace = new Map<string, string[]>();
   for (const m of x.name) byPlace.set(m.matched, [...(byPlace.get(m.matched) ?? []), m.word]);
   const place = (key: string, label: string) => (byPlace.has(key) ? `${byPlace.get(key)!.join(', ')} ${label}` : '');
-  const name = [place('name', 'in the name'), place('extension', 'as the extension'), place('folders', 'in a folder')]
+  const exact = (x.keyword.name_exact ?? 0) > 0;
+  const name = [
+    exact ? 'the whole name, as typed' : '',
+    place('name', 'in the name'),
+    place('extension', 'as the extension'),
+    place('folders', 'in a folder'),
+  ]
     .filter(Boolean)
     .join(' · ');
   const corrections = x.words.filter((w) => w.source === 'correction' && w.of).map((w) => `${w.of} → ${w.word}`);
   const near = x.keyword.proximity ?? 0;
   const parts = [`text ${n2(x.keyword.text - near)}`];
   if (near > 0) parts.push(`words together ${n2(near)}`);
-  if (x.keyword.name > 0) parts.push(`name ${n2(x.keyword.name * x.keyword.name_weight)}`);
+  const named = x.keyword.name + (x.keyword.name_exact ?? 0);
+  if (named > 0) parts.push(`name ${n2(named * x.keyword.name_weight)}`);
   if (x.semantic.score > 0) parts.push(`meaning ${n2(x.semantic.score)}`);
   const total = x.keyword.score + x.semantic.score;
   return { words, name, corrections, feedback: x.feedback, sum: `${n2(total)} = ${parts.join(' + ')}` };

@@ -97,7 +97,7 @@ export interface SearchResult {
 
 /** Why a result ranks where it does (docs/api.md, "explain"). */
 export interface Explain {
-  keyword: { score: number; text: number; name: number; name_weight: number; proximity?: number };
+  keyword: { score: number; text: number; name: number; name_exact?: number; name_weight: number; proximity?: number };
   semantic: { score: number; similarity: number };
   words: ExplainWord[];
   name: { word: string; matched: 'name' | 'extension' | 'folders' }[];
