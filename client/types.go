@@ -168,4 +168,5 @@ type QueueStatus struct {
 	CoolingDown       int    `json:"cooling_down"`
 	Ready             int    `json:"ready"`
 	Processing        int    `json:"processing"`
+	Merging           bool   `json:"merging"` // the full-text index is merging its segments
 }

@@ -17,6 +17,9 @@ type QueueStatus struct {
 	CoolingDown     int    `json:"cooling_down"`
 	Ready           int    `json:"ready"`
 	Processing      int    `json:"processing"`
+	// Merging: the full-text index is merging its segments into one, in
+	// the background, after it grew (searches are served meanwhile).
+	Merging bool `json:"merging"`
 }
 
 // QueueItem is one pending unit of indexing work.

@@ -47,6 +47,7 @@ type Index interface {
 	SavedQueue
 	Disk
 	Soundness
+	Merging
 }
 
 var _ Index = (*store.Store)(nil)
@@ -88,6 +89,9 @@ type Deps struct {
 	Rebuilt func()
 	// CheckEvery is the period of the integrity check (0: daily).
 	CheckEvery time.Duration
+	// MergeEvery is how often a merge of the full-text index is looked
+	// for besides when the queue drains (0: every minute).
+	MergeEvery time.Duration
 }
 
 // Indexer is safe for concurrent use.
@@ -106,11 +110,13 @@ type Indexer struct {
 	onScanEntry func(scan.Entry)
 	storage     storageState
 	integrity   integrity
+	merging     merging
 
 	queueDirty chan struct{}
 	rescanAll  chan bool // true: re-process every file (models changed)
 	ocrWanted  chan struct{}
-	ocrRan     bool // OCR ran at the last look (pollLoop's own)
+	drained    chan struct{} // the queue emptied after work
+	ocrRan     bool          // OCR ran at the last look (pollLoop's own)
 	ready      chan struct{}
 }
 
@@ -125,7 +131,7 @@ func New(d Deps) (*Indexer, error) {
 	ix := &Indexer{
 		Deps: d, watcher: w, own: own, folders: map[int64]*folder{},
 		queueDirty: make(chan struct{}, 1), rescanAll: make(chan bool, 1),
-		ocrWanted: make(chan struct{}, 1), ready: make(chan struct{}),
+		ocrWanted: make(chan struct{}, 1), drained: make(chan struct{}, 1), ready: make(chan struct{}),
 	}
 	ix.queue = queue.New(queueConfig(d.Settings()), ix.process, queue.Hooks{
 		Failed:  ix.failed,
@@ -177,6 +183,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	g.Go(func() error { ix.saveLoop(gctx); return nil })
 	g.Go(func() error { ix.pollLoop(gctx); return nil })
 	g.Go(func() error { ix.checkLoop(gctx); return nil })
+	g.Go(func() error { ix.mergeLoop(gctx); return nil })
 	ix.saveFolderList(ctx)
 	for _, f := range ix.snapshot() {
 		ix.goRescan(f.ID, false)
@@ -352,11 +359,15 @@ func (ix *Indexer) saveLoop(ctx context.Context) {
 		ix.safely("queue status and saving", func() {
 			select {
 			case <-ix.queueDirty:
-				st := ix.queue.Status()
+				st := ix.QueueStatus()
 				ix.Publish(st)
 				unsaved = true
 				if st.Total == 0 && busy {
 					ix.checkpoint(ctx)
+					select {
+					case ix.drained <- struct{}{}:
+					default:
+					}
 				}
 				busy = st.Total > 0
 			default:

@@ -48,6 +48,14 @@ type fakeIndex struct {
 	damage   string
 	damaged  bool
 	rebuilt  [][]core.WatchedDirectory
+
+	indexed int64             // CountIndexed
+	meta    map[string]string // Meta and SetMeta
+	// MergeStep reports more work while mergeLeft > 0, calling onStep
+	// first; mergeErr fails it.
+	mergeLeft, mergeSteps int
+	mergeErr              error
+	onStep                func()
 }
 
 func newFakeIndex() *fakeIndex {
@@ -176,6 +184,49 @@ func (f *fakeIndex) Probe(context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.probeErr
+}
+
+func (f *fakeIndex) MergeStep(context.Context, int) (bool, error) {
+	if f.onStep != nil {
+		f.onStep()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.mergeErr != nil {
+		return false, f.mergeErr
+	}
+	f.mergeSteps++
+	if f.mergeLeft == 0 {
+		return false, nil
+	}
+	f.mergeLeft--
+	return true, nil
+}
+
+func (f *fakeIndex) CountIndexed(context.Context) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.indexed, nil
+}
+
+func (f *fakeIndex) Meta(_ context.Context, key string) (string, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	v, ok := f.meta[key]
+	return v, ok, nil
+}
+
+func (f *fakeIndex) SetMeta(_ context.Context, key, value string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.writeErr != nil {
+		return f.writeErr
+	}
+	if f.meta == nil {
+		f.meta = map[string]string{}
+	}
+	f.meta[key] = value
+	return nil
 }
 
 func (f *fakeIndex) TruncateWAL(context.Context) error { return nil }

@@ -35,6 +35,7 @@ type Indexing interface {
 	Status(d core.WatchedDirectory) core.WatchedDirectory
 	RescanAll(reprocess bool)
 	Queue() *queue.Queue
+	QueueStatus() core.QueueStatus
 	Health() core.IndexHealth
 	Damaged(err error)
 	DamagedError() error

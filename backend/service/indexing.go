@@ -63,7 +63,7 @@ func (s *Service) Folders(ctx context.Context) ([]core.WatchedDirectory, error) 
 }
 
 // QueueStatus reports the queue's pause state and counts.
-func (s *Service) QueueStatus() core.QueueStatus { return s.indexer.Queue().Status() }
+func (s *Service) QueueStatus() core.QueueStatus { return s.indexer.QueueStatus() }
 
 // PauseQueue pauses processing manually.
 func (s *Service) PauseQueue() core.QueueStatus {

@@ -124,10 +124,11 @@ func (f *fakeIndexing) RescanAll(bool) {
 	f.rescans++
 	f.mu.Unlock()
 }
-func (f *fakeIndexing) Queue() *queue.Queue      { return f.q }
-func (f *fakeIndexing) Health() core.IndexHealth { return core.IndexHealth{Status: core.IndexOK} }
-func (f *fakeIndexing) Damaged(err error)        { f.damaged = append(f.damaged, err) }
-func (f *fakeIndexing) DamagedError() error      { return core.Unavailable("INDEX_DAMAGED", "damaged") }
+func (f *fakeIndexing) Queue() *queue.Queue           { return f.q }
+func (f *fakeIndexing) QueueStatus() core.QueueStatus { return f.q.Status() }
+func (f *fakeIndexing) Health() core.IndexHealth      { return core.IndexHealth{Status: core.IndexOK} }
+func (f *fakeIndexing) Damaged(err error)             { f.damaged = append(f.damaged, err) }
+func (f *fakeIndexing) DamagedError() error           { return core.Unavailable("INDEX_DAMAGED", "damaged") }
 func (f *fakeIndexing) Rebuild(ctx context.Context) (int, error) {
 	f.rebuildCtx = ctx
 	return 2, nil

@@ -118,7 +118,7 @@ func (s *Server) Folder(root string) (map[string]any, error) {
 // (with at least want files indexed or failed, when want > 0).
 func (s *Server) Idle(root string, want int) (bool, error) {
 	q, err := s.Call("GET", "/api/queue/status", nil)
-	if err != nil || q["total"] != float64(0) {
+	if err != nil || q["total"] != float64(0) || q["merging"] == true {
 		return false, err
 	}
 	f, err := s.Folder(root)
@@ -162,6 +162,32 @@ func (s *Server) WaitIdle(root string, want int, timeout time.Duration) error {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return fmt.Errorf("%s not indexed within %s", root, timeout)
+}
+
+// settleFor is how long the queue must stay empty, with no merge of the
+// full-text index, for the index to be settled: longer than the server
+// waits after start or after the queue drains before it looks for a merge.
+const settleFor = 4 * time.Second
+
+// settled waits until the queue has been empty and the index not merging
+// for settleFor, so that timings are not taken during a merge.
+func (s *Server) settled(timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	quietSince := time.Now()
+	for time.Since(quietSince) < settleFor {
+		q, err := s.Call("GET", "/api/queue/status", nil)
+		if err != nil {
+			return err
+		}
+		if q["total"] != float64(0) || q["merging"] == true {
+			quietSince = time.Now()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the index did not settle within %s", timeout)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	return nil
 }
 
 // Hit is one search result as the benchmarks read it.
@@ -215,10 +241,15 @@ func timedOut(answer map[string]any) bool {
 	return e["code"] == "SEARCH_TIMEOUT"
 }
 
-// Checked waits until the server has finished the integrity check it runs
-// soon after start: the check reads the whole index file, and searches
-// timed while it runs measure the check as much as the search.
+// Checked waits until the index has settled (no queued work, no merge)
+// and the server has finished the integrity check it runs soon after
+// start: the check reads the whole index file, and searches timed while
+// it runs measure the check as much as the search; a merge rewrites the
+// full-text tables.
 func (s *Server) Checked(timeout time.Duration) error {
+	if err := s.settled(timeout); err != nil {
+		return err
+	}
 	deadline := time.Now().Add(timeout)
 	for {
 		st, err := s.Call("GET", "/api/status", nil)

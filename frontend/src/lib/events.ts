@@ -68,6 +68,7 @@ export interface QueueStatus {
   cooling_down: number;
   ready: number;
   processing: number;
+  merging: boolean;
 }
 
 export interface Settings {

@@ -116,6 +116,7 @@ export const emptyQueue: QueueStatus = {
   cooling_down: 0,
   ready: 0,
   processing: 0,
+  merging: false,
 };
 
 /** Events that change the file counts (the status line refreshes its stats). */

@@ -17,6 +17,8 @@ describe('the queue in words', () => {
       detail: 'on battery power',
     });
     expect(describeQueue(emptyQueue).key).toBe('idle');
+    expect(describeQueue({ ...emptyQueue, merging: true })).toMatchObject({ key: 'idle', detail: expect.stringMatching(/^Tidying the index/) });
+    expect(describeQueue({ ...emptyQueue, total: 2, processing: 1, merging: true }).key).toBe('running');
     expect(describeQueue({ ...emptyQueue, total: 3, processing: 2 })).toMatchObject({ key: 'running', title: 'Indexing' });
   });
 });

@@ -24,6 +24,8 @@ export function describeQueue(q: QueueStatus | null): QueueState {
   if (q.paused_manually) return { key: 'paused', title: 'Paused', detail: 'Indexing waits until you resume. Changes are still collected.' };
   if (q.paused_by_scheduler)
     return { key: 'scheduled', title: 'Held by the schedule', detail: q.scheduler_reason || 'The scheduler rules do not hold right now.' };
+  if (q.total === 0 && q.merging)
+    return { key: 'idle', title: 'Up to date', detail: 'Tidying the index for faster searches, in the background. Searches work as usual.' };
   if (q.total === 0) return { key: 'idle', title: 'Up to date', detail: 'Nothing waits to be indexed.' };
   return { key: 'running', title: 'Indexing', detail: `${formatCount(q.processing)} in progress now (read a few at a time, as Settings says, then written together).` };
 }

@@ -1,0 +1,144 @@
+package indexer
+
+import (
+	"context"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"trove/backend/core"
+)
+
+// Once the index has grown by a quarter since it was last merged (or was
+// never merged) and the queue is idle, the full-text index's segments are
+// merged into one, a bounded step at a time (store.MergeStep): searches
+// that read long posting lists read one segment instead of a dozen. The
+// merge rewrites the full-text tables, so it waits for growth: the writing
+// it costs stays within a few times what indexing wrote. Work arriving in
+// the queue, a pause or a storage hold stops it after the current step;
+// it goes on at the next quiet moment.
+const (
+	mergeAfter = 2 * time.Second
+	mergeEvery = time.Minute
+	// mergeMinFiles: a smaller index searches fast in any shape.
+	mergeMinFiles = 2000
+	mergeGrowth   = 1.25
+	// mergePages bounds one step: about a megabyte written, tens of
+	// milliseconds holding the writer.
+	mergePages = 256
+	// mergedKey keeps, in the index, how many files it held when last
+	// merged.
+	mergedKey = "fts_merged_files"
+)
+
+// Merging is the part of the store that merges the full-text index and
+// remembers its size when it did.
+type Merging interface {
+	MergeStep(ctx context.Context, pages int) (bool, error)
+	CountIndexed(ctx context.Context) (int64, error)
+	Meta(ctx context.Context, key string) (string, bool, error)
+	SetMeta(ctx context.Context, key, value string) error
+}
+
+// merging is whether a merge is under way, for the queue's status.
+type merging struct{ running atomic.Bool }
+
+// QueueStatus is the queue's status, with whether the index is merging.
+func (ix *Indexer) QueueStatus() core.QueueStatus {
+	st := ix.queue.Status()
+	st.Merging = ix.merging.running.Load()
+	return st
+}
+
+// mergeLoop looks for a merge to do soon after start, whenever the queue
+// drains, and every mergeEvery.
+func (ix *Indexer) mergeLoop(ctx context.Context) {
+	every := ix.MergeEvery
+	if every <= 0 {
+		every = mergeEvery
+	}
+	t := time.NewTimer(mergeAfter)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-ix.drained:
+		}
+		ix.safely("merging the index", func() { ix.MergeIfGrown(ctx) })
+		t.Reset(every)
+	}
+}
+
+// quiet tells whether background work on the index may run: nothing
+// queued, no pause (a person's or the scheduler's), the index writable,
+// sound and not being rebuilt.
+func (ix *Indexer) quiet() bool {
+	st := ix.queue.Status()
+	_, held := ix.storageHeld()
+	_, damaged := ix.Store.Damage()
+	return st.Total == 0 && !st.Paused && !held && !damaged && !ix.integrity.rebuilding.Load()
+}
+
+// MergeIfGrown merges the full-text index when it is due and the index is
+// quiet; it reports whether it merged the index completely.
+func (ix *Indexer) MergeIfGrown(ctx context.Context) bool {
+	if !ix.quiet() {
+		return false
+	}
+	n, err := ix.Store.CountIndexed(ctx)
+	if err != nil {
+		return false
+	}
+	last := ix.lastMerged(ctx)
+	if n < last { // files were removed: growth counts from here
+		ix.setMerged(ctx, n)
+		return false
+	}
+	if n < mergeMinFiles || last > 0 && float64(n) < mergeGrowth*float64(last) {
+		return false
+	}
+	ix.merging.running.Store(true)
+	ix.Publish(ix.QueueStatus())
+	defer func() {
+		ix.merging.running.Store(false)
+		ix.Publish(ix.QueueStatus())
+	}()
+	start, steps := time.Now(), 0
+	for ; ; steps++ {
+		if ctx.Err() != nil || !ix.quiet() {
+			return false
+		}
+		more, err := ix.Store.MergeStep(ctx, mergePages)
+		if err != nil {
+			if !ix.keepOnStorageError(err) && ctx.Err() == nil {
+				ix.Log.Warn("cannot merge the index", "err", err)
+			}
+			return false
+		}
+		if !more {
+			break
+		}
+	}
+	ix.setMerged(ctx, n)
+	if steps > 0 {
+		ix.Log.Info("merged the full-text index", "files", n, "steps", steps, "took", time.Since(start).Round(time.Millisecond))
+	}
+	return true
+}
+
+func (ix *Indexer) lastMerged(ctx context.Context) int64 {
+	v, ok, err := ix.Store.Meta(ctx, mergedKey)
+	if err != nil || !ok {
+		return 0
+	}
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return n
+}
+
+func (ix *Indexer) setMerged(ctx context.Context, n int64) {
+	if err := ix.Store.SetMeta(ctx, mergedKey, strconv.FormatInt(n, 10)); err != nil && !ix.keepOnStorageError(err) && ctx.Err() == nil {
+		ix.Log.Warn("cannot record the merge", "err", err)
+	}
+}
