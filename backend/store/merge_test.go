@@ -36,6 +36,11 @@ func TestMergeStepsLeaveOneSegment(t *testing.T) {
 		return out
 	}
 	before := read()
+	for _, table := range mergedTables {
+		if n := segments(t, s, table); n < 10 {
+			t.Fatalf("%s: %d segments before merging, want many", table, n)
+		}
+	}
 	steps := 0
 	for ; steps < 1000; steps++ {
 		more, err := s.MergeStep(ctx, 2)
@@ -51,6 +56,11 @@ func TestMergeStepsLeaveOneSegment(t *testing.T) {
 	}
 	if more, err := s.MergeStep(ctx, 2); more || err != nil {
 		t.Fatalf("a merged index merged again: %v %v", more, err)
+	}
+	for _, table := range mergedTables {
+		if n := segments(t, s, table); n != 1 {
+			t.Fatalf("%s: %d segments after merging", table, n)
+		}
 	}
 	if after := read(); !slices.Equal(before, after) || len(after) == 0 {
 		t.Fatalf("searches changed by merging:\n%v\n%v", before, after)
