@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"trove/backend/core"
+	"trove/backend/store"
 )
 
 // Once the index has grown by a quarter since it was last merged (or was
@@ -112,9 +113,7 @@ func (ix *Indexer) MergeIfGrown(ctx context.Context) bool {
 		}
 		more, err := ix.Store.MergeStep(ctx, mergePages)
 		if err != nil {
-			if !ix.keepOnStorageError(err) && ctx.Err() == nil {
-				ix.Log.Warn("cannot merge the index", "err", err)
-			}
+			ix.mergeFailed(ctx, err)
 			return false
 		}
 		if !more {
@@ -126,6 +125,20 @@ func (ix *Indexer) MergeIfGrown(ctx context.Context) bool {
 		ix.Log.Info("merged the full-text index", "files", n, "steps", steps, "took", time.Since(start).Round(time.Millisecond))
 	}
 	return true
+}
+
+// mergeFailed says what a failed step means: a full or failing disk holds
+// the index as any write's failure does; a damaged page marks the index
+// damaged, as a search's would.
+func (ix *Indexer) mergeFailed(ctx context.Context, err error) {
+	switch {
+	case ix.keepOnStorageError(err) || ctx.Err() != nil:
+	case store.IsCorrupt(err):
+		ix.Log.Error("the index is damaged", "err", err)
+		ix.Damaged(err)
+	default:
+		ix.Log.Warn("cannot merge the index", "err", err)
+	}
 }
 
 func (ix *Indexer) lastMerged(ctx context.Context) int64 {

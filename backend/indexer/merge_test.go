@@ -95,6 +95,22 @@ func TestMergeGivesWayToIndexing(t *testing.T) {
 	}
 }
 
+// A damaged page met while merging marks the index damaged.
+func TestMergeOnADamagedPageMarksTheIndex(t *testing.T) {
+	fake := newFakeIndex()
+	fake.indexed, fake.mergeLeft, fake.mergeErr = 5000, 5, sqlite3.CORRUPT
+	ix, _ := unitIndexer(t, fake)
+	if ix.MergeIfGrown(t.Context()) || fake.meta[mergedKey] != "" {
+		t.Fatalf("merged a damaged index")
+	}
+	if h := ix.Health(); h.Status != core.IndexDamaged || fake.mergeSteps != 1 {
+		t.Fatalf("health: %+v after %d steps", h, fake.mergeSteps)
+	}
+	if ix.MergeIfGrown(t.Context()) || fake.mergeSteps != 1 {
+		t.Fatalf("merged again once damaged")
+	}
+}
+
 // A full disk met while merging holds the index as any write's would.
 func TestMergeOnAFullDiskHoldsTheIndex(t *testing.T) {
 	fake := newFakeIndex()

@@ -51,8 +51,8 @@ type fakeIndex struct {
 
 	indexed int64             // CountIndexed
 	meta    map[string]string // Meta and SetMeta
-	// MergeStep reports more work while mergeLeft > 0, calling onStep
-	// first; mergeErr fails it.
+	// MergeStep counts its calls in mergeSteps and reports more work while
+	// mergeLeft > 0, calling onStep first; mergeErr fails it.
 	mergeLeft, mergeSteps int
 	mergeErr              error
 	onStep                func()
@@ -192,10 +192,10 @@ func (f *fakeIndex) MergeStep(context.Context, int) (bool, error) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.mergeSteps++
 	if f.mergeErr != nil {
 		return false, f.mergeErr
 	}
-	f.mergeSteps++
 	if f.mergeLeft == 0 {
 		return false, nil
 	}
