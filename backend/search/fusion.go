@@ -97,7 +97,7 @@ func (c *Candidate) nameScore(words []NameWord, t Tuning) (float64, []string) {
 
 // exactName reports whether the query spells the candidate's name out.
 func (c *Candidate) exactName(q Query) bool {
-	return c.Name != "" && c.parsedName().spells(q.Literal)
+	return c.Name != "" && c.parsedName().spells(q.Literal, c.Folders)
 }
 
 func (c *Candidate) parsedName() *parsedName {

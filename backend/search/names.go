@@ -96,10 +96,46 @@ func literal(words []string) string {
 }
 
 // spells reports whether a query's literal is the whole name or the name
-// without its extension, word for word: "1.5.2.5.txt" spells 1.5.2.5.txt,
-// where 1.5.2.txt and 1.5.5.2.txt hold the same words.
-func (pn *parsedName) spells(lit string) bool {
-	return lit != "" && (lit == pn.whole || lit == pn.base)
+// without its extension, word for word, alone or after the folders it is
+// in, as a path is written: "1.5.2.5.txt" spells 1.5.2.5.txt, where
+// 1.5.2.txt and 1.5.5.2.txt hold the same words, and "git README.Debian"
+// or "git/README.Debian" spells git's README.Debian.
+func (pn *parsedName) spells(lit, folders string) bool {
+	if lit == "" {
+		return false
+	}
+	for _, name := range [2]string{pn.whole, pn.base} {
+		if name == "" {
+			continue
+		}
+		if lit == name {
+			return true
+		}
+		if prefix, ok := strings.CutSuffix(lit, " "+name); ok && endsWithFolders(folders, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// endsWithFolders reports whether lit is the literal of the last whole
+// folders of a slash-separated path.
+func endsWithFolders(folders, lit string) bool {
+	tail := ""
+	for rest := folders; rest != "" && len(tail) < len(lit); {
+		i := strings.LastIndexByte(rest, '/')
+		c := literal(tokens.Words(rest[i+1:]))
+		rest = rest[:max(i, 0)]
+		switch {
+		case c == "":
+			continue
+		case tail == "":
+			tail = c
+		default:
+			tail = c + " " + tail
+		}
+	}
+	return tail == lit
 }
 
 // splitName reads a name as words and their parts, with their stems.

@@ -45,25 +45,34 @@ func TestNameMatch(t *testing.T) {
 // separators; the same words in another order or number do not.
 func TestQuerySpellsTheName(t *testing.T) {
 	for _, c := range []struct {
-		query, name string
-		want        bool
+		query, name, folders string
+		want                 bool
 	}{
-		{"1.5.2.5.txt", "1.5.2.5.txt", true},
-		{"1.5.2.5", "1.5.2.5.txt", true},
-		{"1.5.2.5.txt", "1.5.2.txt", false}, // the same words, one fewer 5
-		{"1.5.2.5.txt", "1.5.5.2.txt", false},
-		{"heap_test.go", "heap_test.go", true},
-		{"heap test go", "heap_test.go", true},
-		{"Heap_Test", "heap_test.go", true},
-		{"test heap", "heap_test.go", false},
-		{"README.Debian", "README.Debian", true}, // no extension: the whole name
-		{"readme", "README.Debian", false},
-		{"Übersicht", "uebersicht.pdf", false},
-		{"übersicht", "Übersicht.pdf", true},
-		{"", "a.txt", false},
+		{"git README.Debian", "README.Debian", "docs/debian/git", true}, // after its folders, as a path
+		{"git/README.Debian", "README.Debian", "docs/debian/git", true},
+		{"debian/git/README.Debian", "README.Debian", "docs/debian/git", true},
+		{"README.Debian git", "README.Debian", "docs/debian/git", false}, // not as a path is written
+		{"it README.Debian", "README.Debian", "docs/debian/git", false},  // whole folders only
+		{"bash README.Debian", "README.Debian", "docs/debian/git", false},
+		{"gpg-agent/copyright", "copyright", "docs/gpg-agent", true},
+		{"docs gpg agent copyright", "copyright", "docs/gpg-agent", true},
+		{"x docs gpg agent copyright", "copyright", "docs/gpg-agent", false},
+		{"1.5.2.5.txt", "1.5.2.5.txt", "", true},
+		{"1.5.2.5", "1.5.2.5.txt", "", true},
+		{"1.5.2.5.txt", "1.5.2.txt", "", false}, // the same words, one fewer 5
+		{"1.5.2.5.txt", "1.5.5.2.txt", "", false},
+		{"heap_test.go", "heap_test.go", "", true},
+		{"heap test go", "heap_test.go", "", true},
+		{"Heap_Test", "heap_test.go", "", true},
+		{"test heap", "heap_test.go", "", false},
+		{"README.Debian", "README.Debian", "", true}, // no extension: the whole name
+		{"readme", "README.Debian", "", false},
+		{"Übersicht", "uebersicht.pdf", "", false},
+		{"übersicht", "Übersicht.pdf", "", true},
+		{"", "a.txt", "", false},
 	} {
 		p := newPlanText(c.query)
-		if got := readNames.names.get(c.name, parseName).spells(literal(p.names)); got != c.want {
+		if got := readNames.names.get(c.name, parseName).spells(literal(p.names), c.folders); got != c.want {
 			t.Errorf("%q spells %q: %v, want %v", c.query, c.name, got, c.want)
 		}
 	}
