@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -110,7 +111,7 @@ type Indexer struct {
 	onScanEntry func(scan.Entry)
 	storage     storageState
 	integrity   integrity
-	merging     merging
+	merging     atomic.Bool // a merge of the full-text index is under way
 
 	queueDirty chan struct{}
 	rescanAll  chan bool // true: re-process every file (models changed)

@@ -3,7 +3,6 @@ package indexer
 import (
 	"context"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"trove/backend/core"
@@ -41,13 +40,10 @@ type Merging interface {
 	SetMeta(ctx context.Context, key, value string) error
 }
 
-// merging is whether a merge is under way, for the queue's status.
-type merging struct{ running atomic.Bool }
-
 // QueueStatus is the queue's status, with whether the index is merging.
 func (ix *Indexer) QueueStatus() core.QueueStatus {
 	st := ix.queue.Status()
-	st.Merging = ix.merging.running.Load()
+	st.Merging = ix.merging.Load()
 	return st
 }
 
@@ -90,9 +86,14 @@ func (ix *Indexer) MergeIfGrown(ctx context.Context) bool {
 	}
 	n, err := ix.Store.CountIndexed(ctx)
 	if err != nil {
+		ix.mergeFailed(ctx, err)
 		return false
 	}
-	last := ix.lastMerged(ctx)
+	last, err := ix.lastMerged(ctx)
+	if err != nil {
+		ix.mergeFailed(ctx, err)
+		return false
+	}
 	if n < last { // files were removed: growth counts from here
 		ix.setMerged(ctx, n)
 		return false
@@ -100,10 +101,10 @@ func (ix *Indexer) MergeIfGrown(ctx context.Context) bool {
 	if n < mergeMinFiles || last > 0 && float64(n) < mergeGrowth*float64(last) {
 		return false
 	}
-	ix.merging.running.Store(true)
+	ix.merging.Store(true)
 	ix.Publish(ix.QueueStatus())
 	defer func() {
-		ix.merging.running.Store(false)
+		ix.merging.Store(false)
 		ix.Publish(ix.QueueStatus())
 	}()
 	start, steps := time.Now(), 0
@@ -141,13 +142,15 @@ func (ix *Indexer) mergeFailed(ctx context.Context, err error) {
 	}
 }
 
-func (ix *Indexer) lastMerged(ctx context.Context) int64 {
+// lastMerged is the number of files the index held when last merged, 0
+// when never (or when the record is not a number).
+func (ix *Indexer) lastMerged(ctx context.Context) (int64, error) {
 	v, ok, err := ix.Store.Meta(ctx, mergedKey)
 	if err != nil || !ok {
-		return 0
+		return 0, err
 	}
 	n, _ := strconv.ParseInt(v, 10, 64)
-	return n
+	return n, nil
 }
 
 func (ix *Indexer) setMerged(ctx context.Context, n int64) {

@@ -111,6 +111,16 @@ func TestMergeOnADamagedPageMarksTheIndex(t *testing.T) {
 	}
 }
 
+// A damaged page met while counting the files is not passed over either.
+func TestMergeCountOnADamagedPageMarksTheIndex(t *testing.T) {
+	fake := newFakeIndex()
+	fake.indexed, fake.mergeLeft, fake.countErr = 5000, 5, sqlite3.CORRUPT
+	ix, _ := unitIndexer(t, fake)
+	if ix.MergeIfGrown(t.Context()) || fake.mergeSteps != 0 || ix.Health().Status != core.IndexDamaged {
+		t.Fatalf("count failed: %d steps, health %+v", fake.mergeSteps, ix.Health())
+	}
+}
+
 // A full disk met while merging holds the index as any write's would.
 func TestMergeOnAFullDiskHoldsTheIndex(t *testing.T) {
 	fake := newFakeIndex()

@@ -49,8 +49,9 @@ type fakeIndex struct {
 	damaged  bool
 	rebuilt  [][]core.WatchedDirectory
 
-	indexed int64             // CountIndexed
-	meta    map[string]string // Meta and SetMeta
+	indexed  int64             // CountIndexed
+	countErr error             // fails CountIndexed
+	meta     map[string]string // Meta and SetMeta
 	// MergeStep counts its calls in mergeSteps and reports more work while
 	// mergeLeft > 0, calling onStep first; mergeErr fails it.
 	mergeLeft, mergeSteps int
@@ -206,7 +207,7 @@ func (f *fakeIndex) MergeStep(context.Context, int) (bool, error) {
 func (f *fakeIndex) CountIndexed(context.Context) (int64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.indexed, nil
+	return f.indexed, f.countErr
 }
 
 func (f *fakeIndex) Meta(_ context.Context, key string) (string, bool, error) {

@@ -111,7 +111,10 @@ func (pn *parsedName) spells(lit, folders string) bool {
 		if lit == name {
 			return true
 		}
-		if prefix, ok := strings.CutSuffix(lit, " "+name); ok && endsWithFolders(folders, prefix) {
+		// lit is "<folders> <name>": checked without building the suffix,
+		// as this runs for every file a search scores.
+		cut := len(lit) - len(name) - 1
+		if cut > 0 && lit[cut] == ' ' && lit[cut+1:] == name && endsWithFolders(folders, lit[:cut]) {
 			return true
 		}
 	}
