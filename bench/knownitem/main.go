@@ -45,6 +45,7 @@ func main() {
 	recoll := flag.Bool("recoll", true, "also measure Recoll")
 	reindex := flag.Bool("reindex", false, "index again with Trove even when WORK holds an index")
 	verbose := flag.Bool("v", false, "print the queries Trove misses")
+	jsonOut := flag.String("json", "", "write each query's rank in every system to this file")
 	flag.Parse()
 
 	shared := ir.SharedDir()
@@ -72,6 +73,9 @@ func main() {
 	systems["Trove hybrid"], systems["Trove keyword"] = hybrid, keyword
 
 	report(items, systems, []string{"Trove hybrid", "Trove keyword", "FTS5 BM25", "Recoll"})
+	if *jsonOut != "" {
+		harness.Check(writeRanks(*jsonOut, items, systems))
+	}
 	if *verbose {
 		fmt.Println("\nQueries Trove (hybrid) does not answer first: Trove's rank, FTS5's rank (0: not in the top 10)")
 		for i, it := range items {
@@ -80,6 +84,27 @@ func main() {
 			}
 		}
 	}
+}
+
+// writeRanks writes, for each query, its item and its rank in each system
+// (0: not in the top 10), for comparing runs query by query.
+func writeRanks(path string, items []item, systems map[string][][]string) error {
+	type row struct {
+		item
+		Ranks map[string]int `json:"ranks"`
+	}
+	rows := make([]row, len(items))
+	for i, it := range items {
+		rows[i] = row{it, map[string]int{}}
+		for s, runs := range systems {
+			rows[i].Ranks[s] = rank(runs[i], it)
+		}
+	}
+	b, err := json.MarshalIndent(rows, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }
 
 // rank is the 1-based rank of the first correct file within 10, 0 when
