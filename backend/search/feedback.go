@@ -54,7 +54,7 @@ func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, erro
 	var passages []Match
 	docs := make([]feedbackDoc, len(top))
 	for i, r := range top {
-		docs[i] = feedbackDoc{words: letterWords(texts[keys[i]]), score: r.Score}
+		docs[i] = feedbackDoc{words: indexWords(texts[keys[i]]), score: r.Score}
 		if r.C.HasVector {
 			passages = append(passages, Match{FileID: r.C.ID, Ord: r.C.Passage})
 		}
@@ -106,9 +106,19 @@ func passageWords(docs []feedbackDoc) int {
 	return n
 }
 
-// letterWords splits text into runs of letters, the words feedback reads.
-func letterWords(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })
+// indexWords are the words feedback reads: the index's own tokens, so
+// that "x86" or "utf8" is a word as the index holds it (split at the
+// digits, its parts would be looked up as words no file holds), less
+// numbers alone, which say more about a page than about its subject.
+func indexWords(text string) []string {
+	ws := tokens.Words(text)
+	out := ws[:0]
+	for _, w := range ws {
+		if strings.ContainsFunc(w, unicode.IsLetter) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // feedbackDoc is one feedback passage, as words, and its file's score.
