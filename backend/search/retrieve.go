@@ -29,14 +29,11 @@ const (
 	// so candidates come from the query's rarest words while their files
 	// add up to at most matchBudget; the common words are then counted for
 	// the shortlisted files only. Scores are the same as without pruning;
-	// only a file holding nothing but common words can be missed. Phase
-	// one costs about what it reads: at 100,000 files 1,250 takes a tenth
-	// off the slow searches of bench/latency against 2,000, with the same
-	// hybrid nDCG@10 on every collection of bench/quality.
-	matchBudget = 1250
+	// only a file holding nothing but common words can be missed.
+	matchBudget = 2000
 	commonMin   = 5000
 	// feedbackBudget is phase one's budget for feedback words.
-	feedbackBudget = 500
+	feedbackBudget = matchBudget / 4
 )
 
 // Evidence is what retrieval reads of the index: how many files hold each
