@@ -1,7 +1,7 @@
 // Command knownitem measures the everyday use of desktop search, finding a
 // file one has seen, on the benchmark corpus of shared/bench/make-corpus.sh:
 //
-//	go run ./bench/knownitem [-corpus /var/tmp/corpus20k] [-files 20000] [-n 75] [-seed 1] [-work DIR]
+//	go run ./bench/knownitem [-corpus /var/tmp/corpus20k] [-files 20000] [-n 75] [-seed 1] [-work DIR] [-v] [-json FILE]
 //
 // It generates n queries of each kind (gen.go: words recalled from the
 // text, the name or part of it, part of the name plus a word, a misspelt
@@ -11,7 +11,9 @@
 // title, weight 2, and the text Trove's extractors read, weight 1; package
 // fts5base) and for Recoll (recollq, with the tuned configuration of
 // shared/bench/recoll). A file with the same text as the target counts as
-// found. The queries are written to WORK/queries.json for bench/tune.
+// found. The queries are written to WORK/queries.json for bench/tune;
+// -json writes each query's rank in every system, for comparing two runs
+// query by query.
 package main
 
 import (
