@@ -1,6 +1,8 @@
 package search
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"trove/backend/tokens"
@@ -15,7 +17,7 @@ func TestFeedbackReadsTheIndexWords(t *testing.T) {
 	got := feedbackCandidates(docs, map[string]bool{}, 2)
 	for _, w := range []string{"x86", "amd64", "assembler"} {
 		if got[tokens.Stem(w)] == nil {
-			t.Errorf("%q is not a feedback candidate: %v", w, keys(got))
+			t.Errorf("%q is not a feedback candidate: %v", w, slices.Collect(maps.Keys(got)))
 		}
 	}
 	for _, w := range []string{"amd", "2004"} {
@@ -23,12 +25,4 @@ func TestFeedbackReadsTheIndexWords(t *testing.T) {
 			t.Errorf("%q is a feedback candidate", w)
 		}
 	}
-}
-
-func keys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
