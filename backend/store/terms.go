@@ -130,10 +130,11 @@ func (t *tally) add(p, c, off int) {
 	}
 }
 
-// inOrder counts the instances in position order. One phrase in one
-// column, with no proximity to keep (a one-word query's text), is counted
-// by the number of its instances alone: reading each instance was most of
-// the cost of a common word's or a prefix's walk.
+// inOrder counts the instances in position order (FTS5 orders them by
+// column, then offset, then phrase), so its hits need no sort. One phrase
+// in one column, with no proximity to keep (a one-word query's text), is
+// counted by the number of its instances alone: reading each instance was
+// most of the cost of a common word's or a prefix's walk.
 func (t *tally) inOrder(fts fts5.Context) error {
 	n, err := fts.InstCount()
 	if err != nil {
@@ -142,6 +143,11 @@ func (t *tally) inOrder(fts fts5.Context) error {
 	if len(t.counts) == 1 && t.near == 0 {
 		t.counts[0] = uint64(n)
 		return nil
+	}
+	if t.near > 0 {
+		// Most of a text's instances are the near phrases': growing the
+		// slice instance by instance cost a twentieth of the walk.
+		t.hits = make([]hit, 0, n)
 	}
 	for i := range n {
 		p, c, off, err := fts.Inst(i)
@@ -168,6 +174,7 @@ func (t *tally) byPhrase(fts fts5.Context) error {
 			c.add(p, col, off)
 		}
 	}
+	slices.SortFunc(c.hits, func(a, b hit) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.phrase, b.phrase)) })
 	return nil
 }
 
@@ -179,10 +186,10 @@ type hit struct{ phrase, at int }
 // different phrases, d tokens apart, add to each the other's weight over
 // d². Words that a text uses together, as in "file descriptor leak",
 // score high where each word alone is common.
+//
+// hits are in position order, and at one position in phrase order, as
+// FTS5 orders instances.
 func proximity(hits []hit, weights []float32) []float32 {
-	// In position order, and at one position in phrase order, as FTS5
-	// orders instances.
-	slices.SortFunc(hits, func(a, b hit) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.phrase, b.phrase)) })
 	out := make([]float32, len(weights))
 	for i := 1; i < len(hits); i++ {
 		a, b := hits[i-1], hits[i]
