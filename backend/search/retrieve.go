@@ -619,24 +619,7 @@ func (s *searcher) query() Query {
 // evidence and ranks them.
 func (s *searcher) fuse(ctx context.Context) ([]Scored, error) {
 	q := s.query()
-	all := make([]*Candidate, 0, len(s.cands))
-	for _, c := range s.cands {
-		all = append(all, c)
-	}
-	partial := fuseBest(q, all, s.col, s.t, shortlisted)
-	list := make([]int64, 0, shortlisted+nameCandidates+semanticCandidates)
-	in := map[int64]bool{}
-	for _, r := range partial {
-		list = append(list, r.C.ID)
-		in[r.C.ID] = true
-	}
-	for id, c := range s.cands {
-		if !in[id] && (s.byName[id] || c.HasVector) {
-			list = append(list, id)
-			in[id] = true
-		}
-	}
-	slices.Sort(list)
+	list := shortlist(q, s.cands, s.byName, s.col, s.t)
 	if err := s.completeEvidence(ctx, list); err != nil {
 		return nil, err
 	}
@@ -647,6 +630,46 @@ func (s *searcher) fuse(ctx context.Context) ([]Scored, error) {
 		}
 	}
 	return Fuse(q, short, s.col, s.t), nil
+}
+
+// shortlist returns the files whose evidence is completed and ranked: the
+// shortlisted best by the words phase one counted, and every file found by
+// name or by meaning. Those join whatever their rank, so the shortlist's
+// places go by the words alone: ranked with their meaning, they took
+// places that files holding more of the query's words needed.
+//
+// A hybrid search leaves out a file found by meaning that is not close
+// enough to rank on its meaning alone (SemanticOnlyMin) and in which phase
+// one found none of the typed words. Only common words could still make
+// it a match, and a file holding nothing but common words is what pruning
+// may miss already; in an index phase one read whole, it matches nothing.
+func shortlist(q Query, cands map[int64]*Candidate, byName map[int64]bool, col Collection, t Tuning) []int64 {
+	byWords := q
+	if q.Mode == Hybrid {
+		byWords.Mode = Keyword
+	}
+	all := make([]*Candidate, 0, len(cands))
+	for _, c := range cands {
+		all = append(all, c)
+	}
+	partial := fuseBest(byWords, all, col, t, shortlisted)
+	list := make([]int64, 0, shortlisted+nameCandidates+semanticCandidates)
+	in := map[int64]bool{}
+	for _, r := range partial {
+		list = append(list, r.C.ID)
+		in[r.C.ID] = true
+	}
+	for id, c := range cands {
+		if in[id] {
+			continue
+		}
+		byMeaning := c.HasVector && (q.Mode != Hybrid || c.Similarity >= t.SemanticOnlyMin || matchesTyped(q, c, 0))
+		if byName[id] || byMeaning {
+			list = append(list, id)
+		}
+	}
+	slices.Sort(list)
+	return list
 }
 
 // testHookWalkAll makes completeEvidence walk every table, for tests that

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"path"
 	"runtime"
@@ -389,6 +390,56 @@ func TestBestIsTheSortedHead(t *testing.T) {
 				t.Fatalf("n %d k %d: at %d got %v/%v, want %v/%v", n, k, i, got[i].C.ID, got[i].Score, want[i].C.ID, want[i].Score)
 			}
 		}
+	}
+}
+
+// In a hybrid search the shortlist's places go by the query's words: the
+// files found by meaning join it anyway, and ranked with their meaning
+// they pushed out files holding more of the words. A file found by meaning
+// joins when it is close enough to rank on its meaning or holds a word.
+func TestShortlistPlacesGoByWords(t *testing.T) {
+	q := Query{Mode: Hybrid, Terms: []Term{{Text: "tide", Weight: 1, IDF: 3}}}
+	col := Collection{AvgLen: [numFields]float64{FieldText: 100}}
+	cands := map[int64]*Candidate{}
+	add := func(id int64, tf int32, similarity float64) {
+		cands[id] = &Candidate{ID: id, TF: [][numFields]int32{{FieldText: tf}}, Len: [numFields]int32{FieldText: 100},
+			Similarity: similarity, HasVector: similarity > 0}
+	}
+	for id := range int64(shortlisted - 50) {
+		add(id+1, 3, 0)
+	}
+	const sought = 5000 // the next best by its words
+	add(sought, 2, 0)
+	for id := range int64(semanticCandidates) {
+		add(10000+id, 1, 0.9) // close in meaning, fewer of the words
+	}
+	for id := range int64(100) {
+		add(1000+id, 1, 0) // neither; first of the ties by id
+	}
+	for id := range int64(5) {
+		add(30000+id, 0, 0.9)                             // close enough in meaning to stand alone
+		add(40000+id, 0, DefaultTuning.SemanticOnlyMin/2) // neither close nor holding a word
+	}
+	if ranked := fuseBest(q, slices.Collect(maps.Values(cands)), col, DefaultTuning, shortlisted); slices.ContainsFunc(ranked, func(r Scored) bool { return r.C.ID == sought }) {
+		t.Fatal("the files found by meaning do not outrank the file sought: the test shows nothing")
+	}
+	list := shortlist(q, cands, nil, col, DefaultTuning)
+	if !slices.Contains(list, sought) {
+		t.Error("a file among the best by its words is not shortlisted")
+	}
+	for id := range int64(semanticCandidates) {
+		if !slices.Contains(list, 10000+id) {
+			t.Fatalf("file %d found by meaning is not shortlisted", 10000+id)
+		}
+	}
+	for id := range int64(5) {
+		if !slices.Contains(list, 30000+id) || slices.Contains(list, 40000+id) {
+			t.Fatalf("a file close in meaning is left out, or one neither close nor holding a word is shortlisted: %v", list[len(list)-10:])
+		}
+	}
+	if want := shortlisted + semanticCandidates + 5; len(list) != want || !slices.IsSorted(list) {
+		t.Errorf("%d files shortlisted (sorted %v), want %d: the best %d by words and the rest found by meaning",
+			len(list), slices.IsSorted(list), want, shortlisted)
 	}
 }
 
