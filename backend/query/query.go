@@ -6,12 +6,16 @@
 //	roof leak             words: files matching more of them rank higher
 //	"roof leak"           an exact phrase
 //	quart*                a prefix
-//	-draft                exclude files containing the word (or "-phrase")
+//	-draft                exclude files containing the word (or "-phrase"; "--draft" is text)
 //	roof OR gutter        either word (the default for words; useful with phrases)
 //	ext:pdf ext:.docx     only these extensions (repeatable: any of them)
 //	in:notes in:/home/me  only below a folder: a folder name anywhere in the path, or an absolute path
 //	after:2024-01-01      modified on or after a day (also 2024-01, 2024)
 //	before:2024-06-30     modified before the end of that day
+//
+// A query of more than PassageWords words is a pasted passage, read as
+// text: prose and code are full of quotes, dashes and colons that would
+// otherwise turn into phrases, exclusions and filters.
 package query
 
 import (
@@ -40,18 +44,29 @@ type Query struct {
 	// Errors are problems with operators (a bad date); the rest of the query
 	// still works. The API reports them as a 400.
 	Errors []string
+	// Passage says the query was read as text, operators included (more
+	// than PassageWords words).
+	Passage bool
 }
+
+// PassageWords is the most words a query may hold and still be read as
+// query language. Past it the query is a pasted passage, to find the file
+// it came from or files like it, and its syntax is text: "-trimpath" in a
+// pasted command line dropped the very file it was pasted from, and an
+// opening quote made the rest of a paragraph one phrase.
+const PassageWords = 32
+
+// maxTerms bounds the phrases, prefixes and exclusions of a query, each of
+// which costs a full-text lookup (quotes need no spaces between them:
+// `"a""b""c"` is three phrases in one word). A passage's plain words are
+// not bounded here: the search engine keeps its most telling words for
+// keywords and gives the whole text to the embedder.
+const maxTerms = 32
 
 // MaxLength bounds the query text, in characters (not bytes): room for a
 // long question in natural language. The API refuses longer queries; the
 // parser reads no further.
 const MaxLength = 10000
-
-// maxTerms bounds the phrases, prefixes and exclusions of a query, each of
-// which costs a full-text lookup. Plain words are not bounded here: the
-// search engine keeps a long query's most telling words for keywords and
-// gives the whole text to the embedder.
-const maxTerms = 32
 
 // Prefixes cost the most: the index merges the entries of every word a
 // prefix starts. A prefix shorter than minPrefix characters ("a*") starts a
@@ -69,6 +84,15 @@ func Parse(s string) Query {
 	s = strings.ToValidUTF8(s, " ")
 	if utf8.RuneCountInString(s) > MaxLength {
 		s = string([]rune(s)[:MaxLength])
+	}
+	if passage(s) {
+		q.Passage = true
+		for _, f := range strings.Fields(s) {
+			if hasWord(f) {
+				q.Terms = append(q.Terms, Term{Text: f})
+			}
+		}
+		return q
 	}
 	for _, tok := range lex(s) {
 		q.add(tok)
@@ -136,8 +160,10 @@ func lex(s string) []token {
 			i += size
 			continue
 		}
+		// "-draft" drops a word; "--user" is a command-line option, as in
+		// a pasted command: text.
 		negated := false
-		if r == '-' && i+1 < len(s) && s[i+1] != ' ' {
+		if r == '-' && i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '-' {
 			negated = true
 			i++
 		}
@@ -237,6 +263,19 @@ func parseDay(s string) (start, next time.Time, problem string) {
 		}
 	}
 	return time.Time{}, time.Time{}, "\"" + s + "\" is not a date (use YYYY-MM-DD, YYYY-MM or YYYY)"
+}
+
+// passage reports whether s holds more than PassageWords words.
+func passage(s string) bool {
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if hasWord(f) {
+			if n++; n > PassageWords {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func hasWord(s string) bool {

@@ -2,6 +2,7 @@ package query
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -56,9 +57,10 @@ func TestBadDateIsReported(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	q := Parse(strings.Repeat(`"a phrase" pre* -not `, 500))
-	if special(q.Terms) > maxTerms || len(q.Excluded) > maxTerms {
-		t.Fatalf("%d phrases and prefixes, %d exclusions", special(q.Terms), len(q.Excluded))
+	// Quotes need no spaces: one word of the query can hold many phrases.
+	q := Parse(strings.Repeat(`"a"`, 300) + strings.Repeat(`"pre"*`, 300) + " " + strings.Repeat(`-"not"`, 500))
+	if q.Passage || special(q.Terms) != maxTerms || len(q.Excluded) != maxTerms {
+		t.Fatalf("%d phrases and prefixes, %d exclusions (a passage: %v)", special(q.Terms), len(q.Excluded), q.Passage)
 	}
 	// Plain words are all kept, up to MaxLength characters: a pasted page.
 	q = Parse(strings.Repeat("wörd ", 3000))
@@ -81,7 +83,7 @@ func special(ts []Term) int {
 // words, and only the first maxPrefixes prefixes stay prefixes.
 func TestPrefixesAreBounded(t *testing.T) {
 	var storm []string
-	for c := 'a'; c <= 'z'; c++ {
+	for c := 'a'; c <= 'i'; c++ { // 30 words in all: not a passage
 		storm = append(storm, string(c)+"*", "-"+string(c)+"x*", string(c)+"é*")
 	}
 	q := Parse(strings.Join(storm, " ") + ` "x y"* é*`)
@@ -135,4 +137,59 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%d prefixes from %q", n, s)
 		}
 	})
+}
+
+// A query of more than PassageWords words is a pasted passage: its quotes,
+// dashes, stars and colons are text, so a paragraph or a piece of code
+// finds the file it came from.
+func TestPassageIsText(t *testing.T) {
+	code := `// runtime.GOROOT doesn't know where GOROOT is (perhaps because the test
+		// binary was built with -trimpath). See "the notes" after:lunch ext:pdf in:notes
+		// if it is not, the user may fix what they broke, or ask
+		for _, v := range strings.Fields(cfg.KnownEnv) { os.Getenv(v) } -x OR y* z`
+	n := 0
+	for _, f := range strings.Fields(code) {
+		if hasWord(f) {
+			n++
+		}
+	}
+	if n <= PassageWords {
+		t.Fatalf("%d words: not a passage", n)
+	}
+	q := Parse(code)
+	if !q.Passage || len(q.Excluded) > 0 || special(q.Terms) > 0 || len(q.Exts) > 0 || len(q.In) > 0 ||
+		!q.After.IsZero() || len(q.Errors) > 0 {
+		t.Fatalf("operators applied in a passage: %+v", q)
+	}
+	var words []string
+	for _, term := range q.Terms {
+		words = append(words, term.Text)
+	}
+	for _, w := range []string{"-trimpath).", `"the`, "after:lunch", "ext:pdf", "-x", "OR", "y*"} {
+		if !slices.Contains(words, w) {
+			t.Errorf("%q is not kept as text: %q", w, words)
+		}
+	}
+	// The same operators in a query of PassageWords words still work.
+	fields := strings.Fields(code)
+	short := fields[len(fields)-PassageWords:] // fewer words: some fields are "{" or "//"
+	if q := Parse(strings.Join(short, " ")); q.Passage || len(q.Excluded) != 1 || len(q.Exts) != 1 || len(q.In) != 1 {
+		t.Fatalf("a query of %d words is read as a passage: %+v", PassageWords, q)
+	}
+}
+
+// A command line's options are text: "--user" is not an exclusion of
+// "user", nor "-" alone of anything.
+func TestOptionsAreText(t *testing.T) {
+	q := Parse(`busctl --user get-property - org.freedesktop.Example -draft`)
+	if len(q.Excluded) != 1 || q.Excluded[0].Text != "draft" {
+		t.Fatalf("excluded %+v, want draft alone", q.Excluded)
+	}
+	var words []string
+	for _, term := range q.Terms {
+		words = append(words, term.Text)
+	}
+	if !slices.Contains(words, "--user") {
+		t.Fatalf("--user is not searched: %q", words)
+	}
 }

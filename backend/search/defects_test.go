@@ -39,6 +39,27 @@ func TestLongQueryKeepsItsTellingWords(t *testing.T) {
 	}
 }
 
+// A pasted passage is text: its dashes and quotes are not exclusions and
+// phrases, so it finds the file it was copied from.
+func TestPastedPassageFindsItsFile(t *testing.T) {
+	source := `// runtime.GOROOT doesn't know where GOROOT is (perhaps because the test
+// binary was built with -trimpath). Say "go env GOROOT" and trust what it
+// prints; if it prints nothing, the user may fix what they broke, or ask.
+func findGOROOT() (string, error) { return cfg.KnownEnv("GOROOT"), nil }`
+	docs := []testDoc{{"testenv.go", []string{source}}}
+	for i := range 20 {
+		docs = append(docs, testDoc{fmt.Sprintf("other%02d.go", i), []string{
+			"// the user may set GOROOT to the wrong directory; the test binary knows where it was built"}})
+	}
+	e := testIndex(t, docs)
+	for _, mode := range []Mode{Hybrid, Keyword} {
+		rs := search(t, e, Request{Query: source, Mode: mode})
+		if len(rs) == 0 || paths(rs)[0] != "testenv.go" {
+			t.Errorf("%s: top results %v, want testenv.go first", mode, paths(rs)[:min(3, len(rs))])
+		}
+	}
+}
+
 // In an index large enough for pruning (commonMin files), a common word
 // still counts in the score of the files that are candidates for a rare
 // one: here it is all that tells them apart.
