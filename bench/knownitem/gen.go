@@ -27,9 +27,12 @@ const (
 	kindName     = "name"      // the name, without its extension, or a distinctive part of it
 	kindNameWord = "name+word" // part of the name and a word of the text
 	kindTypo     = "typo"      // words or a name part with one word misspelt by one edit
+	kindPassage  = "passage"   // 40-120 words pasted from the text, as they stand
 )
 
-var kinds = []string{kindWords, kindName, kindNameWord, kindTypo}
+// kinds in the order they are drawn: a kind added at the end leaves the
+// queries a seed gives the others as they were.
+var kinds = []string{kindWords, kindName, kindNameWord, kindTypo, kindPassage}
 
 // item is one generated query and the files that answer it.
 type item struct {
@@ -212,8 +215,29 @@ func (g *generator) query(kind string, f file) (item, bool) {
 		}
 		ws[i] = typo
 		it.Query = strings.Join(ws, " ")
+	case kindPassage:
+		q, ok := g.passage(f)
+		if !ok {
+			return it, false
+		}
+		it.Query, it.How = q, "pasted passage"
 	}
 	return it, true
+}
+
+// passage copies 40 to 120 consecutive words of the file's text, with
+// their punctuation, as a person pastes a paragraph or a piece of code to
+// find where it came from; none longer than 2,000 characters, a paste of
+// text rather than of data.
+func (g *generator) passage(f file) (string, bool) {
+	fields := strings.Fields(clip(f.Text))
+	n := 40 + g.r.IntN(81)
+	if len(fields) < n {
+		return "", false
+	}
+	start := g.r.IntN(len(fields) - n + 1)
+	q := strings.Join(fields[start:start+n], " ")
+	return q, len(q) <= 2000
 }
 
 // length is how many words a person recalls: mostly two or three.

@@ -82,7 +82,11 @@ func main() {
 		fmt.Println("\nQueries Trove (hybrid) does not answer first: Trove's rank, FTS5's rank (0: not in the top 10)")
 		for i, it := range items {
 			if r := rank(systems["Trove hybrid"][i], it); r != 1 {
-				fmt.Printf("%-9s %2d %2d  %-40q %s (%s)\n", it.Kind, r, rank(systems["FTS5 BM25"][i], it), it.Query, it.Target, it.How)
+				q := it.Query
+				if r := []rune(q); len(r) > 60 {
+					q = string(r[:57]) + "..."
+				}
+				fmt.Printf("%-9s %2d %2d  %-40q %s (%s)\n", it.Kind, r, rank(systems["FTS5 BM25"][i], it), q, it.Target, it.How)
 			}
 		}
 	}

@@ -7,6 +7,7 @@
 package fts5base
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,7 +34,7 @@ type Doc struct{ ID, Title, Body string }
 func Build(dir string, docs []Doc, key ...string) (*Index, error) {
 	path := filepath.Join(dir, "fts5-baseline.db")
 	stamp := path + ".key"
-	db, err := sqlite3.Open(path)
+	db, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -82,10 +83,18 @@ func Build(dir string, docs []Doc, key ...string) (*Index, error) {
 	return ix, nil
 }
 
+// open opens the baseline's database with room for long queries: FTS5
+// reads the matches of every word of a query's OR at once, and the 256 MB
+// a connection gets by default ran out on a pasted paragraph of common
+// words over the 20,000-file corpus.
+func open(path string) (*sqlite3.Conn, error) {
+	return sqlite3.OpenContext(sqlite3.WithMaxMemory(context.Background(), 2<<30), path)
+}
+
 // Open opens a baseline built before in dir; Search then returns rowids
 // (1-based, in the order the documents were given) as ids.
 func Open(dir string) (*Index, error) {
-	db, err := sqlite3.Open(filepath.Join(dir, "fts5-baseline.db"))
+	db, err := open(filepath.Join(dir, "fts5-baseline.db"))
 	if err != nil {
 		return nil, err
 	}
