@@ -6,7 +6,7 @@
 //	roof leak             words: files matching more of them rank higher
 //	"roof leak"           an exact phrase
 //	quart*                a prefix
-//	-draft                exclude files containing the word (or "-phrase"; "--draft" is text)
+//	-draft                exclude files containing the word (or -"phrase"; "--draft", "-1" are text)
 //	roof OR gutter        either word (the default for words; useful with phrases)
 //	ext:pdf ext:.docx     only these extensions (repeatable: any of them)
 //	in:notes in:/home/me  only below a folder: a folder name anywhere in the path, or an absolute path
@@ -160,12 +160,14 @@ func lex(s string) []token {
 			i += size
 			continue
 		}
-		// "-draft" drops a word; "--user" is a command-line option, as in
-		// a pasted command: text.
+		// "-draft" and -"old copy" drop what follows; "--user" (a
+		// command-line option), "-1" and "->" are text, as in pasted code.
 		negated := false
-		if r == '-' && i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '-' {
-			negated = true
-			i++
+		if r == '-' && i+1 < len(s) {
+			if next, _ := utf8.DecodeRuneInString(s[i+1:]); unicode.IsLetter(next) || next == '"' {
+				negated = true
+				i++
+			}
 		}
 		if i < len(s) && s[i] == '"' {
 			end := strings.IndexByte(s[i+1:], '"')
@@ -220,11 +222,17 @@ func (q *Query) add(t token) {
 func (q *Query) operator(key, val string) bool {
 	switch key {
 	case "ext", "type":
+		var exts []string
 		for _, e := range strings.Split(val, ",") {
 			if e = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(e), ".")); e != "" {
-				q.Exts = append(q.Exts, "."+e)
+				exts = append(exts, "."+e)
 			}
 		}
+		// `type: "string"` or `type:[]byte` in pasted code is text.
+		if len(exts) == 0 || slices.ContainsFunc(exts, func(e string) bool { return !isExt(e) }) {
+			return false
+		}
+		q.Exts = append(q.Exts, exts...)
 	case "in", "folder":
 		if val != "" {
 			q.In = append(q.In, val)
@@ -246,6 +254,22 @@ func (q *Query) operator(key, val string) bool {
 	}
 	return true
 }
+
+// isExt reports whether e (with its dot) looks like a file extension:
+// letters and digits, with "." "_" "-" "+" between them ("tar.gz",
+// "c++"), at most maxExt characters.
+func isExt(e string) bool {
+	body := e[1:]
+	if body == "" || utf8.RuneCountInString(body) > maxExt {
+		return false
+	}
+	return strings.IndexFunc(body, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-+", r)
+	}) < 0
+}
+
+// maxExt is the longest extension ext: accepts.
+const maxExt = 16
 
 // parseDay reads YYYY-MM-DD, YYYY-MM or YYYY in local time and returns the
 // start of that period and the start of the next.

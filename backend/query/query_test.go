@@ -178,18 +178,23 @@ func TestPassageIsText(t *testing.T) {
 	}
 }
 
-// A command line's options are text: "--user" is not an exclusion of
-// "user", nor "-" alone of anything.
-func TestOptionsAreText(t *testing.T) {
-	q := Parse(`busctl --user get-property - org.freedesktop.Example -draft`)
+// Pasted commands and code are text: "--user" is not an exclusion of
+// "user", "-1" not one of "1", and `type: "string"` no filter.
+func TestCodeIsText(t *testing.T) {
+	q := Parse(`busctl --user get-property - return -1, err; x->y type:"string" type:[]byte -draft ext:tar.gz`)
 	if len(q.Excluded) != 1 || q.Excluded[0].Text != "draft" {
 		t.Fatalf("excluded %+v, want draft alone", q.Excluded)
+	}
+	if !slices.Equal(q.Exts, []string{".tar.gz"}) {
+		t.Fatalf("extensions %q, want .tar.gz alone", q.Exts)
 	}
 	var words []string
 	for _, term := range q.Terms {
 		words = append(words, term.Text)
 	}
-	if !slices.Contains(words, "--user") {
-		t.Fatalf("--user is not searched: %q", words)
+	for _, w := range []string{"--user", "-1,", "x->y", `type:"string"`, "type:[]byte"} {
+		if !slices.Contains(words, w) {
+			t.Errorf("%q is not searched: %q", w, words)
+		}
 	}
 }
