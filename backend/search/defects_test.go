@@ -60,6 +60,37 @@ func findGOROOT() (string, error) { return cfg.KnownEnv("GOROOT"), nil }`
 	}
 }
 
+// A pasted passage gets no feedback words: it is pasted to find its
+// source, and the words of the files ranked first pull in its neighbours.
+// A question of fewer words gets them.
+func TestPassageGetsNoFeedback(t *testing.T) {
+	var docs []testDoc
+	for i := range 6 {
+		docs = append(docs, testDoc{fmt.Sprintf("roof%d.txt", i), []string{fmt.Sprintf(
+			"The roof leak above the bedroom came back after storm %d; the gutter and the flashing were replaced, "+
+				"and the insurer paid for the plaster, the paint and the carpet of the bedroom below the roof. "+
+				"The contractor inspected the chimney, the valley, the skylight and the shingles, found the membrane "+
+				"torn near the ridge, sealed the nails, cleared the downpipe and the drain, and wrote a report for "+
+				"the insurer listing the damage to the ceiling, the insulation, the joists and the wallpaper.", i)}})
+	}
+	e := testIndex(t, docs)
+	question := "why does the roof leak above the bedroom after every storm"
+	passage := "The roof leak above the bedroom came back after storm 3; the gutter and the flashing were replaced, " +
+		"and the insurer paid for the plaster, the paint and the carpet of the bedroom below the roof, as the roofer said."
+	for _, c := range []struct {
+		query    string
+		feedback bool
+	}{{question, true}, {passage, false}} {
+		rs := search(t, e, Request{Query: c.query, Explain: true})
+		if len(rs) == 0 || rs[0].Explain == nil {
+			t.Fatalf("%q: no explained results", c.query)
+		}
+		if got := len(rs[0].Explain.Feedback) > 0; got != c.feedback {
+			t.Errorf("%q: feedback words %q, want some: %v", c.query, rs[0].Explain.Feedback, c.feedback)
+		}
+	}
+}
+
 // In an index large enough for pruning (commonMin files), a common word
 // still counts in the score of the files that are candidates for a rare
 // one: here it is all that tells them apart.
