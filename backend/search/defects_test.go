@@ -60,10 +60,9 @@ func findGOROOT() (string, error) { return cfg.KnownEnv("GOROOT"), nil }`
 	}
 }
 
-// A pasted passage gets no feedback words: it is pasted to find its
-// source, and the words of the files ranked first pull in its neighbours.
-// A question of fewer words gets them.
-func TestPassageGetsNoFeedback(t *testing.T) {
+// A pasted passage found as it stands gets no feedback words: they would
+// pull in its source's neighbours. A question gets them, short or long.
+func TestFoundPassageGetsNoFeedback(t *testing.T) {
 	var docs []testDoc
 	for i := range 6 {
 		docs = append(docs, testDoc{fmt.Sprintf("roof%d.txt", i), []string{fmt.Sprintf(
@@ -73,14 +72,24 @@ func TestPassageGetsNoFeedback(t *testing.T) {
 				"torn near the ridge, sealed the nails, cleared the downpipe and the drain, and wrote a report for "+
 				"the insurer listing the damage to the ceiling, the insulation, the joists and the wallpaper.", i)}})
 	}
+	// Words of the long question that the roof files lack, no file holding
+	// most of them.
+	filler := strings.Repeat("Notes on the garden, the kitchen, the weather, the neighbours and the car. ", 6)
+	for i, text := range []string{"Writing to ask about the old house.", "The builder came twice last year.",
+		"He said everything looked perfectly fine.", "A heavy time for him."} {
+		docs = append(docs, testDoc{fmt.Sprintf("diary%d.txt", i), []string{text + " " + filler}})
+	}
 	e := testIndex(t, docs)
 	question := "why does the roof leak above the bedroom after every storm"
 	passage := "The roof leak above the bedroom came back after storm 3; the gutter and the flashing were replaced, " +
-		"and the insurer paid for the plaster, the paint and the carpet of the bedroom below the roof, as the roofer said."
+		"and the insurer paid for the plaster, the paint and the carpet of the bedroom below the roof."
+	long := "I am writing to ask why the roof of our old house starts to leak above the bedroom after every " +
+		"heavy storm, even though a builder came twice last year and said that everything up there " +
+		"looked perfectly fine to him at the time"
 	for _, c := range []struct {
 		query    string
 		feedback bool
-	}{{question, true}, {passage, false}} {
+	}{{question, true}, {passage, false}, {long, true}} {
 		rs := search(t, e, Request{Query: c.query, Explain: true})
 		if len(rs) == 0 || rs[0].Explain == nil {
 			t.Fatalf("%q: no explained results", c.query)

@@ -23,17 +23,20 @@ import (
 // FeedbackMinWords typed words. Passages of a few dozen words (titles,
 // abstracts of a line) estimate noise rather than a distribution of
 // words: together they must hold FeedbackMinText words. A pasted passage
-// (query.PassageWords) has words enough to stand for itself, and is
-// pasted to find its source or files like it: feedback pulled in the
-// vocabulary of its neighbours (on bench/knownitem's pasted passages,
-// MRR@10 0.89 with feedback and 0.92 without, where cacm, MED and NPL's
-// longest questions moved by at most 0.013 nDCG@10, cacm up, MED down).
+// (query.PassageWords) whose best first-pass file holds nearly all its
+// words (FeedbackFoundShare of their weight) was found as it stands:
+// feedback would pull in the vocabulary of that file's neighbours. The
+// long questions of the collections, whose words differ from their
+// answers', keep it: no file holds nine tenths of theirs.
 
 // feedback adds feedback terms to the searcher's query and returns the
 // feedback passages (for moving the query vector).
 func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, error) {
 	t := s.t
-	if t.FeedbackTerms <= 0 || t.FeedbackDocs <= 0 || !s.p.natural() || s.typedWords() < t.FeedbackMinWords || s.p.q.Passage {
+	if t.FeedbackTerms <= 0 || t.FeedbackDocs <= 0 || !s.p.natural() || s.typedWords() < t.FeedbackMinWords {
+		return nil, nil
+	}
+	if s.p.q.Passage && len(ranked) > 0 && s.typedShare(ranked[0].C) >= t.FeedbackFoundShare {
 		return nil, nil
 	}
 	var top []Scored
@@ -92,6 +95,26 @@ func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, erro
 }
 
 // typedWords counts the query's distinct typed words (not stopwords).
+// typedShare is the share of the typed words' weight (occurrences times
+// IDF) that a file holds in any field.
+func (s *searcher) typedShare(c *Candidate) float64 {
+	var held, all float64
+	for i, q := range s.terms {
+		if q.source == Feedback || s.weight[i] == 0 {
+			continue
+		}
+		w := s.weight[i] * s.idf[i]
+		all += w
+		if i < len(c.TF) && c.TF[i] != ([numFields]int32{}) {
+			held += w
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return held / all
+}
+
 func (s *searcher) typedWords() int {
 	n := 0
 	for _, q := range s.terms {

@@ -53,6 +53,10 @@ type Tuning struct {
 	// feedback: a name or a few remembered words mean one file, and
 	// feedback would pull its neighbours in.
 	FeedbackMinWords int
+	// FeedbackFoundShare: a pasted passage (query.PassageWords) whose best
+	// first-pass file holds this share of its typed words' weight was
+	// found as it stands, and gets no feedback (0: no passage gets it).
+	FeedbackFoundShare float64
 	// VectorFeedback moves the query vector toward the feedback passages
 	// (Rocchio): q + VectorFeedback * their mean.
 	VectorFeedback float64
@@ -91,7 +95,10 @@ var DefaultTuning = Tuning{
 	FeedbackWeight:   0.2,
 	FeedbackMinText:  300,
 	FeedbackMinWords: 5,
-	VectorFeedback:   1,
+	// A pasted passage's source holds all its words; no best file of the
+	// collections' long questions holds nine tenths of theirs.
+	FeedbackFoundShare: 0.9,
+	VectorFeedback:     1,
 	// A small bonus: it lifts keyword ranking on every collection of
 	// bench/quality, while more of it lets closeness outweigh what BM25F
 	// and meaning say.
