@@ -94,7 +94,6 @@ func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, erro
 	return passages, nil
 }
 
-// typedWords counts the query's distinct typed words (not stopwords).
 // typedShare is the share of the typed words' weight (occurrences times
 // IDF) that a file holds in any field.
 func (s *searcher) typedShare(c *Candidate) float64 {
@@ -115,6 +114,7 @@ func (s *searcher) typedShare(c *Candidate) float64 {
 	return held / all
 }
 
+// typedWords counts the query's distinct typed words (not stopwords).
 func (s *searcher) typedWords() int {
 	n := 0
 	for _, q := range s.terms {

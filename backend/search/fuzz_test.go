@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"trove/backend/core"
@@ -32,7 +33,9 @@ func TestEngineFindsAndHighlights(t *testing.T) {
 func FuzzSearch(f *testing.F) {
 	for _, q := range []string{`roof`, `"unclosed`, `NEAR(`, `AND`, `*`, `a:b`, `'; DROP TABLE files; --`,
 		`-"x" ext:txt in:/d after:2024 before:2020-02`, `quart* OR "raised bed"`, `col:value`, `\"`, `""""`,
-		`Q3_report.txt`, `w/roof-leak.md`, `/w/Q3 report`, `1.5.2.5.txt`, `roof-leak.md roof-leak.md`} {
+		`Q3_report.txt`, `w/roof-leak.md`, `/w/Q3 report`, `1.5.2.5.txt`, `roof-leak.md roof-leak.md`,
+		`return -1, err --user x->y type:"string" ext:tar.gz`,
+		strings.Repeat(`the "roof -leak ext:pdf after:lunch quart* `, 9)} {
 		f.Add(q, "hybrid")
 	}
 	e := engineFor(f)
