@@ -215,7 +215,7 @@ func TestSemanticScoreDoesNotDependOnHowTheFileWasFound(t *testing.T) {
 	if slices.Max(sims) != sims[39] || slices.Max(sims[:32])+0.05 > sims[39] {
 		t.Fatalf("the test needs passage 39 to be the closest by a margin: %.3f", sims)
 	}
-	want := math.Exp(-Distance(sims[39]))
+	want := math.Exp(-DefaultTuning.DistanceScale * Distance(sims[39]))
 	rs := search(t, e, Request{Query: q, Limit: 300})
 	for _, r := range rs {
 		if r.File.Filename == "long.txt" {
