@@ -85,12 +85,10 @@ func Parse(s string) Query {
 	if utf8.RuneCountInString(s) > MaxLength {
 		s = string([]rune(s)[:MaxLength])
 	}
-	if passage(s) {
+	if words := wordsOf(s); len(words) > PassageWords {
 		q.Passage = true
-		for _, f := range strings.Fields(s) {
-			if hasWord(f) {
-				q.Terms = append(q.Terms, Term{Text: f})
-			}
+		for _, w := range words {
+			q.Terms = append(q.Terms, Term{Text: w})
 		}
 		return q
 	}
@@ -289,17 +287,10 @@ func parseDay(s string) (start, next time.Time, problem string) {
 	return time.Time{}, time.Time{}, "\"" + s + "\" is not a date (use YYYY-MM-DD, YYYY-MM or YYYY)"
 }
 
-// passage reports whether s holds more than PassageWords words.
-func passage(s string) bool {
-	n := 0
-	for _, f := range strings.Fields(s) {
-		if hasWord(f) {
-			if n++; n > PassageWords {
-				return true
-			}
-		}
-	}
-	return false
+// wordsOf splits s at spaces into the pieces that hold a letter or a
+// digit: a passage's terms, and what PassageWords counts.
+func wordsOf(s string) []string {
+	return slices.DeleteFunc(strings.Fields(s), func(f string) bool { return !hasWord(f) })
 }
 
 func hasWord(s string) bool {

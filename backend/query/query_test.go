@@ -148,13 +148,7 @@ func TestPassageIsText(t *testing.T) {
 		// binary was built with -trimpath). See "the notes" after:lunch ext:pdf in:notes
 		// if it is not, the user may fix what they broke, or ask
 		for _, v := range strings.Fields(cfg.KnownEnv) { os.Getenv(v) } -x OR y* z`
-	n := 0
-	for _, f := range strings.Fields(code) {
-		if hasWord(f) {
-			n++
-		}
-	}
-	if n <= PassageWords {
+	if n := len(wordsOf(code)); n <= PassageWords {
 		t.Fatalf("%d words: not a passage", n)
 	}
 	q := Parse(code)

@@ -156,7 +156,7 @@ func score(q Query, cands []*Candidate, col Collection, t Tuning) []Scored {
 		if q.Mode != Keyword && c.HasVector {
 			s.Semantic = math.Exp(-t.DistanceScale * Distance(c.Similarity))
 		}
-		if q.Mode == Hybrid && !matchesTyped(q, c, s.Name) && c.Similarity < t.SemanticOnlyMin {
+		if !kept(q, c, s.Name, t) {
 			continue
 		}
 		if q.Mode == Semantic && !c.HasVector {
@@ -219,6 +219,13 @@ func siftDown(h []Scored, i int) {
 		h[i], h[worst] = h[worst], h[i]
 		i = worst
 	}
+}
+
+// kept reports whether a search keeps a file it has found: in hybrid mode
+// the file must hold a typed word, match by name (name > 0) or be close
+// enough in meaning to stand on it alone (SemanticOnlyMin).
+func kept(q Query, c *Candidate, name float64, t Tuning) bool {
+	return q.Mode != Hybrid || matchesTyped(q, c, name) || c.Similarity >= t.SemanticOnlyMin
 }
 
 // matchesTyped reports whether a file holds a word of the query as typed

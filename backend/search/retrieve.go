@@ -638,11 +638,11 @@ func (s *searcher) fuse(ctx context.Context) ([]Scored, error) {
 // places go by the words alone: ranked with their meaning, they took
 // places that files holding more of the query's words needed.
 //
-// A hybrid search leaves out a file found by meaning that is not close
-// enough to rank on its meaning alone (SemanticOnlyMin) and in which phase
-// one found none of the typed words. Only common words could still make
-// it a match, and a file holding nothing but common words is what pruning
-// may miss already; in an index phase one read whole, it matches nothing.
+// A file found by meaning joins only if fusion would keep it on what phase
+// one knows (kept): in a hybrid search one neither close in meaning nor
+// holding a typed word could only become a match by common words, and a
+// file holding nothing but common words is what pruning may miss already;
+// in an index phase one read whole, it matches nothing.
 func shortlist(q Query, cands map[int64]*Candidate, byName map[int64]bool, col Collection, t Tuning) []int64 {
 	byWords := q
 	if q.Mode == Hybrid {
@@ -663,8 +663,7 @@ func shortlist(q Query, cands map[int64]*Candidate, byName map[int64]bool, col C
 		if in[id] {
 			continue
 		}
-		byMeaning := c.HasVector && (q.Mode != Hybrid || c.Similarity >= t.SemanticOnlyMin || matchesTyped(q, c, 0))
-		if byName[id] || byMeaning {
+		if byName[id] || c.HasVector && kept(q, c, 0, t) {
 			list = append(list, id)
 		}
 	}

@@ -5,7 +5,7 @@
 //
 // It generates n queries of each kind (gen.go: words recalled from the
 // text, the name or part of it, part of the name plus a word, a misspelt
-// word) and reports MRR@10, success@1 and success@10 per kind for Trove
+// word, a passage pasted from the text) and reports MRR@10, success@1 and success@10 per kind for Trove
 // (hybrid and keyword-only, through POST /api/search/) and, in the same
 // run, for plain FTS5 BM25 over the same files (the relative path as the
 // title, weight 2, and the text Trove's extractors read, weight 1; package
@@ -83,8 +83,8 @@ func main() {
 		for i, it := range items {
 			if r := rank(systems["Trove hybrid"][i], it); r != 1 {
 				q := it.Query
-				if r := []rune(q); len(r) > 60 {
-					q = string(r[:57]) + "..."
+				if runes := []rune(q); len(runes) > 60 {
+					q = string(runes[:57]) + "..."
 				}
 				fmt.Printf("%-9s %2d %2d  %-40q %s (%s)\n", it.Kind, r, rank(systems["FTS5 BM25"][i], it), q, it.Target, it.How)
 			}
