@@ -365,7 +365,7 @@ func render(text string, from, to int, hits []span) string {
 
 // collapse turns runs of white space into one space, so a snippet is a line.
 func collapse(s string) string {
-	if !strings.ContainsAny(s, "\n\t\r  ") {
+	if collapsed(s) {
 		return s
 	}
 	var b strings.Builder
@@ -382,4 +382,23 @@ func collapse(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// collapsed reports whether collapse would leave s as it is: its only
+// white space is single ASCII spaces. Most pieces of a snippet are, and
+// then collapse copies nothing. Every rune unicode.IsSpace knows counts,
+// \v and U+2028 as much as \n.
+func collapsed(s string) bool {
+	prev := byte(0)
+	for i, r := range s {
+		if r == ' ' {
+			if prev == ' ' {
+				return false
+			}
+		} else if unicode.IsSpace(r) {
+			return false
+		}
+		prev = s[i]
+	}
+	return true
 }

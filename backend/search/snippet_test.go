@@ -56,11 +56,24 @@ func TestSearchSnippetOfALongTokenFile(t *testing.T) {
 	}
 }
 
+// White space that is neither an ASCII space nor a line break (\v, U+2028)
+// once passed through, so the snippet was not a line of the text.
+func TestCollapseEveryKindOfSpace(t *testing.T) {
+	for in, want := range map[string]string{
+		"Z\v": "Z ", "a\u2028b": "a b", "a  b": "a b", "a b": "a b", "a\u00a0\tb": "a b", "ab": "ab",
+	} {
+		if got := collapse(in); got != want {
+			t.Errorf("collapse(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func FuzzSnippet(f *testing.F) {
 	f.Add("Meeting notes "+strings.Repeat("0123456789abcdef", 25)+" zebraquux budget", "zebraquux", uint8(219))
 	f.Add("ASN.1 DER encoding of the "+strings.Repeat("x", 300)+" encoder", "ASN.1 DER encoding", uint8(59))
 	f.Add(strings.Repeat("日本語", 100), "日本", uint8(0))
 	f.Add("a\xffb\xfe leak leaking\n\t  leaks", "leak", uint8(3))
+	f.Add("leak\vleak\n leak", "leak", uint8(16))
 	f.Fuzz(func(t *testing.T, text, query string, n uint8) {
 		limit := 1 + int(n)%200
 		stems := map[string]bool{}
