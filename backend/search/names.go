@@ -22,8 +22,8 @@ import (
 // So the exact name, or the name without its extension, scores 1; a
 // distinctive part of a long name scores by how much of the name it is;
 // a name that only shares a common word with a long query scores little.
-// A query word matches a part of the name by its folded form or its stem,
-// a whole compound ("x11protocol" in x11protocol.txt), the start of a part
+// A query word matches a part of the name by its folded form (or, with
+// NameStemCredit, by its stem alone), a whole compound ("x11protocol" in x11protocol.txt), the start of a part
 // when it is the last word typed (the name may not be finished), or, with
 // less credit, anywhere inside a word ("port" in report.pdf).
 
@@ -224,11 +224,14 @@ func matchParsed(words []NameWord, pn *parsedName, folders string, t Tuning) (fl
 	for i, q := range words {
 		total += q.Weight
 		c := 0.0
+		whole := coverWhole(nws, q, t.NameStemCredit)
+		part := 0.0
+		if whole < 1 { // a whole word spelt alike covers what its parts would
+			part = coverPart(nws, q, t.NameStemCredit)
+		}
 		switch {
-		case coverWhole(nws, q):
-			c, matched[i] = 1, "name"
-		case coverPart(nws, q):
-			c, matched[i] = 1, "name"
+		case whole > 0 || part > 0:
+			c, matched[i] = max(whole, part), "name"
 		case q.Text == pn.ext:
 			c, matched[i] = 1, "extension"
 		case coverInside(nws, q, t.NameSubstringCredit):
@@ -236,8 +239,8 @@ func matchParsed(words []NameWord, pn *parsedName, folders string, t Tuning) (fl
 		default:
 			if hasWord(inFolders, q) {
 				c, matched[i] = t.NameFolderCredit, "folders"
-				coverWhole(parent, q)
-				coverPart(parent, q)
+				coverWhole(parent, q, 1)
+				coverPart(parent, q, 1)
 			}
 		}
 		credit += q.Weight * c
@@ -278,44 +281,67 @@ func sameWord(q NameWord, text, stem string) bool {
 	return q.Text == text || q.Stem == stem
 }
 
-// coverWhole matches a whole word of the name, all its parts at once.
-func coverWhole(nws []nameWord, q NameWord) bool {
-	hit := false
-	for i := range nws {
-		if len(nws[i].parts) > 1 && sameWord(q, nws[i].text, nws[i].stem) || len(nws[i].parts) == 1 && sameWord(q, nws[i].parts[0].text, nws[i].parts[0].stem) {
-			for j := range nws[i].parts {
-				nws[i].parts[j].covered = float64(len(nws[i].parts[j].text))
-			}
-			hit = true
-		}
+// wordCredit is what a query word is worth as a name word: all of it when
+// spelt alike, stemCredit when only their stems agree. A person who types
+// a name types it as it is written ("decoder"); "decoded" is a word
+// remembered from a text, and stemming must not make decoder.go its
+// answer.
+func wordCredit(q NameWord, text, stem string, stemCredit float64) float64 {
+	switch {
+	case q.Text == text:
+		return 1
+	case q.Stem == stem:
+		return stemCredit
 	}
-	return hit
+	return 0
+}
+
+// coverWhole matches a whole word of the name, all its parts at once, and
+// returns the best credit it matched with (0: none).
+func coverWhole(nws []nameWord, q NameWord, stemCredit float64) float64 {
+	best := 0.0
+	for i := range nws {
+		w := &nws[i]
+		c := 0.0
+		if len(w.parts) > 1 {
+			c = wordCredit(q, w.text, w.stem, stemCredit)
+		} else if len(w.parts) == 1 {
+			c = wordCredit(q, w.parts[0].text, w.parts[0].stem, stemCredit)
+		}
+		if c == 0 {
+			continue
+		}
+		for j := range w.parts {
+			p := &w.parts[j]
+			p.covered = max(p.covered, c*float64(len(p.text)))
+		}
+		best = max(best, c)
+	}
+	return best
 }
 
 // coverPart matches one part of a compound word, or the start of one when
-// the word may be unfinished.
-func coverPart(nws []nameWord, q NameWord) bool {
-	hit := false
+// the word may be unfinished, and returns the best credit it matched with.
+func coverPart(nws []nameWord, q NameWord, stemCredit float64) float64 {
+	best := 0.0
 	for i := range nws {
 		wordHit := false
 		for j := range nws[i].parts {
 			p := &nws[i].parts[j]
-			switch {
-			case sameWord(q, p.text, p.stem):
-				p.covered = float64(len(p.text))
-				wordHit = true
-			case q.Prefix && len(q.Text) >= 2 && strings.HasPrefix(p.text, q.Text):
+			if c := wordCredit(q, p.text, p.stem, stemCredit); c > 0 {
+				p.covered = max(p.covered, c*float64(len(p.text)))
+				best, wordHit = max(best, c), true
+			} else if q.Prefix && len(q.Text) >= 2 && strings.HasPrefix(p.text, q.Text) {
 				p.covered = max(p.covered, float64(len(q.Text)))
-				wordHit = true
+				best, wordHit = 1, true
 			}
 		}
 		if !wordHit && q.Prefix && len(q.Text) >= 2 && strings.HasPrefix(nws[i].text, q.Text) {
 			coverSpan(&nws[i], 0, len(q.Text), 1)
-			wordHit = true
+			best = 1
 		}
-		hit = hit || wordHit
 	}
-	return hit
+	return best
 }
 
 // coverInside matches the word anywhere inside a word of the name, with

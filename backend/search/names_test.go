@@ -30,8 +30,11 @@ func TestNameMatch(t *testing.T) {
 		{"quarterly report", "Q3-quarterly_report.xlsx", "", 0.85, 0.9}, // all but "Q3"
 		{"budget plan", "myBudgetPlan2024.ods", "", 0.6, 0.7},
 		{"boundary layer", "report.pdf", "", 0, 0},
-		{"bash license", "copyright", "bash", 0.05, 0.1}, // the parent folder, as part of the name
-		{"bash license", "copyright", "bash/doc", 0, 0},  // a folder further up is not
+		{"decoder", "decoder.go", "", 1, 1},
+		{"decoded", "decoder.go", "", 0.12, 0.13},                      // the same stem only: half credit on both sides
+		{"quarterly reports", "quarterly_report.xlsx", "", 0.45, 0.45}, // (1 + 1/2)/2 squared, times 12 of 15 characters
+		{"bash license", "copyright", "bash", 0.05, 0.1},               // the parent folder, as part of the name
+		{"bash license", "copyright", "bash/doc", 0, 0},                // a folder further up is not
 	} {
 		got, _ := nameMatch(words(t, c.query), c.name, c.folders, tn)
 		if got < c.min-1e-9 || got > c.max+1e-9 {
