@@ -35,6 +35,17 @@ type qterm struct {
 
 func (t qterm) single() bool { return !t.phrase && !t.prefix }
 
+// words counts the query's terms that carry meaning: stopwords aside.
+func (p plan) words() int {
+	n := 0
+	for _, t := range p.terms {
+		if !t.stop {
+			n++
+		}
+	}
+	return n
+}
+
 // quote makes text an FTS5 string literal: whatever it holds, the tokenizer
 // sees it as words, never as query syntax.
 func quote(text string) string { return `"` + strings.ReplaceAll(text, `"`, `""`) + `"` }

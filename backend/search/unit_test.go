@@ -500,3 +500,27 @@ func TestWholeTablesAreNotWalkedAgain(t *testing.T) {
 		}
 	}
 }
+
+// A query of a few words normalises the text's length harder; a longer one
+// keeps the text's b, and so does every other field.
+func TestShortQueryTextB(t *testing.T) {
+	d := DefaultTuning
+	for _, c := range []struct {
+		query string
+		b     float64
+	}{
+		{"zebra budget plan", d.ShortTextB},
+		{"the zebra of a budget plan for the year", d.ShortTextB}, // stopwords aside: four words
+		{"zebra budget plan annual report", d.Fields[FieldText].B},
+		{"the", d.Fields[FieldText].B}, // nothing but stopwords
+	} {
+		p := newPlanText(c.query)
+		got := d.forWords(p.words())
+		if got.Fields[FieldText].B != c.b || got.Fields[FieldName] != d.Fields[FieldName] {
+			t.Errorf("%q: text b %.2f, want %.2f", c.query, got.Fields[FieldText].B, c.b)
+		}
+	}
+	if d.ShortTextB == d.Fields[FieldText].B {
+		t.Fatal("the short-query b is the text's b: the test shows nothing")
+	}
+}
