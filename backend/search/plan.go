@@ -35,8 +35,8 @@ type qterm struct {
 
 func (t qterm) single() bool { return !t.phrase && !t.prefix }
 
-// words counts the query's terms that carry meaning: stopwords aside.
-func (p plan) words() int {
+// wordCount counts the query's terms that carry meaning: stopwords aside.
+func (p plan) wordCount() int {
 	n := 0
 	for _, t := range p.terms {
 		if !t.stop {

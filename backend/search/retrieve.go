@@ -113,7 +113,7 @@ type listing struct {
 }
 
 func newSearcher(e *Engine, req Request, p plan, filter store.FileFilter) *searcher {
-	return &searcher{e: e, req: req, p: p, filter: filter, t: e.tuning().forWords(p.words()),
+	return &searcher{e: e, req: req, p: p, filter: filter, t: e.tuning().forWords(p.wordCount()),
 		cands: map[int64]*Candidate{}, placed: map[int64]bool{}, byName: map[int64]bool{}}
 }
 

@@ -515,7 +515,7 @@ func TestShortQueryTextB(t *testing.T) {
 		{"the", d.Fields[FieldText].B}, // nothing but stopwords
 	} {
 		p := newPlanText(c.query)
-		got := d.forWords(p.words())
+		got := d.forWords(p.wordCount())
 		if got.Fields[FieldText].B != c.b || got.Fields[FieldName] != d.Fields[FieldName] {
 			t.Errorf("%q: text b %.2f, want %.2f", c.query, got.Fields[FieldText].B, c.b)
 		}
