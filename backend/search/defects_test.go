@@ -303,3 +303,22 @@ func TestWordsTogetherRankFirst(t *testing.T) {
 		t.Errorf("apart.txt explanation %+v: its words stand apart, want a proximity part under a tenth of together.txt's", x)
 	}
 }
+
+// A word of a script whose letters carry marks of their own (й, ё, ά, ば)
+// is looked up as the index holds it: folded like é, "новый" and "отчёт"
+// were words the index lacked, and a keyword search for them found
+// nothing.
+func TestMarkedLettersAreTheirOwn(t *testing.T) {
+	e := testIndex(t, []testDoc{
+		{"report.txt", []string{"мой новый отчёт о продажах"}},
+		{"greeting.txt", []string{"с новым годом и удачи"}},
+		{"ja.txt", []string{"例えば バグ の 報告"}},
+		{"ja2.txt", []string{"ハク は 名前"}},
+	})
+	for q, want := range map[string]string{"новый": "report.txt", "отчёт": "report.txt", "バグ": "ja.txt"} {
+		rs := search(t, e, Request{Query: q, Mode: Keyword, Limit: 10})
+		if got := paths(rs); len(got) != 1 || got[0] != want {
+			t.Errorf("%q: got %v, want only %s", q, got, want)
+		}
+	}
+}

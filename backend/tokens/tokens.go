@@ -8,6 +8,7 @@ package tokens
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	porter "github.com/blevesearch/go-porterstemmer"
 	"golang.org/x/text/unicode/norm"
@@ -88,20 +89,27 @@ func PathTerms(rel string) string {
 	return NameTerms(strings.ReplaceAll(rel[:i], "/", " "))
 }
 
-// Fold lower-cases w and strips diacritics, as unicode61 with
-// remove_diacritics does.
+// Fold lower-cases w and strips diacritics as unicode61 with
+// remove_diacritics does: only from letters whose base is an ASCII letter
+// (é, ṩ, ǘ). Other scripts keep theirs: й, ё, ά and ば are letters of their
+// own there, and the index holds them as they are, so folding them would
+// look up words the index does not have.
 func Fold(w string) string {
 	w = strings.ToLower(w)
 	if isASCII(w) {
 		return w
 	}
 	var b strings.Builder
+	base := rune(-1)
 	for _, r := range norm.NFD.String(w) {
 		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
+			base = r
+		} else if base >= 0 && base < utf8.RuneSelf {
+			continue
 		}
+		b.WriteRune(r)
 	}
-	return b.String()
+	return norm.NFC.String(b.String())
 }
 
 // Stem is the index form of a word: folded, then Porter-stemmed as SQLite's

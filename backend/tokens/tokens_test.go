@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSplitIdentifier(t *testing.T) {
@@ -86,4 +87,21 @@ func TestSplitExt(t *testing.T) {
 			t.Errorf("SplitExt(%q) = %q, %q; want %q, %q", name, b, e, want[0], want[1])
 		}
 	}
+}
+
+// Folding twice is folding once, and valid text stays valid: a query's
+// folded words are folded again wherever they are compared.
+func FuzzFold(f *testing.F) {
+	for _, s := range []string{"Café", "мой новый ёлка", "例えば バグ", "Ελλάδα ΐ", "e\u0301x", "\u0301a", "한국어", "ǅ ß İ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		once := Fold(s)
+		if twice := Fold(once); twice != once {
+			t.Fatalf("Fold(%q) = %q, folded again %q", s, once, twice)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(once) {
+			t.Fatalf("Fold(%q) = %q is not valid UTF-8", s, once)
+		}
+	})
 }
