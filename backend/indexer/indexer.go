@@ -257,7 +257,7 @@ func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
 		}
 		return err
 	}
-	f, watched := ix.Folder(it.DirID)
+	f, watched := ix.folderFor(it)
 	switch {
 	case it.Action == queue.ActionDelete:
 		return ix.deleteTree(ctx, it.DirID, it.Path)
@@ -270,6 +270,22 @@ func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
 	default:
 		return ix.Pipeline.Index(ctx, f, it.Path)
 	}
+}
+
+// folderFor is the watched folder an item is processed in: its own, or,
+// for a file to index whose folder was unwatched while it waited, the
+// folder that holds the path now. The queue keys items by path, so when a
+// folder is watched again the scan's item for a file merges into a stale
+// one still waiting under the old folder's id; dropped with that folder,
+// the file would stay out of the index until the next rescan.
+func (ix *Indexer) folderFor(it queue.Item) (pipeline.Folder, bool) {
+	if f, ok := ix.Folder(it.DirID); ok || it.Action != queue.ActionIndex {
+		return f, ok
+	}
+	if cur, ok := ix.folderOf(it.Path); ok {
+		return ix.Folder(cur.ID)
+	}
+	return pipeline.Folder{}, false
 }
 
 // dropTree removes a path and everything below it from the index, whatever

@@ -591,3 +591,29 @@ func TestDamageIsPublishedOnceAndRebuildKeepsFolders(t *testing.T) {
 		t.Fatalf("health events %+v, want rebuilding then ok", hs)
 	}
 }
+
+// A file to index whose folder was unwatched while it waited is indexed in
+// the folder that holds it now: a scan of the folder watched again merges
+// its item into the waiting one, which keeps the old folder's id. Other
+// actions keep their own folder, and a path no folder holds has none.
+func TestStaleItemsFindTheFolderThatHoldsThemNow(t *testing.T) {
+	root := t.TempDir()
+	fake := newFakeIndex()
+	fake.dirs[7] = core.WatchedDirectory{ID: 7, Path: root, Recursive: true, IsActive: true}
+	ix, _ := unitIndexer(t, fake)
+	inside := filepath.Join(root, "other", "file-04.md")
+	for _, c := range []struct {
+		it   queue.Item
+		want int64 // 0: no folder
+	}{
+		{queue.Item{Action: queue.ActionIndex, Path: inside, DirID: 4}, 7},
+		{queue.Item{Action: queue.ActionIndex, Path: inside, DirID: 7}, 7},
+		{queue.Item{Action: queue.ActionIndex, Path: "/elsewhere/file.md", DirID: 4}, 0},
+		{queue.Item{Action: queue.ActionMove, Path: inside, Dest: inside + ".new", DirID: 4}, 0},
+	} {
+		f, ok := ix.folderFor(c.it)
+		if got := map[bool]int64{true: f.ID}[ok]; got != c.want {
+			t.Errorf("%s %s @%d: folder %d, want %d", c.it.Action, c.it.Path, c.it.DirID, got, c.want)
+		}
+	}
+}
