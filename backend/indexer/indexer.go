@@ -260,7 +260,7 @@ func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
 	f, watched := ix.folderFor(it)
 	switch {
 	case it.Action == queue.ActionDelete:
-		return ix.deleteTree(ctx, it.DirID, it.Path)
+		return ix.deleteTree(ctx, f, watched, it.Path)
 	case !watched && it.Action == queue.ActionMove:
 		return ix.Pipeline.Delete(ctx, it.Path) // the folder went while this waited
 	case !watched:
@@ -273,13 +273,15 @@ func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
 }
 
 // folderFor is the watched folder an item is processed in: its own, or,
-// for a file to index whose folder was unwatched while it waited, the
-// folder that holds the path now. The queue keys items by path, so when a
-// folder is watched again the scan's item for a file merges into a stale
-// one still waiting under the old folder's id; dropped with that folder,
-// the file would stay out of the index until the next rescan.
+// when its folder was unwatched while it waited, the folder that holds the
+// path now. The queue keys items by path, so when a folder is watched
+// again the scan's item for a file merges into a stale one still waiting
+// under the old folder's id: dropped with that folder, the file would stay
+// out of the index until the next rescan, and a stale removal would drop
+// what the new folder indexed there. A move keeps its own folder: one whose
+// folder went removes the old name only.
 func (ix *Indexer) folderFor(it queue.Item) (pipeline.Folder, bool) {
-	if f, ok := ix.Folder(it.DirID); ok || it.Action != queue.ActionIndex {
+	if f, ok := ix.Folder(it.DirID); ok || it.Action == queue.ActionMove {
 		return f, ok
 	}
 	if cur, ok := ix.folderOf(it.Path); ok {
@@ -298,9 +300,9 @@ func (ix *Indexer) dropTree(ctx context.Context, path string) error {
 // The disk decides, not the event: a folder removed and then replaced (a
 // rename onto its name, while the removal waited out its hold) has files
 // there again, and those are brought up to date instead of dropped. Index
-// looks at the disk itself and drops each path that is gone.
-func (ix *Indexer) deleteTree(ctx context.Context, dirID int64, path string) error {
-	f, watched := ix.Folder(dirID)
+// looks at the disk itself and drops each path that is gone. Outside any
+// watched folder (not watched) everything goes.
+func (ix *Indexer) deleteTree(ctx context.Context, f pipeline.Folder, watched bool, path string) error {
 	if !watched {
 		return ix.dropTree(ctx, path)
 	}

@@ -592,10 +592,10 @@ func TestDamageIsPublishedOnceAndRebuildKeepsFolders(t *testing.T) {
 	}
 }
 
-// A file to index whose folder was unwatched while it waited is indexed in
-// the folder that holds it now: a scan of the folder watched again merges
-// its item into the waiting one, which keeps the old folder's id. Other
-// actions keep their own folder, and a path no folder holds has none.
+// An item whose folder was unwatched while it waited is processed in the
+// folder that holds its path now: a scan of the folder watched again
+// merges its item into the waiting one, which keeps the old folder's id.
+// A move keeps its own folder, and a path no folder holds has none.
 func TestStaleItemsFindTheFolderThatHoldsThemNow(t *testing.T) {
 	root := t.TempDir()
 	fake := newFakeIndex()
@@ -608,11 +608,15 @@ func TestStaleItemsFindTheFolderThatHoldsThemNow(t *testing.T) {
 	}{
 		{queue.Item{Action: queue.ActionIndex, Path: inside, DirID: 4}, 7},
 		{queue.Item{Action: queue.ActionIndex, Path: inside, DirID: 7}, 7},
+		{queue.Item{Action: queue.ActionDelete, Path: inside, DirID: 4}, 7},
 		{queue.Item{Action: queue.ActionIndex, Path: "/elsewhere/file.md", DirID: 4}, 0},
 		{queue.Item{Action: queue.ActionMove, Path: inside, Dest: inside + ".new", DirID: 4}, 0},
 	} {
-		f, ok := ix.folderFor(c.it)
-		if got := map[bool]int64{true: f.ID}[ok]; got != c.want {
+		got := int64(0)
+		if f, ok := ix.folderFor(c.it); ok {
+			got = f.ID
+		}
+		if got != c.want {
 			t.Errorf("%s %s @%d: folder %d, want %d", c.it.Action, c.it.Path, c.it.DirID, got, c.want)
 		}
 	}

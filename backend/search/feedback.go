@@ -104,7 +104,7 @@ func (s *searcher) typedShare(c *Candidate) float64 {
 		}
 		w := s.weight[i] * s.idf[i]
 		all += w
-		if i < len(c.TF) && c.TF[i] != ([numFields]int32{}) {
+		if c.holds(i) {
 			held += w
 		}
 	}

@@ -87,6 +87,11 @@ type Candidate struct {
 	parsed *parsedName // Name, read for matching
 }
 
+// holds reports whether the file holds query term i in any field.
+func (c *Candidate) holds(i int) bool {
+	return i < len(c.TF) && c.TF[i] != ([numFields]int32{})
+}
+
 // nameScore is the candidate's name match.
 func (c *Candidate) nameScore(words []NameWord, t Tuning) (float64, []string) {
 	if len(words) == 0 || c.Name == "" {
@@ -236,7 +241,7 @@ func matchesTyped(q Query, c *Candidate, name float64) bool {
 		return true
 	}
 	for i, term := range q.Terms {
-		if term.Source != Feedback && i < len(c.TF) && c.TF[i] != ([numFields]int32{}) {
+		if term.Source != Feedback && c.holds(i) {
 			return true
 		}
 	}

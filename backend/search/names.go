@@ -23,9 +23,10 @@ import (
 // distinctive part of a long name scores by how much of the name it is;
 // a name that only shares a common word with a long query scores little.
 // A query word matches a part of the name by its folded form (or, with
-// NameStemCredit, by its stem alone), a whole compound ("x11protocol" in x11protocol.txt), the start of a part
-// when it is the last word typed (the name may not be finished), or, with
-// less credit, anywhere inside a word ("port" in report.pdf).
+// NameStemCredit, by its stem alone), a whole compound ("x11protocol" in
+// x11protocol.txt), the start of a part when it is the last word typed
+// (the name may not be finished), or, with less credit, anywhere inside a
+// word ("port" in report.pdf).
 
 // NameWord is one query word for name matching.
 type NameWord struct {
@@ -275,12 +276,6 @@ func coverage(nws []nameWord) (covered, size float64) {
 	return covered, size
 }
 
-// sameWord reports whether a query word is a name word: the same folded
-// form or the same stem.
-func sameWord(q NameWord, text, stem string) bool {
-	return q.Text == text || q.Stem == stem
-}
-
 // wordCredit is what a query word is worth as a name word: all of it when
 // spelt alike, stemCredit when only their stems agree. A person who types
 // a name types it as it is written ("decoder"); "decoded" is a word
@@ -302,12 +297,7 @@ func coverWhole(nws []nameWord, q NameWord, stemCredit float64) float64 {
 	best := 0.0
 	for i := range nws {
 		w := &nws[i]
-		c := 0.0
-		if len(w.parts) > 1 {
-			c = wordCredit(q, w.text, w.stem, stemCredit)
-		} else if len(w.parts) == 1 {
-			c = wordCredit(q, w.parts[0].text, w.parts[0].stem, stemCredit)
-		}
+		c := wordCredit(q, w.text, w.stem, stemCredit)
 		if c == 0 {
 			continue
 		}
@@ -375,11 +365,11 @@ func coverSpan(w *nameWord, from, to int, credit float64) {
 
 func hasWord(nws []nameWord, q NameWord) bool {
 	for i := range nws {
-		if sameWord(q, nws[i].text, nws[i].stem) {
+		if wordCredit(q, nws[i].text, nws[i].stem, 1) > 0 {
 			return true
 		}
 		for j := range nws[i].parts {
-			if sameWord(q, nws[i].parts[j].text, nws[i].parts[j].stem) {
+			if wordCredit(q, nws[i].parts[j].text, nws[i].parts[j].stem, 1) > 0 {
 				return true
 			}
 		}

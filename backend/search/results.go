@@ -125,7 +125,7 @@ func explain(q Query, r Scored, col Collection, t Tuning) Explanation {
 		if term.Source == Feedback {
 			x.Feedback = append(x.Feedback, term.Text)
 		}
-		if i >= len(r.C.TF) || r.C.TF[i] == ([numFields]int32{}) {
+		if !r.C.holds(i) {
 			continue
 		}
 		te := TermExplanation{Term: term.Text, Source: term.Source, Of: term.Of, Fields: map[string]int32{}}

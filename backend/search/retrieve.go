@@ -517,7 +517,7 @@ func (s *searcher) apply(t int, terms []int, ms []store.TermMatch, stats store.T
 func (s *searcher) matchCount(i int) int {
 	n := 0
 	for _, c := range s.cands {
-		if i < len(c.TF) && c.TF[i] != ([numFields]int32{}) {
+		if c.holds(i) {
 			n++
 		}
 	}

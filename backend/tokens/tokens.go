@@ -100,16 +100,30 @@ func Fold(w string) string {
 		return w
 	}
 	var b strings.Builder
-	base := rune(-1)
-	for _, r := range norm.NFD.String(w) {
-		if !unicode.Is(unicode.Mn, r) {
-			base = r
-		} else if base >= 0 && base < utf8.RuneSelf {
-			continue
+	b.Grow(len(w))
+	asciiBase := false // the last letter written is ASCII: its marks go
+	for i, r := range w {
+		_, size := utf8.DecodeRuneInString(w[i:]) // an invalid byte is kept as it is
+		switch {
+		case r < utf8.RuneSelf:
+			asciiBase = true
+		case unicode.Is(unicode.Mn, r):
+			if asciiBase {
+				continue
+			}
+		default:
+			// A letter whose canonical decomposition starts with an ASCII
+			// letter is that letter and its marks (é, ṩ, ǘ).
+			if d := norm.NFD.PropertiesString(w[i:]).Decomposition(); len(d) > 0 && d[0] < utf8.RuneSelf {
+				b.WriteByte(d[0])
+				asciiBase = true
+				continue
+			}
+			asciiBase = false
 		}
-		b.WriteRune(r)
+		b.WriteString(w[i : i+size])
 	}
-	return norm.NFC.String(b.String())
+	return b.String()
 }
 
 // Stem is the index form of a word: folded, then Porter-stemmed as SQLite's

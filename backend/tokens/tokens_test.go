@@ -47,7 +47,7 @@ func TestPathTerms(t *testing.T) {
 }
 
 func TestStemAndFold(t *testing.T) {
-	for in, want := range map[string]string{"Running": "run", "shingles": "shingl", "Café": "cafe", "x86": "x86", "ÉTÉS": "et"} {
+	for in, want := range map[string]string{"Running": "run", "shingles": "shingl", "Café": "cafe", "x86": "x86", "ÉTÉS": "et", "x\uFFFDé": "x\uFFFDe", "Йошкар": "йошкар", "ガイド": "ガイド"} {
 		if got := Stem(in); got != want {
 			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
 		}
@@ -92,7 +92,7 @@ func TestSplitExt(t *testing.T) {
 // Folding twice is folding once, and valid text stays valid: a query's
 // folded words are folded again wherever they are compared.
 func FuzzFold(f *testing.F) {
-	for _, s := range []string{"Café", "мой новый ёлка", "例えば バグ", "Ελλάδα ΐ", "e\u0301x", "\u0301a", "한국어", "ǅ ß İ"} {
+	for _, s := range []string{"Café", "мой новый ёлка", "例えば バグ", "Ελλάδα ΐ", "e\u0301x", "\u0301a", "한국어", "ǅ ß İ", "\uFFFD\xffé"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -104,4 +104,15 @@ func FuzzFold(f *testing.F) {
 			t.Fatalf("Fold(%q) = %q is not valid UTF-8", s, once)
 		}
 	})
+}
+
+// BenchmarkFold folds words with marks, Latin and not, as snippets and
+// name matching do for every such word they read.
+func BenchmarkFold(b *testing.B) {
+	ws := []string{"Mémoire", "allouée", "échec", "d'allocation", "новый", "отчёт", "例えば", "Ångström", "naïve", "café"}
+	for b.Loop() {
+		for _, w := range ws {
+			Fold(w)
+		}
+	}
 }
