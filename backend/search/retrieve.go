@@ -44,6 +44,7 @@ type Evidence interface {
 	RankDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
 	FileDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
 	TermMatches(ctx context.Context, t store.TermTable, expr string, phrases int, scope store.TermScope) ([]store.TermMatch, store.TableStats, error)
+	PhraseFiles(ctx context.Context, t store.TermTable, phrases []string, filter store.FileFilter) ([][]int64, error)
 	Lengths(ctx context.Context, t store.TermTable, ids []int64) (map[int64][]int32, error)
 	NameMatches(ctx context.Context, substrings []string, limit int) ([]int64, error)
 	Places(ctx context.Context, ids []int64) (map[int64]store.Place, error)
@@ -372,7 +373,8 @@ func (s *searcher) nameTexts() []string {
 // match runs phase one for terms[from:] in both tables: every file holding
 // a selective term (all of them in a small index), or, when even the
 // rarest term is common, the newest files holding all terms. It counts
-// the terms it runs, without the files' lengths: enough to shortlist.
+// the terms it runs, without the files' lengths, or, in the text of a
+// large index, notes which it holds (presence): enough to shortlist.
 func (s *searcher) match(ctx context.Context, from int) error {
 	var wg sync.WaitGroup
 	var errs [numTables]error
@@ -398,6 +400,19 @@ func (s *searcher) match(ctx context.Context, from int) error {
 		if limited {
 			scope.Limit, scope.Conjunction = matchBudget, true
 		}
+		// In a large index whose text phase two walks anyway (a word
+		// is left out, or proximity reads two words' positions), the
+		// text's matches are found here, not counted: reading every
+		// instance of every match was most of phase one.
+		if t == textTable && s.prune && from == 0 && !limited && (!s.whole[t] || len(terms) > 1) {
+			s.whole[t] = false
+			wg.Go(func() {
+				if err := core.Safe(func() { results[t], errs[t] = s.presence(ctx, terms) }); err != nil {
+					errs[t] = err
+				}
+			})
+			continue
+		}
 		wg.Go(func() {
 			if err := core.Safe(func() {
 				results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], expr, len(terms), scope)
@@ -420,6 +435,33 @@ func (s *searcher) match(ctx context.Context, from int) error {
 		}
 	}
 	return nil
+}
+
+// presence finds the text's files holding each of terms, counting each
+// once there: enough to shortlist.
+func (s *searcher) presence(ctx context.Context, terms []int) ([]store.TermMatch, error) {
+	exprs := make([]string, len(terms))
+	for k, i := range terms {
+		exprs[k] = s.terms[i].expr
+	}
+	files, err := s.e.Store.PhraseFiles(ctx, tables[textTable], exprs, s.filter)
+	if err != nil {
+		return nil, err
+	}
+	at := map[int64]int{}
+	var out []store.TermMatch
+	for k, ids := range files {
+		for _, id := range ids {
+			j, ok := at[id]
+			if !ok {
+				j = len(out)
+				at[id] = j
+				out = append(out, store.TermMatch{FileID: id, TF: make([]int32, len(terms)), Cols: 1})
+			}
+			out[j].TF[k] = 1
+		}
+	}
+	return out, nil
 }
 
 // phaseOne returns table t's expression for terms[from:] within budget,

@@ -176,3 +176,49 @@ func TestLengthsAreTheWalksLengths(t *testing.T) {
 		t.Errorf("a cut varint decoded")
 	}
 }
+
+// PhraseFiles finds, for each phrase, the files holding it within the
+// filter: the files TermMatches finds with a count above zero.
+func TestPhraseFilesAreTheMatchesOfEachPhrase(t *testing.T) {
+	s, dir := openWithDir(t, "/p")
+	texts := []string{
+		"a file descriptor leak",
+		"the leak of a descriptor file",
+		"nothing of the kind",
+		"descriptor tables, descriptor files",
+	}
+	for i, text := range texts {
+		ext := ".txt"
+		if i == 3 {
+			ext = ".md"
+		}
+		if _, err := s.PutDocument(ctx, doc(dir, fmt.Sprintf("/p/%d%s", i, ext), text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	phrases := []string{`"leak"`, `"descriptor file"`, `"descriptor"`, `"absent"`}
+	for _, filter := range []FileFilter{{}, {Exts: []string{".md"}}} {
+		got, err := s.PhraseFiles(ctx, ContentTable, phrases, filter)
+		if err != nil || len(got) != len(phrases) {
+			t.Fatalf("%+v: %v, %v", filter, got, err)
+		}
+		for i, p := range phrases {
+			ms, _, err := s.TermMatches(ctx, ContentTable, p, 1, TermScope{Filter: filter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []int64
+			for _, m := range ms {
+				want = append(want, m.FileID)
+			}
+			slices.Sort(want)
+			slices.Sort(got[i])
+			if !slices.Equal(got[i], want) {
+				t.Errorf("%+v: %s in %v, want %v", filter, p, got[i], want)
+			}
+		}
+		if filter.Empty() && (len(got[0]) != 2 || len(got[1]) != 2 || len(got[2]) != 3 || len(got[3]) != 0) {
+			t.Errorf("files per phrase %v, want 2, 2 (\"descriptor files\" stems alike), 3 and 0", got)
+		}
+	}
+}
