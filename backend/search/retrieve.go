@@ -401,10 +401,11 @@ func (s *searcher) match(ctx context.Context, from int) error {
 			scope.Limit, scope.Conjunction = matchBudget, true
 		}
 		// In a large index whose text phase two walks anyway (a word
-		// is left out, or proximity reads two words' positions), the
-		// text's matches are found here, not counted: reading every
-		// instance of every match was most of phase one.
-		if t == textTable && s.prune && from == 0 && !limited && (!s.whole[t] || len(terms) > 1) {
+		// is left out, proximity reads two words' positions, or these
+		// are feedback words), the text's matches are found here, not
+		// counted: reading every instance of every match was most of
+		// phase one.
+		if t == textTable && s.prune && !limited && (!s.whole[t] || len(terms) > 1) {
 			s.whole[t] = false
 			wg.Go(func() {
 				if err := core.Safe(func() { results[t], errs[t] = s.presence(ctx, terms) }); err != nil {

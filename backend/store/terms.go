@@ -294,15 +294,8 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 	for _, w := range scope.Near[:min(len(scope.Near), phrases)] {
 		fargs += `, ` + strconv.FormatFloat(w, 'g', -1, 64)
 	}
-	q := `SELECT ` + name + `.rowid, ` + termFreqsFunc + `(` + name + `, ` + fargs + `) FROM ` + name
-	where := ` WHERE ` + name + ` MATCH ?`
-	args := []any{expr}
-	if !scope.Filter.Empty() {
-		cond, fargs := scope.Filter.where("f")
-		q += ` JOIN files f ON f.id = ` + name + `.rowid`
-		where += ` AND ` + cond
-		args = append(args, fargs...)
-	}
+	from, where, args := matchesOf(name, expr, scope.Filter)
+	q := `SELECT ` + name + `.rowid, ` + termFreqsFunc + `(` + name + `, ` + fargs + `)` + from
 	if scope.Only != nil {
 		// A test of each match, not rowid lookups: each lookup would run
 		// the whole expression again, where one pass over its posting
@@ -396,25 +389,32 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 // TermMatches (that reads every instance of every phrase in each match).
 func (s *Store) PhraseFiles(ctx context.Context, t TermTable, phrases []string, filter FileFilter) ([][]int64, error) {
 	name := t.name()
-	q := `SELECT ` + name + `.rowid FROM ` + name
-	where := ` WHERE ` + name + ` MATCH ?`
-	var fargs []any
-	if !filter.Empty() {
-		var cond string
-		cond, fargs = filter.where("f")
-		q += ` JOIN files f ON f.id = ` + name + `.rowid`
-		where += ` AND ` + cond
-	}
-	q += where
 	out := make([][]int64, len(phrases))
 	for i, p := range phrases {
-		ids, err := queryList[int64](ctx, s.rdb(), q, append([]any{p}, fargs...)...)
+		from, where, args := matchesOf(name, p, filter)
+		ids, err := queryList[int64](ctx, s.rdb(), `SELECT `+name+`.rowid`+from+where, args...)
 		if err != nil {
 			return nil, fmt.Errorf("%s files: %w", name, err)
 		}
 		out[i] = ids
 	}
 	return out, nil
+}
+
+// matchesOf returns the FROM and WHERE clauses, and their arguments, of
+// a query over the rows of full-text table name matching expr whose file
+// passes filter.
+func matchesOf(name, expr string, filter FileFilter) (from, where string, args []any) {
+	from = ` FROM ` + name
+	where = ` WHERE ` + name + ` MATCH ?`
+	args = []any{expr}
+	if !filter.Empty() {
+		cond, fargs := filter.where("f")
+		from += ` JOIN files f ON f.id = ` + name + `.rowid`
+		where += ` AND ` + cond
+		args = append(args, fargs...)
+	}
+	return from, where, args
 }
 
 // Lengths returns the tokens per column of the given files in table t,
