@@ -398,7 +398,11 @@ func (s *searcher) match(ctx context.Context, from int) error {
 		order[t] = terms
 		scope := store.TermScope{Filter: s.filter}
 		if limited {
+			// The commonest word adds least to the shortlist and is most
+			// of the walk's reading: phase two counts it for the files
+			// shortlisted.
 			scope.Limit, scope.Conjunction = matchBudget, true
+			scope.HeldLast = t == textTable && len(terms) > 1
 		}
 		// In a large index whose text phase two walks anyway (a word
 		// is left out, proximity reads two words' positions, or these
@@ -500,6 +504,9 @@ func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order [
 		if !all {
 			return "", nil, false, false
 		}
+		// The commonest word last, where the text's walk counts it
+		// unread (HeldLast).
+		slices.SortStableFunc(common, func(a, b int) int { return cmp.Compare(s.df[t][s.terms[a].stem], s.df[t][s.terms[b].stem]) })
 		for _, i := range common {
 			parts = append(parts, s.terms[i].expr)
 		}

@@ -47,6 +47,11 @@ const (
 	// lacks most phrases (OR), starting a walk of each costs more than the
 	// merge saves.
 	byPhrase = 2
+	// heldLast, with byPhrase, counts the last phrase once in the first
+	// column without reading its instances: every match holds it (AND),
+	// and a word common enough to be held by most files occurs hundreds
+	// of times in many, where the others occur a few times.
+	heldLast = 4
 )
 
 // termFreqs returns, as uvarints: flags (1: totals follow, on the first
@@ -99,6 +104,10 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 		tally.near = 0
 	}
 	if opts&byPhrase != 0 {
+		tally.held = -1
+		if opts&heldLast != 0 {
+			tally.held = phrases - 1
+		}
 		err = errors.Join(err, tally.byPhrase(fts))
 	} else {
 		err = errors.Join(err, tally.inOrder(fts))
@@ -125,6 +134,7 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 type tally struct {
 	counts     []uint64 // phrase-major
 	cols, near int
+	held       int // byPhrase: a phrase counted once unread, or -1
 	hits       []hit
 }
 
@@ -171,6 +181,10 @@ func (t *tally) byPhrase(fts fts5.Context) error {
 	c := *t
 	defer func() { *t = c }()
 	for p := range fts.PhraseCount() {
+		if p == c.held {
+			c.counts[p*c.cols] = 1
+			continue
+		}
 		it, err := fts.PhraseIter(p)
 		if err != nil {
 			return err
@@ -268,6 +282,10 @@ type TermScope struct {
 	// match holds each: their instances are then counted phrase by phrase
 	// (see byPhrase). Counts are the same either way.
 	Conjunction bool
+	// HeldLast, with Conjunction, counts the last phrase once in the
+	// first column of every match, without reading its instances (see
+	// heldLast).
+	HeldLast bool
 	// Limit, when positive, stops after that many matches, newest files
 	// (highest ids) first: a bound for expressions that match a large part
 	// of the index.
@@ -289,6 +307,9 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 	}
 	if scope.Conjunction {
 		opts |= byPhrase
+		if scope.HeldLast {
+			opts |= heldLast
+		}
 	}
 	fargs := fmt.Sprint(opts)
 	for _, w := range scope.Near[:min(len(scope.Near), phrases)] {

@@ -98,6 +98,21 @@ func TestConjunctionCountsAsInstances(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(stats, wantStats) {
 			t.Errorf("%v: phrase by phrase %+v %+v (%v), in order %+v %+v", table, got, stats, err, want, wantStats)
 		}
+		// The last phrase held: it counts once in the first column, the
+		// others as they were.
+		scope.HeldLast, scope.Near = true, nil
+		held, _, err := s.TermMatches(ctx, table, expr, 5, scope)
+		if err != nil || len(held) != len(want) {
+			t.Fatalf("%v: held last: %d matches (%v), want %d", table, len(held), err, len(want))
+		}
+		for i, m := range held {
+			w := slices.Clone(want[i].TF)
+			clear(w[4*m.Cols:])
+			w[4*m.Cols] = 1
+			if !slices.Equal(m.TF, w) {
+				t.Errorf("%v: held last: counts %v, want %v", table, m.TF, w)
+			}
+		}
 	}
 }
 
