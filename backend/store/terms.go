@@ -284,7 +284,7 @@ type TermScope struct {
 	Conjunction bool
 	// HeldLast, with Conjunction, counts the last phrase once in the
 	// first column of every match, without reading its instances (see
-	// heldLast).
+	// heldLast); its proximity, if asked for, stays 0.
 	HeldLast bool
 	// Limit, when positive, stops after that many matches, newest files
 	// (highest ids) first: a bound for expressions that match a large part
