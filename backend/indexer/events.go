@@ -132,7 +132,7 @@ func (ix *Indexer) scanSubtree(ctx context.Context, f folder, dir string) {
 	if err != nil && ctx.Err() == nil {
 		ix.Log.Warn("cannot scan new folder", "dir", dir, "err", err)
 	}
-	ix.queue.EnqueueAll(events)
+	ix.enqueueWalked(f.ID, events)
 }
 
 // subtreeMatcher applies the filters relative to the watched root while

@@ -66,7 +66,7 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 	}
 	ix.clearError(id)
 	// Queued first: the work must not depend on the index being writable.
-	ix.queue.EnqueueAll(events)
+	ix.enqueueWalked(id, events)
 	if err := ix.Store.SetDirectoryScanned(ctx, id, int64(found), time.Now()); err != nil && !ix.keepOnStorageError(err) {
 		return found, err
 	}
@@ -86,6 +86,17 @@ func (ix *Indexer) goRescan(id int64, all bool) {
 			ix.Log.Warn("rescan failed", "folder", id, "err", err)
 		}
 	}()
+}
+
+// enqueueWalked queues what a walk of folder id found, unless the folder
+// was unwatched while the walk ran: its items would wait under an id no
+// longer watched, and merge with the items of a folder watched there
+// again. (The few that slip in between this check and the queue are
+// processed in the folder that holds their path then: folderFor.)
+func (ix *Indexer) enqueueWalked(id int64, events []queue.Event) {
+	if _, ok := ix.folderByID(id); ok {
+		ix.queue.EnqueueAll(events)
+	}
 }
 
 func (ix *Indexer) folderByID(id int64) (folder, bool) {

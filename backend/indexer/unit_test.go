@@ -19,6 +19,7 @@ import (
 	"trove/backend/core"
 	"trove/backend/filters"
 	"trove/backend/queue"
+	"trove/backend/scan"
 	"trove/backend/settings"
 	"trove/backend/store"
 	"trove/backend/watch"
@@ -619,5 +620,29 @@ func TestStaleItemsFindTheFolderThatHoldsThemNow(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s %s @%d: folder %d, want %d", c.it.Action, c.it.Path, c.it.DirID, got, c.want)
 		}
+	}
+}
+
+// A folder unwatched while its scan walks queues nothing: the scan's items
+// would wait under an id no longer watched.
+func TestScanOfAnUnwatchedFolderQueuesNothing(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"a.txt", "b.txt"} {
+		write(t, filepath.Join(root, name))
+	}
+	fake := newFakeIndex()
+	fake.dirs[4] = core.WatchedDirectory{ID: 4, Path: root, Recursive: true, IsActive: true}
+	fake.records[4] = map[string]store.Record{}
+	ix, _ := unitIndexer(t, fake)
+	ix.onScanEntry = func(scan.Entry) {
+		if err := ix.Unwatch(t.Context(), 4); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := ix.rescan(t.Context(), 4, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := queued(ix); len(got) != 0 {
+		t.Fatalf("queued after the folder went: %v", got)
 	}
 }
