@@ -404,6 +404,9 @@ func (s *searcher) match(ctx context.Context, from int) error {
 			scope.Limit, scope.Conjunction = matchBudget, true
 			scope.HeldLast = t == textTable && len(terms) > 1
 		}
+		read := func() ([]store.TermMatch, store.TableStats, error) {
+			return s.e.Store.TermMatches(ctx, tables[t], expr, len(terms), scope)
+		}
 		// In a large index whose text phase two walks anyway (a word
 		// is left out, proximity reads two words' positions, or these
 		// are feedback words), the text's matches are found here, not
@@ -411,17 +414,13 @@ func (s *searcher) match(ctx context.Context, from int) error {
 		// phase one.
 		if t == textTable && s.prune && !limited && (!s.whole[t] || len(terms) > 1) {
 			s.whole[t] = false
-			wg.Go(func() {
-				if err := core.Safe(func() { results[t], errs[t] = s.presence(ctx, terms) }); err != nil {
-					errs[t] = err
-				}
-			})
-			continue
+			read = func() ([]store.TermMatch, store.TableStats, error) {
+				ms, err := s.presence(ctx, terms)
+				return ms, store.TableStats{}, err
+			}
 		}
 		wg.Go(func() {
-			if err := core.Safe(func() {
-				results[t], stats[t], errs[t] = s.e.Store.TermMatches(ctx, tables[t], expr, len(terms), scope)
-			}); err != nil {
+			if err := core.Safe(func() { results[t], stats[t], errs[t] = read() }); err != nil {
 				errs[t] = err
 			}
 		})
