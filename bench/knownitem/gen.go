@@ -28,11 +28,12 @@ const (
 	kindNameWord = "name+word" // part of the name and a word of the text
 	kindTypo     = "typo"      // words or a name part with one word misspelt by one edit
 	kindPassage  = "passage"   // 40-120 words pasted from the text, as they stand
+	kindPhrase   = "phrase"    // 2-4 words that stand together in the text
 )
 
 // kinds in the order they are drawn: a kind added at the end leaves the
 // queries a seed gives the others as they were.
-var kinds = []string{kindWords, kindName, kindNameWord, kindTypo, kindPassage}
+var kinds = []string{kindWords, kindName, kindNameWord, kindTypo, kindPassage, kindPhrase}
 
 // item is one generated query and the files that answer it.
 type item struct {
@@ -221,8 +222,65 @@ func (g *generator) query(kind string, f file) (item, bool) {
 			return it, false
 		}
 		it.Query, it.How = q, "pasted passage"
+	case kindPhrase:
+		q, ok := g.phrase(f)
+		if !ok {
+			return it, false
+		}
+		it.Query, it.How = q, "remembered phrase"
 	}
 	return it, true
+}
+
+// phrase copies 2 to 4 words that stand together in the file's text, as
+// a person remembers a turn of phrase ("remote procedure call") and types
+// it in lower case, stopwords and all: words of letters, in one sentence
+// (no punctuation between them). Of up to 30 such runs, one is drawn with
+// a probability that grows with the IDF of its words, as recall draws
+// words: a phrase is remembered for what sets it apart.
+func (g *generator) phrase(f file) (string, bool) {
+	fields := strings.Fields(clip(f.Text))
+	n := 2 + g.r.IntN(3)
+	if len(fields) < n {
+		return "", false
+	}
+	var runs []string
+	var weights []float64
+	for range 30 {
+		start := g.r.IntN(len(fields) - n + 1)
+		if q, w := g.run(fields[start : start+n]); w > 0 {
+			runs = append(runs, q)
+			weights = append(weights, w)
+		}
+	}
+	if len(runs) == 0 {
+		return "", false
+	}
+	return runs[g.pick(weights)], true
+}
+
+// run joins the lower-cased words of a phrase and weighs it by the IDF of
+// its distinctive words; its weight is 0 when it crosses punctuation or
+// holds something other than letters.
+func (g *generator) run(fields []string) (string, float64) {
+	ws := make([]string, len(fields))
+	weight := 0.0
+	for i, w := range fields {
+		if i == len(fields)-1 {
+			w = strings.TrimRight(w, ".,;:!?)\"'")
+		}
+		if i == 0 {
+			w = strings.TrimLeft(w, "(\"'")
+		}
+		if w == "" || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+			return "", 0
+		}
+		ws[i] = strings.ToLower(w)
+		if df := g.s.df[ws[i]]; df > 0 && float64(df) <= 0.2*float64(g.s.n) {
+			weight += math.Log(float64(g.s.n) / float64(df))
+		}
+	}
+	return strings.Join(ws, " "), weight
 }
 
 // passage copies 40 to 120 consecutive words of the file's text, with

@@ -5,7 +5,8 @@
 //
 // It generates n queries of each kind (gen.go: words recalled from the
 // text, the name or part of it, part of the name plus a word, a misspelt
-// word, a passage pasted from the text) and reports MRR@10, success@1 and success@10 per kind for Trove
+// word, a passage pasted from the text, a phrase that stands in it) and
+// reports MRR@10, success@1 and success@10 per kind for Trove
 // (hybrid and keyword-only, through POST /api/search/) and, in the same
 // run, for plain FTS5 BM25 over the same files (the relative path as the
 // title, weight 2, and the text Trove's extractors read, weight 1; package
