@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -11,14 +12,19 @@ import (
 func TestPhraseStandsTogetherInTheText(t *testing.T) {
 	target := file{Rel: "notes.txt", Text: "The Remote Procedure Call returns (an error) when the peer hangs up. " +
 		"Retry with backoff, 3 times; then give up and log the failure."}
-	other := file{Rel: "other.txt", Text: "the when then and with"}
-	g := &generator{r: rand.New(rand.NewPCG(1, 2)), s: collect([]file{target, other}), files: []file{target, other}}
+	files := []file{target}
+	for i := range 9 { // words are distinctive when few files hold them
+		files = append(files, file{Rel: fmt.Sprint(i, ".txt"), Text: "the when then and with"})
+	}
+	g := &generator{r: rand.New(rand.NewPCG(1, 2)), s: collect(files), files: files}
 	sentences := strings.FieldsFunc(strings.ToLower(target.Text), func(r rune) bool { return strings.ContainsRune(".,;()", r) })
+	made := 0
 	for range 200 {
 		q, ok := g.phrase(target)
 		if !ok {
 			continue
 		}
+		made++
 		if n := len(strings.Fields(q)); n < 2 || n > 4 {
 			t.Fatalf("%q has %d words", q, n)
 		}
@@ -32,6 +38,9 @@ func TestPhraseStandsTogetherInTheText(t *testing.T) {
 		if strings.ContainsAny(q, "0123456789") {
 			t.Fatalf("%q holds a digit", q)
 		}
+	}
+	if made < 100 {
+		t.Errorf("%d phrases of 200 draws, want most", made)
 	}
 }
 
