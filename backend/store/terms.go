@@ -97,14 +97,13 @@ func termFreqs(fts fts5.Context, ctx sqlite3.Context, args ...sqlite3.Value) {
 			buf = binary.AppendUvarint(buf, uint64(n))
 		}
 	}
-	tally := tally{counts: make([]uint64, phrases*cols), cols: cols, near: near}
+	tally := tally{counts: make([]uint64, phrases*cols), cols: cols, near: near, held: -1}
 	if near < 2 {
 		// One phrase has no neighbour to be near: its proximity is 0, and
 		// its instances need not be read one by one.
 		tally.near = 0
 	}
 	if opts&byPhrase != 0 {
-		tally.held = -1
 		if opts&heldLast != 0 {
 			tally.held = phrases - 1
 		}

@@ -248,7 +248,7 @@ func (g *generator) phrase(f file) (string, bool) {
 	var weights []float64
 	for range 30 {
 		start := g.r.IntN(len(fields) - n + 1)
-		if q, w := g.run(fields[start : start+n]); w > 0 {
+		if q, w := g.phraseOf(fields[start : start+n]); w > 0 {
 			runs = append(runs, q)
 			weights = append(weights, w)
 		}
@@ -259,10 +259,10 @@ func (g *generator) phrase(f file) (string, bool) {
 	return runs[g.pick(weights)], true
 }
 
-// run joins the lower-cased words of a phrase and weighs it by the IDF of
+// phraseOf joins the lower-cased words of a phrase and weighs it by the IDF of
 // its distinctive words; its weight is 0 when it crosses punctuation or
 // holds something other than letters.
-func (g *generator) run(fields []string) (string, float64) {
+func (g *generator) phraseOf(fields []string) (string, float64) {
 	ws := make([]string, len(fields))
 	weight := 0.0
 	for i, w := range fields {

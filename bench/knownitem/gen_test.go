@@ -46,14 +46,14 @@ func TestPhraseStandsTogetherInTheText(t *testing.T) {
 
 // A run crossing punctuation or holding digits weighs nothing; one of
 // common words only weighs nothing either.
-func TestRunWeighsDistinctiveWords(t *testing.T) {
+func TestPhraseOfWeighsDistinctiveWords(t *testing.T) {
 	g := &generator{s: stats{n: 10, df: map[string]int{"remote": 1, "the": 9}}}
-	if q, w := g.run([]string{"The", "Remote."}); q != "the remote" || w <= 0 {
-		t.Errorf("run = %q, %v; want the remote with a weight", q, w)
+	if q, w := g.phraseOf([]string{"The", "Remote."}); q != "the remote" || w <= 0 {
+		t.Errorf("phraseOf = %q, %v; want the remote with a weight", q, w)
 	}
 	for _, fields := range [][]string{{"remote,", "the"}, {"remote", "x86"}, {"the", "the"}} {
-		if _, w := g.run(fields); w != 0 {
-			t.Errorf("run(%q) weighs %v, want 0", fields, w)
+		if _, w := g.phraseOf(fields); w != 0 {
+			t.Errorf("phraseOf(%q) weighs %v, want 0", fields, w)
 		}
 	}
 }
