@@ -29,7 +29,7 @@ const (
 	kindAbsolute  patternKind = iota
 	kindComponent             // no slash: glob against each component
 	kindAnyDir                // "**/LIT/**": some component equals LIT
-	kindBase                  // "**/GLOB": the last component matches GLOB
+	kindBase                  // "**/GLOB" (no braces): the last component matches GLOB
 	kindRelative              // anything else: doublestar on the relative path
 )
 
@@ -42,7 +42,9 @@ func compile(raw string) pattern {
 		p.kind = kindComponent
 	case strings.HasPrefix(raw, "**/") && strings.HasSuffix(raw, "/**") && len(raw) > 6 && pathglob.IsLiteral(raw[3:len(raw)-3]):
 		p.kind, p.lit = kindAnyDir, raw[3:len(raw)-3]
-	case strings.HasPrefix(raw, "**/") && len(raw) > 3 && !strings.Contains(raw[3:], "/") && !strings.Contains(raw[3:], "**"):
+	case strings.HasPrefix(raw, "**/") && len(raw) > 3 && !strings.ContainsAny(raw[3:], "/{}") && !strings.Contains(raw[3:], "**"):
+		// Braces stay with doublestar: it reads an empty alternative after
+		// a star ("0*{}") one way in a name and another after "**/".
 		p.kind, p.lit = kindBase, raw[3:]
 	}
 	return p
