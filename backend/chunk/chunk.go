@@ -51,9 +51,15 @@ func cutPoint(text string) int {
 	if i := strings.LastIndexAny(window, " \t"); i >= lo {
 		return i + 1
 	}
+	// A rune starts at most UTFMax-1 bytes back; a longer run of
+	// continuation bytes is not UTF-8, and cutting it anywhere is as good
+	// (walking back to 0 would cut nothing, forever).
 	cut := 2 * Target
-	for cut > 0 && !utf8.RuneStart(text[cut]) {
+	for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(text[cut]); back++ {
 		cut--
+	}
+	if !utf8.RuneStart(text[cut]) {
+		return 2 * Target
 	}
 	return cut
 }

@@ -3,6 +3,7 @@ package chunk
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -47,6 +48,21 @@ func TestNoSpacesKeepsRunesWhole(t *testing.T) {
 	}
 	if total != len(text) {
 		t.Fatalf("lost bytes: %d of %d", total, len(text))
+	}
+}
+
+// A long run of bytes that start no rune (not UTF-8) is still cut, at the
+// forced length; looking back for a rune's start once cut nothing, forever.
+func TestInvalidUTF8IsCutAtTheLimit(t *testing.T) {
+	done := make(chan []string, 1)
+	go func() { done <- Split("ס" + strings.Repeat("\xb2", 4*Target)) }()
+	select {
+	case got := <-done:
+		if len(got) < 2 || len(got[0]) != 2*Target {
+			t.Fatalf("got %d passages, the first of %d bytes", len(got), len(got[0]))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Split did not return")
 	}
 }
 
