@@ -1,7 +1,7 @@
 // Command knownitem measures the everyday use of desktop search, finding a
 // file one has seen, on the benchmark corpus of shared/bench/make-corpus.sh:
 //
-//	go run ./bench/knownitem [-corpus /var/tmp/corpus20k] [-files 20000] [-n 75] [-seed 1] [-work DIR] [-v] [-json FILE]
+//	go run ./bench/knownitem [-corpus /var/tmp/corpus20k] [-files 20000] [-n 300] [-seed 1] [-work DIR] [-v] [-json FILE]
 //
 // It generates n queries of each kind (gen.go: words recalled from the
 // text, the name or part of it, part of the name plus a word, a misspelt
@@ -41,7 +41,7 @@ import (
 func main() {
 	corpus := flag.String("corpus", "/var/tmp/corpus20k", "benchmark corpus (built with make-corpus.sh when missing)")
 	files := flag.Int("files", 20000, "corpus size, when it must be built")
-	n := flag.Int("n", 75, "queries per kind")
+	n := flag.Int("n", 300, "queries per kind (300: halves of 150 for the split-half check)")
 	seed := flag.Uint64("seed", 1, "generator seed")
 	work := flag.String("work", "/var/tmp/trove-knownitem", "working folder: text cache, baseline, Recoll and Trove indexes (reused)")
 	bin := flag.String("bin", "", "trove binary (built from this checkout when empty)")

@@ -44,8 +44,10 @@ func Start(bin, work string) (*Server, error) {
 		return nil, err
 	}
 	sc := bufio.NewScanner(stderr)
+	last := ""
 	for sc.Scan() {
-		if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
+		last = sc.Text()
+		if m := addrRE.FindStringSubmatch(last); m != nil {
 			go io.Copy(io.Discard, stderr)
 			s := &Server{Base: "http://" + m[1], cmd: cmd}
 			if _, err := s.Call("PUT", "/api/settings/", map[string]any{"queue.cooldown_seconds": 0}); err != nil {
@@ -56,7 +58,7 @@ func Start(bin, work string) (*Server, error) {
 		}
 	}
 	cmd.Wait()
-	return nil, fmt.Errorf("trove did not start")
+	return nil, fmt.Errorf("trove did not start: %s", last)
 }
 
 // Stop interrupts the server and waits for it.
