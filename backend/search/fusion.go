@@ -320,7 +320,7 @@ func termScore(term Term, tf float64, t Tuning) float64 {
 	if tf <= 0 {
 		return 0
 	}
-	return term.Weight * term.IDF * tf / (t.K1 + tf)
+	return term.Weight * term.IDF * (t.Presence + (1-t.Presence)*tf/(t.K1+tf))
 }
 
 func pseudoFreq(tf [numFields]int32, c *Candidate, col Collection, t Tuning) float64 {

@@ -519,8 +519,32 @@ func TestShortQueryTextB(t *testing.T) {
 		if got.Fields[FieldText].B != c.b || got.Fields[FieldName] != d.Fields[FieldName] {
 			t.Errorf("%q: text b %.2f, want %.2f", c.query, got.Fields[FieldText].B, c.b)
 		}
+		if short := c.b == d.ShortTextB; got.Presence != map[bool]float64{true: d.ShortPresence, false: d.Presence}[short] {
+			t.Errorf("%q: presence %.2f", c.query, got.Presence)
+		}
 	}
-	if d.ShortTextB == d.Fields[FieldText].B {
-		t.Fatal("the short-query b is the text's b: the test shows nothing")
+	if d.ShortTextB == d.Fields[FieldText].B || d.ShortPresence == d.Presence {
+		t.Fatal("the short-query knobs are the others: the test shows nothing")
+	}
+}
+
+// For a few typed words, a file holding each of them once outranks one
+// that says one of them often and holds the other once; a long question
+// keeps plain BM25F, which ranks them the other way.
+func TestShortQueryFavoursHoldingEachWord(t *testing.T) {
+	q := Query{Mode: Keyword, Terms: []Term{{Text: "alpha", Weight: 1, IDF: 5}, {Text: "beta", Weight: 1, IDF: 3}}}
+	col := Collection{AvgLen: [numFields]float64{FieldText: 100}}
+	// each: alpha once, beta once; often: alpha 30 times, beta none.
+	each := &Candidate{ID: 1, TF: [][numFields]int32{{FieldText: 1}, {FieldText: 1}}, Len: [numFields]int32{FieldText: 100}}
+	often := &Candidate{ID: 2, TF: [][numFields]int32{{FieldText: 30}, {}}, Len: [numFields]int32{FieldText: 100}}
+	first := func(tu Tuning) int64 {
+		tu.Proximity = 0
+		return Fuse(q, []*Candidate{often, each}, col, tu)[0].C.ID
+	}
+	if got := first(DefaultTuning.forWords(2)); got != each.ID {
+		t.Errorf("two typed words: file %d first, want the one holding each word", got)
+	}
+	if got := first(DefaultTuning.forWords(DefaultTuning.ShortWords + 1)); got != often.ID {
+		t.Errorf("a longer query: file %d first, want plain BM25F's", got)
 	}
 }
