@@ -54,14 +54,12 @@ func cutPoint(text string) int {
 	// A rune starts at most UTFMax-1 bytes back; a longer run of
 	// continuation bytes is not UTF-8, and cutting it anywhere is as good
 	// (walking back to 0 would cut nothing, forever).
-	cut := 2 * Target
-	for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(text[cut]); back++ {
-		cut--
+	for cut := 2 * Target; cut > 2*Target-utf8.UTFMax; cut-- {
+		if utf8.RuneStart(text[cut]) {
+			return cut
+		}
 	}
-	if !utf8.RuneStart(text[cut]) {
-		return 2 * Target
-	}
-	return cut
+	return 2 * Target
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\r' }

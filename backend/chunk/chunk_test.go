@@ -37,17 +37,20 @@ func TestCutsAtParagraphsThenSentences(t *testing.T) {
 }
 
 func TestNoSpacesKeepsRunesWhole(t *testing.T) {
-	text := strings.Repeat("é", 5000)
-	got := Split(text)
-	total := 0
-	for _, p := range got {
-		if !utf8.ValidString(p) {
-			t.Fatal("cut inside a rune")
+	// The forced cut falls on a rune's start, then inside a three-byte rune
+	// (two bytes back from its start).
+	for _, text := range []string{strings.Repeat("é", 5000), "a" + strings.Repeat("€", 3000)} {
+		got := Split(text)
+		total := 0
+		for _, p := range got {
+			if !utf8.ValidString(p) {
+				t.Fatal("cut inside a rune")
+			}
+			total += len(p)
 		}
-		total += len(p)
-	}
-	if total != len(text) {
-		t.Fatalf("lost bytes: %d of %d", total, len(text))
+		if total != len(text) {
+			t.Fatalf("lost bytes: %d of %d", total, len(text))
+		}
 	}
 }
 

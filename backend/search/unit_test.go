@@ -506,21 +506,21 @@ func TestWholeTablesAreNotWalkedAgain(t *testing.T) {
 func TestShortQueryTextB(t *testing.T) {
 	d := DefaultTuning
 	for _, c := range []struct {
-		query string
-		b     float64
+		query       string
+		b, presence float64
 	}{
-		{"zebra budget plan", d.ShortTextB},
-		{"the zebra of a budget plan for the year", d.ShortTextB}, // stopwords aside: four words
-		{"zebra budget plan annual report", d.Fields[FieldText].B},
-		{"the", d.Fields[FieldText].B}, // nothing but stopwords
+		{"zebra budget plan", d.ShortTextB, d.ShortPresence},
+		{"the zebra of a budget plan for the year", d.ShortTextB, d.ShortPresence}, // stopwords aside: four words
+		{"zebra budget plan annual report", d.Fields[FieldText].B, d.Presence},
+		{"the", d.Fields[FieldText].B, d.Presence}, // nothing but stopwords
 	} {
 		p := newPlanText(c.query)
 		got := d.forWords(p.wordCount())
 		if got.Fields[FieldText].B != c.b || got.Fields[FieldName] != d.Fields[FieldName] {
 			t.Errorf("%q: text b %.2f, want %.2f", c.query, got.Fields[FieldText].B, c.b)
 		}
-		if short := c.b == d.ShortTextB; got.Presence != map[bool]float64{true: d.ShortPresence, false: d.Presence}[short] {
-			t.Errorf("%q: presence %.2f", c.query, got.Presence)
+		if got.Presence != c.presence {
+			t.Errorf("%q: presence %.2f, want %.2f", c.query, got.Presence, c.presence)
 		}
 	}
 	if d.ShortTextB == d.Fields[FieldText].B || d.ShortPresence == d.Presence {
@@ -537,10 +537,7 @@ func TestShortQueryFavoursHoldingEachWord(t *testing.T) {
 	// each: alpha once, beta once; often: alpha 30 times, beta none.
 	each := &Candidate{ID: 1, TF: [][numFields]int32{{FieldText: 1}, {FieldText: 1}}, Len: [numFields]int32{FieldText: 100}}
 	often := &Candidate{ID: 2, TF: [][numFields]int32{{FieldText: 30}, {}}, Len: [numFields]int32{FieldText: 100}}
-	first := func(tu Tuning) int64 {
-		tu.Proximity = 0
-		return Fuse(q, []*Candidate{often, each}, col, tu)[0].C.ID
-	}
+	first := func(tu Tuning) int64 { return Fuse(q, []*Candidate{often, each}, col, tu)[0].C.ID }
 	if got := first(DefaultTuning.forWords(2)); got != each.ID {
 		t.Errorf("two typed words: file %d first, want the one holding each word", got)
 	}
