@@ -16,7 +16,7 @@ import (
 // defaultCommand of the desktop build is the app: window, tray and API in
 // one process. Without a display it says so and runs headless.
 // hiddenFlag starts the app in the tray without the window: the flag the
-// login entry passes (backend/autostart.HiddenFlag).
+// login entry passes (backend/platform/autostart.HiddenFlag).
 const hiddenFlag = "--hidden"
 
 func defaultCommand(args []string, stderr io.Writer) int {

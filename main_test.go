@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 func TestVersionCommand(t *testing.T) {

@@ -1,6 +1,6 @@
 // Package app is the desktop shell: the methods the Wails window binds to,
 // the tray, and native dialogs. Every method calls backend/service (through
-// backend/views, the JSON shapes the HTTP API shows too) and nothing else, so
+// backend/shell/views, the JSON shapes the HTTP API shows too) and nothing else, so
 // the window and a script on the API see the same answers and errors.
 package app
 
@@ -12,7 +12,7 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/service"
-	"trove/backend/views"
+	"trove/backend/shell/views"
 )
 
 // App is bound to the window: the frontend calls these methods as

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"trove/backend/testserver"
-	"trove/backend/views"
+	"trove/backend/shell/views"
+	"trove/internal/testserver"
 )
 
 // fakeWindow stands in for the Wails window (it needs a display).

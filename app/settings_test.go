@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"testing"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 // The window is the person using Trove: it may point a provider anywhere

@@ -54,7 +54,10 @@ func ours(paths []string) []string {
 	return out
 }
 
-// layer names the tier of one of our packages.
+// layer names the tier of one of our packages. The folders show the tiers:
+// backend/shell (the HTTP API, its JSON shapes and OpenAPI document),
+// backend/service, backend/engine, backend/platform (the operating system's
+// parts), backend/store, backend/core; internal/ holds test helpers.
 func layer(p string) string {
 	switch {
 	case p == module:
@@ -65,21 +68,25 @@ func layer(p string) string {
 		return "client"
 	case p == "examples", strings.HasPrefix(p, "examples/"):
 		return "example"
-	case p == "backend/api":
+	case p == "backend/shell/api":
 		return "api"
-	case p == "backend/views":
+	case p == "backend/shell/views":
 		return "views"
-	case p == "backend/apidoc", strings.HasPrefix(p, "backend/apidoc/"):
+	case p == "backend/shell/apidoc", strings.HasPrefix(p, "backend/shell/apidoc/"):
 		return "apidoc"
 	case p == "backend/service":
 		return "service"
-	case p == "backend/daemon", p == "backend/testserver":
+	case p == "backend/daemon", p == "internal/testserver":
 		return "root"
 	case p == "backend/store":
 		return "store"
-	case p == "backend/core", p == "backend/atomicfile":
+	case strings.HasPrefix(p, "backend/platform/"):
+		return "platform"
+	case p == "backend/core":
 		return "base"
-	case strings.HasPrefix(p, "bench/"), strings.HasPrefix(p, "build/"), p == "app/smoke", p == "backend/embedding/internal/gen":
+	case p == "internal/hangfs":
+		return "testing"
+	case strings.HasPrefix(p, "bench/"), strings.HasPrefix(p, "build/"), p == "app/smoke", p == "backend/engine/embedding/internal/gen":
 		return "tool"
 	}
 	return "engine"
@@ -95,53 +102,49 @@ func layer(p string) string {
 // ranks cannot hide a cycle of intent. A new engine package needs a rank
 // here before the test passes.
 var engineRank = map[string]int{
-	"backend/tokens":                   0,
-	"backend/query":                    0,
-	"backend/chunk":                    0,
-	"backend/vecquant":                 0,
-	"backend/pathglob":                 0,
-	"backend/markdown":                 0,
-	"backend/provider":                 0,
-	"backend/fileread":                 0,
-	"backend/dirlock":                  0,
-	"backend/launch":                   0,
-	"backend/hangfs":                   0,
-	"backend/events":                   0,
-	"backend/scheduler":                0,
-	"backend/autostart":                0,
-	"backend/hotkey":                   0,
-	"backend/embedding/internal/model": 0,
+	"backend/engine/text/tokens":              0,
+	"backend/engine/text/query":               0,
+	"backend/engine/text/chunk":               0,
+	"backend/engine/text/pathglob":            0,
+	"backend/engine/text/markdown":            0,
+	"backend/engine/vecquant":                 0,
+	"backend/engine/provider":                 0,
+	"backend/engine/events":                   0,
+	"backend/engine/scheduler":                0,
+	"backend/engine/embedding/internal/model": 0,
 
-	"backend/extract":   1,
-	"backend/embedding": 1,
-	"backend/enrich":    1,
-	"backend/watch":     1,
-	"backend/scan":      1,
-	"backend/queue":     1,
-	"backend/filters":   1,
-	"backend/settings":  1,
+	"backend/engine/extract":   1,
+	"backend/engine/embedding": 1,
+	"backend/engine/enrich":    1,
+	"backend/engine/watch":     1,
+	"backend/engine/scan":      1,
+	"backend/engine/queue":     1,
+	"backend/engine/filters":   1,
+	"backend/engine/settings":  1,
 
-	"backend/pipeline": 2,
+	"backend/engine/pipeline": 2,
 
-	"backend/indexer": 3,
-	"backend/search":  3,
+	"backend/engine/indexer": 3,
+	"backend/engine/search":  3,
 }
 
 // allowed lists, per tier, the tiers its packages may import directly.
 var allowed = map[string][]string{
-	"main":    {"shell", "root", "client", "base"},
-	"client":  {}, // the Go client stands alone: scripts import it without the server
-	"example": {"client"},
-	"shell":   {"views", "service", "base"},
-	"api":     {"apidoc", "views", "service", "base"},
-	"apidoc":  {"apidoc", "views", "service", "base"},
-	"views":   {"service", "base"},
-	"service": {"engine", "store", "base"},
-	"engine":  {"engine", "store", "base"},
-	"store":   {"base"},
-	"base":    {"base"},
-	"root":    {"api", "apidoc", "views", "service", "engine", "store", "base", "root"},
-	"tool":    {"root", "apidoc", "client", "service", "engine", "store", "base", "tool"},
+	"main":     {"shell", "root", "client", "platform", "base"},
+	"client":   {}, // the Go client stands alone: scripts import it without the server
+	"example":  {"client"},
+	"shell":    {"views", "service", "base"},
+	"api":      {"apidoc", "views", "service", "base"},
+	"apidoc":   {"apidoc", "views", "service", "base"},
+	"views":    {"service", "base"},
+	"service":  {"engine", "store", "platform", "base"},
+	"engine":   {"engine", "store", "platform", "base"},
+	"store":    {"platform", "base"},
+	"platform": {"platform", "base"},
+	"base":     {"base"},
+	"testing":  {"base"},
+	"root":     {"api", "apidoc", "views", "service", "engine", "store", "platform", "base", "root"},
+	"tool":     {"root", "apidoc", "client", "service", "engine", "store", "platform", "base", "tool", "testing"},
 }
 
 // violations lists the imports of pkgs that go against the tiers and, inside
@@ -168,7 +171,7 @@ func violations(pkgs []pkg) []string {
 					from, engineRank[from], to, engineRank[to]))
 			}
 		}
-		if l := layer(from); l == "engine" || l == "store" || l == "base" {
+		if l := layer(from); l == "engine" || l == "store" || l == "platform" || l == "base" {
 			for _, dep := range ours(p.Deps) {
 				if l := layer(dep); l == "service" || l == "views" || l == "api" || l == "shell" || l == "root" {
 					out = append(out, fmt.Sprintf("%s depends on %s through its imports", from, dep))
@@ -199,31 +202,31 @@ func TestImportDirectionCatchesViolations(t *testing.T) {
 		p    pkg
 		want string
 	}{
-		{"a part importing the pipeline", pkg{ImportPath: "trove/backend/scan", Imports: []string{"trove/backend/pipeline"}},
-			"backend/scan (engine rank 1) imports backend/pipeline (engine rank 2)"},
-		{"the pipeline importing the indexer", pkg{ImportPath: "trove/backend/pipeline", Imports: []string{"trove/backend/indexer"}},
-			"backend/pipeline (engine rank 2) imports backend/indexer (engine rank 3)"},
-		{"text rules importing search", pkg{ImportPath: "trove/backend/tokens", Imports: []string{"trove/backend/search"}},
-			"backend/tokens (engine rank 0) imports backend/search"},
-		{"two parts of one rank", pkg{ImportPath: "trove/backend/watch", Imports: []string{"trove/backend/queue"}},
-			"backend/watch (engine rank 1) imports backend/queue (engine rank 1)"},
-		{"search importing the indexer", pkg{ImportPath: "trove/backend/search", Imports: []string{"trove/backend/indexer"}},
-			"backend/search (engine rank 3) imports backend/indexer"},
-		{"an engine package without a rank", pkg{ImportPath: "trove/backend/newpart"},
-			"backend/newpart is an engine package without a rank"},
-		{"the store importing the engine", pkg{ImportPath: "trove/backend/store", Imports: []string{"trove/backend/tokens"}},
-			"backend/store (store) imports backend/tokens (engine): not allowed"},
-		{"the engine reaching the service", pkg{ImportPath: "trove/backend/search", Imports: []string{"trove/backend/service"}},
-			"backend/search (engine) imports backend/service (service): not allowed"},
-		{"views reaching the engine", pkg{ImportPath: "trove/backend/views", Imports: []string{"trove/backend/search"}},
-			"backend/views (views) imports backend/search (engine): not allowed"},
+		{"a part importing the pipeline", pkg{ImportPath: "trove/backend/engine/scan", Imports: []string{"trove/backend/engine/pipeline"}},
+			"backend/engine/scan (engine rank 1) imports backend/engine/pipeline (engine rank 2)"},
+		{"the pipeline importing the indexer", pkg{ImportPath: "trove/backend/engine/pipeline", Imports: []string{"trove/backend/engine/indexer"}},
+			"backend/engine/pipeline (engine rank 2) imports backend/engine/indexer (engine rank 3)"},
+		{"text rules importing search", pkg{ImportPath: "trove/backend/engine/text/tokens", Imports: []string{"trove/backend/engine/search"}},
+			"backend/engine/text/tokens (engine rank 0) imports backend/engine/search"},
+		{"two parts of one rank", pkg{ImportPath: "trove/backend/engine/watch", Imports: []string{"trove/backend/engine/queue"}},
+			"backend/engine/watch (engine rank 1) imports backend/engine/queue (engine rank 1)"},
+		{"search importing the indexer", pkg{ImportPath: "trove/backend/engine/search", Imports: []string{"trove/backend/engine/indexer"}},
+			"backend/engine/search (engine rank 3) imports backend/engine/indexer"},
+		{"an engine package without a rank", pkg{ImportPath: "trove/backend/engine/newpart"},
+			"backend/engine/newpart is an engine package without a rank"},
+		{"the store importing the engine", pkg{ImportPath: "trove/backend/store", Imports: []string{"trove/backend/engine/text/tokens"}},
+			"backend/store (store) imports backend/engine/text/tokens (engine): not allowed"},
+		{"the engine reaching the service", pkg{ImportPath: "trove/backend/engine/search", Imports: []string{"trove/backend/service"}},
+			"backend/engine/search (engine) imports backend/service (service): not allowed"},
+		{"views reaching the engine", pkg{ImportPath: "trove/backend/shell/views", Imports: []string{"trove/backend/engine/search"}},
+			"backend/shell/views (views) imports backend/engine/search (engine): not allowed"},
 	} {
 		got := violations([]pkg{c.p})
 		if len(got) == 0 || !strings.Contains(strings.Join(got, "\n"), c.want) {
 			t.Errorf("%s: violations = %q, want one containing %q", c.name, got, c.want)
 		}
 	}
-	ok := pkg{ImportPath: "trove/backend/indexer", Imports: []string{"trove/backend/pipeline", "trove/backend/scan", "trove/backend/store", "trove/backend/core"}}
+	ok := pkg{ImportPath: "trove/backend/engine/indexer", Imports: []string{"trove/backend/engine/pipeline", "trove/backend/engine/scan", "trove/backend/store", "trove/backend/core"}}
 	if got := violations([]pkg{ok}); len(got) != 0 {
 		t.Errorf("an import along the direction is reported: %q", got)
 	}

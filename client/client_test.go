@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"trove/backend/testserver"
 	"trove/client"
+	"trove/internal/testserver"
 )
 
 // Every method against a real Trove, and an error of each of the three

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 // need fails the test when a tool the examples use is missing (the

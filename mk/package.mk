@@ -111,7 +111,7 @@ CROSS_TARGETS := darwin/amd64 darwin/arm64 windows/amd64
 # fileread, pipeline, api and daemon have per-OS code too, but their tests
 # make FIFOs and FUSE mounts (Linux only); their code is checked by the
 # builds above.
-CROSS_VET     := ./backend/autostart ./backend/dirlock ./backend/launch ./backend/scheduler ./backend/service ./backend/store .
+CROSS_VET     := ./backend/platform/autostart ./backend/platform/dirlock ./backend/platform/launch ./backend/engine/scheduler ./backend/service ./backend/store .
 cross: deps frontend $(foreach a,$(PKG_ARCHES),$(PKG_DIR)/$(a)/trove)
 	@mkdir -p build/bin/cross
 	@for a in $(PKG_ARCHES); do echo "trove linux/$$a (the package's)"; cp $(PKG_DIR)/$$a/trove build/bin/cross/trove-linux-$$a || exit 1; done

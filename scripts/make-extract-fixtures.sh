@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the committed fixtures of backend/extract/testdata: office
+# Regenerates the committed fixtures of backend/engine/extract/testdata: office
 # documents, PDF (plain and encrypted), EPUB and RTF made by LibreOffice from
 # the flat ODF sources below, a JPEG with EXIF, a FLAC with tags, and the
 # text formats. The tests never need these tools; only this script does.
@@ -10,7 +10,7 @@
 # tests look for.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=backend/extract/testdata
+out=backend/engine/extract/testdata
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

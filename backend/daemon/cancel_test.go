@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"trove/backend/hangfs"
-	"trove/backend/testserver"
+	"trove/internal/hangfs"
+	"trove/internal/testserver"
 )
 
 // Removing a queue item, or its folder, while its worker is inside a read

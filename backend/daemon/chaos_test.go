@@ -26,7 +26,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3/driver"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 // TestChaos drives a real server with random file-system changes (creates,

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 // process is a trove binary running in its own process, so it can be killed.

@@ -15,7 +15,7 @@ import (
 	"github.com/ncruces/go-sqlite3/ext/fts5"
 
 	"trove/backend/store"
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 var notes = []string{

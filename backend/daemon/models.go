@@ -5,10 +5,10 @@ import (
 	"sync/atomic"
 
 	"trove/backend/core"
-	"trove/backend/embedding"
-	"trove/backend/enrich"
-	"trove/backend/pipeline"
-	"trove/backend/provider"
+	"trove/backend/engine/embedding"
+	"trove/backend/engine/enrich"
+	"trove/backend/engine/pipeline"
+	"trove/backend/engine/provider"
 	"trove/backend/store"
 )
 

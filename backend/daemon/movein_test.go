@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 func TestMoveInNested(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"trove/backend/hangfs"
-	"trove/backend/testserver"
+	"trove/internal/hangfs"
+	"trove/internal/testserver"
 )
 
 // stopWithin is how long SIGTERM may take, whatever a worker is doing.

@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"trove/backend/core"
-	"trove/backend/indexer"
-	"trove/backend/queue"
-	"trove/backend/search"
+	"trove/backend/engine/indexer"
+	"trove/backend/engine/queue"
+	"trove/backend/engine/search"
 	"trove/backend/store"
 )
 

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"trove/backend/autostart"
 	"trove/backend/core"
-	"trove/backend/hotkey"
+	"trove/backend/platform/autostart"
+	"trove/backend/platform/hotkey"
 )
 
 // The desktop app's integration with the person's desktop: starting at

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 // When the embedding provider goes away after it was chosen, files are

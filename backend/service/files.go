@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"trove/backend/core"
-	"trove/backend/launch"
+	"trove/backend/platform/launch"
 )
 
 // Opener opens files for the person using Trove.

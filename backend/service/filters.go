@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"trove/backend/core"
-	"trove/backend/filters"
+	"trove/backend/engine/filters"
 )
 
 // Filters returns the filter configuration.

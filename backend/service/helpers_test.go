@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 const settle = 30 * time.Second

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"trove/backend/core"
-	"trove/backend/filters"
-	"trove/backend/indexer"
+	"trove/backend/engine/filters"
+	"trove/backend/engine/indexer"
 )
 
 // WatchOptions are the optional fields of a watch request.

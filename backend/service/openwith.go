@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"trove/backend/core"
-	"trove/backend/launch"
+	"trove/backend/platform/launch"
 )
 
 // DesktopApp is an application that opens a type of file.

@@ -3,7 +3,7 @@ package service
 import (
 	"context"
 
-	"trove/backend/search"
+	"trove/backend/engine/search"
 )
 
 // Paged search: the engine's types, so the shells need no import of it.

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"trove/backend/core"
-	"trove/backend/fileread"
-	"trove/backend/search"
+	"trove/backend/engine/search"
+	"trove/backend/platform/fileread"
 )
 
 // FilePreview is an indexed file's text with the query's words marked.

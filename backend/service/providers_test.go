@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 // A provider's API key may come only from the allowed variables: any other

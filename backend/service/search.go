@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"trove/backend/core"
-	"trove/backend/query"
-	"trove/backend/search"
+	"trove/backend/engine/search"
+	"trove/backend/engine/text/query"
 )
 
 // SearchRequest and SearchResult are the search engine's, so the shells

@@ -11,12 +11,12 @@ import (
 	"time"
 
 	"trove/backend/core"
-	"trove/backend/embedding"
-	"trove/backend/events"
-	"trove/backend/extract"
-	"trove/backend/filters"
-	"trove/backend/provider"
-	"trove/backend/settings"
+	"trove/backend/engine/embedding"
+	"trove/backend/engine/events"
+	"trove/backend/engine/extract"
+	"trove/backend/engine/filters"
+	"trove/backend/engine/provider"
+	"trove/backend/engine/settings"
 )
 
 // Deps are the parts a Service is built from.

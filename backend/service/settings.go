@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"trove/backend/core"
-	"trove/backend/embedding"
-	"trove/backend/enrich"
-	"trove/backend/provider"
-	"trove/backend/settings"
+	"trove/backend/engine/embedding"
+	"trove/backend/engine/enrich"
+	"trove/backend/engine/provider"
+	"trove/backend/engine/settings"
 )
 
 // trustKey marks the context of a call from the person using Trove.

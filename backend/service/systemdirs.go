@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 
 	"trove/backend/core"
-	"trove/backend/scan"
+	"trove/backend/engine/scan"
 )
 
 // systemFolders hold the system's own state, not a person's documents:

@@ -8,7 +8,7 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/service"
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 // With a token set, the service itself refuses a provider change from a

@@ -16,13 +16,13 @@ import (
 	"github.com/ncruces/go-sqlite3"
 
 	"trove/backend/core"
-	"trove/backend/events"
-	"trove/backend/filters"
-	"trove/backend/indexer"
-	"trove/backend/launch"
-	"trove/backend/queue"
-	"trove/backend/search"
-	"trove/backend/settings"
+	"trove/backend/engine/events"
+	"trove/backend/engine/filters"
+	"trove/backend/engine/indexer"
+	"trove/backend/engine/queue"
+	"trove/backend/engine/search"
+	"trove/backend/engine/settings"
+	"trove/backend/platform/launch"
 	"trove/backend/store"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 // System folders and Trove's own folders are refused, however the path is

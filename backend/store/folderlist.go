@@ -7,8 +7,8 @@ import (
 	"os"
 	"time"
 
-	"trove/backend/atomicfile"
 	"trove/backend/core"
+	"trove/backend/platform/atomicfile"
 )
 
 // FolderListName is the copy of the watched-folder list kept in the config

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"trove/backend/embedding"
+	"trove/backend/engine/embedding"
 )
 
 // A small BM25 over title and body (FTS5-like bm25 with weights 2 and 1),

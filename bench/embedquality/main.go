@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	"trove/backend/embedding"
+	"trove/backend/engine/embedding"
 )
 
 type doc struct {

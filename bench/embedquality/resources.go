@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"trove/backend/embedding"
+	"trove/backend/engine/embedding"
 )
 
 // rssKB reads this process's resident set size, once the garbage is

@@ -28,7 +28,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"trove/backend/extract"
+	"trove/backend/engine/extract"
 )
 
 type stats struct {

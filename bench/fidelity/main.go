@@ -23,7 +23,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"trove/backend/extract"
+	"trove/backend/engine/extract"
 )
 
 func main() {

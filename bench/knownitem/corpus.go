@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"trove/backend/extract"
+	"trove/backend/engine/extract"
 )
 
 // file is one file of the corpus with the text Trove's extractors read

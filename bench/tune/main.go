@@ -34,8 +34,8 @@ import (
 	"unicode/utf8"
 
 	"trove/backend/core"
-	"trove/backend/embedding"
-	"trove/backend/search"
+	"trove/backend/engine/embedding"
+	"trove/backend/engine/search"
 	"trove/backend/store"
 	"trove/bench/internal/fts5base"
 	"trove/bench/internal/harness"

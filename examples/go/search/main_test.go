@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"trove/backend/testserver"
+	"trove/internal/testserver"
 )
 
 func TestGoExample(t *testing.T) {

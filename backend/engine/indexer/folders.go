@@ -1,0 +1,252 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"trove/backend/core"
+	"trove/backend/engine/pipeline"
+	"trove/backend/engine/scan"
+	"trove/backend/engine/watch"
+)
+
+// Folders is the part of the store that keeps the watched folders: their
+// records, the status shown for each, and whose files are whose.
+type Folders interface {
+	AddDirectory(ctx context.Context, path string, recursive bool, pattern string, now time.Time) (core.WatchedDirectory, error)
+	Directory(ctx context.Context, id int64) (core.WatchedDirectory, error)
+	Directories(ctx context.Context) ([]core.WatchedDirectory, error)
+	ReassignFiles(ctx context.Context, fromDir, toDir int64) error
+	DeleteDirectory(ctx context.Context, id int64) error
+	SetDirectoryStatus(ctx context.Context, id int64, status, message string, now time.Time) error
+	SetDirectoryScanned(ctx context.Context, id, fileCount int64, now time.Time) error
+}
+
+// folder is the live state of a watched folder.
+type folder struct {
+	ID        int64
+	Root      string
+	Recursive bool
+	Pattern   string
+
+	status       string
+	message      string
+	polling      bool // live watching unavailable: rescanned every pollEvery
+	scanning     int  // scans in flight
+	lastProgress time.Time
+}
+
+func (ix *Indexer) register(d core.WatchedDirectory) *folder {
+	f := &folder{ID: d.ID, Root: d.Path, Recursive: d.Recursive, Pattern: d.FilePattern, status: core.DirIndexing}
+	ix.mu.Lock()
+	ix.folders[d.ID] = f
+	ix.mu.Unlock()
+	return f
+}
+
+// Folder implements the pipeline's folder lookup.
+func (ix *Indexer) Folder(id int64) (pipeline.Folder, bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	f, ok := ix.folders[id]
+	if !ok {
+		return pipeline.Folder{}, false
+	}
+	return pipeline.Folder{ID: f.ID, Root: f.Root, Recursive: f.Recursive, Pattern: f.Pattern}, true
+}
+
+func (ix *Indexer) snapshot() []folder {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	out := make([]folder, 0, len(ix.folders))
+	for _, f := range ix.folders {
+		out = append(out, *f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// folderOf finds the watched folder containing path.
+func (ix *Indexer) folderOf(path string) (folder, bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for _, f := range ix.folders {
+		if scan.Within(f.Root, path) {
+			return *f, true
+		}
+	}
+	return folder{}, false
+}
+
+// Options of a watch request.
+type Options struct {
+	Recursive   bool
+	FilePattern string
+}
+
+// Watch validates and registers a folder, scans it (adding live watches as
+// it goes) and queues its files; it returns once the scan has listed the
+// files, before any is indexed. A folder whose parent is watched is refused;
+// a folder that contains watched folders absorbs them.
+func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.WatchedDirectory, int, error) {
+	if err := ix.waitReady(ctx); err != nil {
+		return core.WatchedDirectory{}, 0, err
+	}
+	root, err := canonical(path)
+	if err != nil {
+		return core.WatchedDirectory{}, 0, err
+	}
+	if err := ix.own.refuse(root); err != nil {
+		return core.WatchedDirectory{}, 0, err
+	}
+	var children []folder
+	for _, f := range ix.snapshot() {
+		switch {
+		case f.Root == root:
+			return core.WatchedDirectory{}, 0, core.Conflict("ALREADY_WATCHING", "%s is already watched", root)
+		case scan.Within(f.Root, root):
+			return core.WatchedDirectory{}, 0, core.Conflict("ALREADY_WATCHING", "%s is inside the watched folder %s", root, f.Root)
+		case scan.Within(root, f.Root):
+			children = append(children, f)
+		}
+	}
+	d, err := ix.Store.AddDirectory(ctx, root, opt.Recursive, opt.FilePattern, time.Now())
+	if ix.keepOnStorageError(err) {
+		return d, 0, ix.notWritable()
+	}
+	if err != nil {
+		return d, 0, err
+	}
+	f := ix.register(d)
+	for _, c := range children {
+		if err := ix.absorb(ctx, c, f); err != nil {
+			return d, 0, err
+		}
+	}
+	ix.saveFolderList(ctx)
+	found, err := ix.rescan(ctx, f.ID, false)
+	if err != nil {
+		return d, 0, err
+	}
+	d, err = ix.Store.Directory(ctx, d.ID)
+	return d, found, err
+}
+
+// absorb hands a watched child folder's files to its new parent.
+func (ix *Indexer) absorb(ctx context.Context, child folder, parent *folder) error {
+	ix.mu.Lock()
+	delete(ix.folders, child.ID)
+	ix.mu.Unlock()
+	ix.queue.RemoveFolder(child.ID)
+	if err := ix.Store.ReassignFiles(ctx, child.ID, parent.ID); err != nil {
+		return fmt.Errorf("absorb %s: %w", child.Root, err)
+	}
+	ix.Publish(core.FolderRemoved{ID: child.ID, Path: child.Root, AbsorbedBy: parent.ID})
+	return nil
+}
+
+// canonical checks a requested path and resolves it to the real directory.
+func canonical(path string) (string, error) {
+	if path == "" {
+		return "", core.Invalid("INVALID_PATH", "path is required")
+	}
+	if !filepath.IsAbs(path) {
+		return "", core.Invalid("INVALID_PATH", "path must be absolute, got %q", path)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Clean(path))
+	if err != nil {
+		return "", core.Invalid("INVALID_PATH", "%s %s", path, describe(err))
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return "", core.Invalid("INVALID_PATH", "%s %s", path, describe(err))
+	}
+	if !st.IsDir() {
+		return "", core.Invalid("INVALID_PATH", "%s is not a directory", path)
+	}
+	dir, err := os.Open(real)
+	if err == nil {
+		_, err = dir.Readdirnames(1)
+		dir.Close()
+	}
+	if err != nil && !errors.Is(err, errEOF) {
+		return "", core.Invalid("INVALID_PATH", "%s cannot be read: %s", path, describe(err))
+	}
+	return real, nil
+}
+
+func describe(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "does not exist"
+	case errors.Is(err, fs.ErrPermission):
+		return "cannot be read: permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return "cannot be read: " + pe.Err.Error()
+	}
+	return "cannot be read: " + err.Error()
+}
+
+// Unwatch stops watching a folder and removes everything indexed from it.
+func (ix *Indexer) Unwatch(ctx context.Context, id int64) error {
+	if err := ix.waitReady(ctx); err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	f, ok := ix.folders[id]
+	delete(ix.folders, id)
+	ix.mu.Unlock()
+	removed := core.FolderRemoved{ID: id}
+	if ok {
+		ix.watcher.RemoveTree(f.Root)
+		ix.queue.RemoveFolder(id)
+		removed.Path = f.Root
+	}
+	if err := ix.Store.DeleteDirectory(ctx, id); err != nil {
+		return err
+	}
+	ix.saveFolderList(ctx)
+	ix.Publish(removed)
+	return nil
+}
+
+// addWatch adds a live watch for a folder's directory, switching the folder
+// to periodic rescans when the kernel's watch limit is reached.
+func (ix *Indexer) addWatch(id int64, dir string) error {
+	ix.mu.Lock()
+	f, ok := ix.folders[id]
+	polling := ok && f.polling
+	ix.mu.Unlock()
+	if !ok || polling {
+		return nil
+	}
+	err := ix.watcher.Add(dir)
+	if errors.Is(err, watch.ErrLimit) {
+		ix.setPolling(id, fmt.Sprintf("live watching unavailable (%v); rescanning every %d minutes", err, int(pollEvery.Minutes())))
+		return nil
+	}
+	return err
+}
+
+func (ix *Indexer) setPolling(id int64, why string) {
+	ix.mu.Lock()
+	f, ok := ix.folders[id]
+	if ok && !f.polling {
+		f.polling = true
+		f.message = why
+	}
+	ix.mu.Unlock()
+	if ok {
+		ix.Log.Warn("folder falls back to periodic rescans", "folder", f.Root, "reason", why)
+		ix.watcher.RemoveTree(f.Root)
+		ix.refresh(id)
+	}
+}

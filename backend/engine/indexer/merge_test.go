@@ -1,0 +1,135 @@
+package indexer
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"trove/backend/core"
+	"trove/backend/engine/queue"
+)
+
+// The full-text index is merged once it holds enough files and has grown
+// by a quarter since the last merge, step by step to the end, and the
+// size it was merged at is kept in the index.
+func TestMergeWaitsForGrowth(t *testing.T) {
+	fake := newFakeIndex()
+	ix, ev := unitIndexer(t, fake)
+	ctx := t.Context()
+	for _, c := range []struct {
+		indexed int64
+		merges  bool
+		last    string
+	}{
+		{mergeMinFiles - 1, false, ""}, // too small to matter
+		{mergeMinFiles, true, "2000"},  // never merged
+		{2400, false, "2000"},          // grown by a fifth
+		{2500, true, "2500"},           // by a quarter
+		{1000, false, "1000"},          // files removed: growth counts from here
+		{2100, true, "2100"},           // by more than a quarter of that
+	} {
+		fake.mu.Lock()
+		fake.indexed, fake.mergeLeft, fake.mergeSteps = c.indexed, 3, 0
+		fake.mu.Unlock()
+		done := ix.MergeIfGrown(ctx)
+		if done != c.merges || fake.meta[mergedKey] != c.last {
+			t.Fatalf("%d files: merged %v (%d steps), recorded %q; want %v, %q", c.indexed, done, fake.mergeSteps, fake.meta[mergedKey], c.merges, c.last)
+		}
+		if c.merges && fake.mergeSteps != 4 {
+			t.Fatalf("%d files: %d steps, want 4 (three with work, one to find none)", c.indexed, fake.mergeSteps)
+		}
+	}
+	// The queue's status said so while it ran, and says so no more.
+	var merging, after bool
+	for _, e := range ev.all {
+		if st, ok := e.(core.QueueStatus); ok {
+			merging, after = merging || st.Merging, st.Merging
+		}
+	}
+	if !merging || after || ix.QueueStatus().Merging {
+		t.Fatalf("queue status while merging: seen %v, last %v", merging, after)
+	}
+}
+
+// Work in the queue, a pause or a damaged index put the merge off; work
+// arriving between steps stops it, unrecorded, to go on later.
+func TestMergeGivesWayToIndexing(t *testing.T) {
+	fake := newFakeIndex()
+	fake.indexed, fake.mergeLeft = 5000, 5
+	ix, _ := unitIndexer(t, fake)
+	ctx := t.Context()
+	item := func() {
+		ix.queue.Enqueue(queue.Event{Path: filepath.Join(t.TempDir(), "a.txt"), Action: queue.ActionIndex, DirID: 1})
+	}
+
+	item()
+	if ix.MergeIfGrown(ctx) || fake.mergeSteps != 0 {
+		t.Fatalf("merged with work queued (%d steps)", fake.mergeSteps)
+	}
+	ix.queue.RemoveFolder(1)
+	ix.queue.Pause()
+	if ix.MergeIfGrown(ctx) || fake.mergeSteps != 0 {
+		t.Fatalf("merged while paused (%d steps)", fake.mergeSteps)
+	}
+	ix.queue.Resume()
+	fake.damaged = true
+	if ix.MergeIfGrown(ctx) || fake.mergeSteps != 0 {
+		t.Fatalf("merged a damaged index (%d steps)", fake.mergeSteps)
+	}
+	fake.damaged = false
+
+	steps := 0
+	fake.onStep = func() {
+		if steps++; steps == 2 {
+			item()
+		}
+	}
+	if ix.MergeIfGrown(ctx) || fake.mergeSteps != 2 || fake.meta[mergedKey] != "" {
+		t.Fatalf("work arrived: merged on to step %d, recorded %q", fake.mergeSteps, fake.meta[mergedKey])
+	}
+	ix.queue.RemoveFolder(1)
+	fake.onStep = nil
+	if !ix.MergeIfGrown(ctx) || fake.meta[mergedKey] != "5000" {
+		t.Fatalf("the merge did not go on: %d steps, recorded %q", fake.mergeSteps, fake.meta[mergedKey])
+	}
+}
+
+// A damaged page met while merging marks the index damaged.
+func TestMergeOnADamagedPageMarksTheIndex(t *testing.T) {
+	fake := newFakeIndex()
+	fake.indexed, fake.mergeLeft, fake.mergeErr = 5000, 5, sqlite3.CORRUPT
+	ix, _ := unitIndexer(t, fake)
+	if ix.MergeIfGrown(t.Context()) || fake.meta[mergedKey] != "" {
+		t.Fatalf("merged a damaged index")
+	}
+	if h := ix.Health(); h.Status != core.IndexDamaged || fake.mergeSteps != 1 {
+		t.Fatalf("health: %+v after %d steps", h, fake.mergeSteps)
+	}
+	if ix.MergeIfGrown(t.Context()) || fake.mergeSteps != 1 {
+		t.Fatalf("merged again once damaged")
+	}
+}
+
+// A damaged page met while counting the files is not passed over either.
+func TestMergeCountOnADamagedPageMarksTheIndex(t *testing.T) {
+	fake := newFakeIndex()
+	fake.indexed, fake.mergeLeft, fake.countErr = 5000, 5, sqlite3.CORRUPT
+	ix, _ := unitIndexer(t, fake)
+	if ix.MergeIfGrown(t.Context()) || fake.mergeSteps != 0 || ix.Health().Status != core.IndexDamaged {
+		t.Fatalf("count failed: %d steps, health %+v", fake.mergeSteps, ix.Health())
+	}
+}
+
+// A full disk met while merging holds the index as any write's would.
+func TestMergeOnAFullDiskHoldsTheIndex(t *testing.T) {
+	fake := newFakeIndex()
+	fake.indexed, fake.mergeLeft, fake.mergeErr, fake.free = 5000, 5, sqlite3.FULL, 1<<20
+	ix, _ := unitIndexer(t, fake)
+	if ix.MergeIfGrown(t.Context()) || fake.meta[mergedKey] != "" {
+		t.Fatalf("merged on a full disk")
+	}
+	if h := ix.Health(); h.Status != core.IndexStorageError {
+		t.Fatalf("health: %+v", h)
+	}
+}

@@ -1,0 +1,121 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"mime"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"trove/backend/core"
+	"trove/backend/engine/extract"
+	"trove/backend/engine/text/chunk"
+	"trove/backend/platform/fileread"
+)
+
+// fileMeta fills a file record from its stat.
+func fileMeta(path string, st fs.FileInfo, dirID int64) core.File {
+	name := filepath.Base(path)
+	f := core.File{
+		DirID: dirID, Path: path, Filename: name, Extension: extensionOf(name),
+		Size: st.Size(), Modified: st.ModTime(),
+	}
+	f.Accessed, f.Created = fileTimes(path, st) // per OS: times_*.go
+	return f
+}
+
+// extensionOf is the lower-case extension with its dot; "" for none, and
+// for dot-files such as ".bashrc", whose whole name is not an extension.
+func extensionOf(name string) string {
+	ext := filepath.Ext(name)
+	if ext == name {
+		return ""
+	}
+	return strings.ToLower(ext)
+}
+
+// hashFile hashes the bytes of the file checked as want, read below root
+// under ctx (the file's deadline). A file that grew past most since it was
+// checked gets no hash, as one that was larger to begin with.
+func hashFile(ctx context.Context, root, path string, want fs.FileInfo, most int64) (string, error) {
+	f, err := fileread.Open(ctx, root, path, want)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if f.Size() > most {
+		return "", nil
+	}
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, f.Reader(), make([]byte, 128<<10)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func maxFileSize(cfg core.Settings) int64 {
+	return int64(cfg.Extraction.MaxFileSizeMB * (1 << 20))
+}
+
+// fileTimeout is the time one file may take to be read, hashing and
+// extraction together (extraction.timeout_seconds).
+func fileTimeout(cfg core.Settings) time.Duration {
+	if d := time.Duration(cfg.Extraction.TimeoutSeconds * float64(time.Second)); d > 0 {
+		return d
+	}
+	return extract.DefaultOptions().Timeout
+}
+
+func extractOptions(cfg core.Settings, root string, checked fs.FileInfo) extract.Options {
+	return extract.Options{
+		MaxFileSize:  maxFileSize(cfg),
+		MaxTextBytes: int(cfg.Extraction.MaxTextMB * (1 << 20)),
+		Timeout:      fileTimeout(cfg),
+		Root:         root,
+		Expect:       checked,
+		OCR:          cfg.Extraction.OCR,
+	}
+}
+
+func mimeOf(doc extract.Document, ext string) string {
+	if doc.Mime != "" && doc.Mime != "application/octet-stream" {
+		return doc.Mime
+	}
+	if m := mime.TypeByExtension(ext); m != "" {
+		return m
+	}
+	return doc.Mime
+}
+
+// chunkText cuts the text into passages; a file without text still gets no
+// passages (it is found by name, path and type).
+func chunkText(text string) []string { return chunk.Split(text) }
+
+// metadataOrder lists the extracted metadata worth searching, in the order
+// they read best.
+var metadataOrder = []string{"author", "from", "to", "date", "artist", "album", "year", "genre", "camera", "created",
+	"width", "height", "pages", "sheets", "slides", "messages", "attachments", "entries", "language", "ocr"}
+
+// withMetadata appends the document's metadata to its text as
+// "key: value" lines, so a photo is found by its camera, a song by its
+// artist and a report by its author.
+func withMetadata(doc extract.Document) string {
+	if len(doc.Meta) == 0 {
+		return doc.Text
+	}
+	var b strings.Builder
+	b.WriteString(doc.Text)
+	if doc.Text != "" {
+		b.WriteString("\n\n")
+	}
+	for _, k := range metadataOrder {
+		if v := strings.TrimSpace(doc.Meta[k]); v != "" {
+			b.WriteString(k + ": " + v + "\n")
+		}
+	}
+	return b.String()
+}

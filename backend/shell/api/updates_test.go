@@ -1,0 +1,54 @@
+package api_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"trove/internal/testserver"
+)
+
+func TestUpdatesStream(t *testing.T) {
+	s := testserver.Start(t)
+	s.Do("PUT", "/api/settings/", map[string]any{"queue.cooldown_seconds": 0})
+	root := t.TempDir()
+	s.IndexDir(root, 0)
+	st := s.Subscribe("heartbeat=1")
+	// A new client starts in sync: the queue and every folder.
+	st.WaitFor(t, "queue.status", 5*time.Second, nil)
+	st.WaitFor(t, "folder.status", 5*time.Second, func(e testserver.Event) bool { return e.Payload()["path"] == root })
+	p := filepath.Join(root, "news.txt")
+	os.WriteFile(p, []byte("fresh news"), 0o644)
+	e := st.WaitFor(t, "file.indexed", 10*time.Second, func(e testserver.Event) bool { return e.Payload()["path"] == p })
+	if e.ID == "" || e.Data["time"] == nil {
+		t.Fatalf("event lacks id or time: %+v", e)
+	}
+	st.WaitFor(t, "scan.progress", 10*time.Second, nil)
+	os.Remove(p)
+	st.WaitFor(t, "file.removed", 10*time.Second, func(e testserver.Event) bool { return e.Payload()["path"] == p })
+	testserver.Eventually(t, 5*time.Second, "a heartbeat", func() bool { return st.Comments() > 0 })
+}
+
+func TestUpdatesTypeFilterAndBadParameter(t *testing.T) {
+	s := testserver.Start(t)
+	st := s.Subscribe("types=file.indexed")
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "a.txt", "a")
+	s.IndexDir(root, 1)
+	st.WaitFor(t, "file.indexed", 10*time.Second, nil)
+	if n := len(st.Events("")) - len(st.Events("file.indexed")); n != 0 {
+		t.Fatalf("%d events of other kinds passed the filter", n)
+	}
+	if r := s.Get("/api/updates?heartbeat=0"); r.Status != 400 || r.Field("error.code") != "INVALID_PARAMETER" {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+}
+
+func TestUpdatesEndOnShutdown(t *testing.T) {
+	s := testserver.Start(t)
+	st := s.Subscribe("")
+	st.WaitFor(t, "queue.status", 5*time.Second, nil)
+	s.Stop()
+	testserver.Eventually(t, 10*time.Second, "the stream to end", st.Closed)
+}
