@@ -59,6 +59,9 @@ type Config struct {
 	// with it).
 	SearchTimeout time.Duration
 	SearchHook    func(context.Context, service.SearchRequest)
+	// WriteHook is called inside the index's transaction as each file is
+	// written; tests make it panic or fail.
+	WriteHook func(path string)
 }
 
 // Daemon is a started Trove backend.
@@ -103,6 +106,7 @@ func New(cfg Config) (*Daemon, error) {
 		lock.Release()
 		return nil, err
 	}
+	st.SetWriteHook(cfg.WriteHook)
 	d := &Daemon{cfg: cfg, store: st, lock: lock, notice: notice}
 	if err := d.wire(); err != nil {
 		st.Close()

@@ -95,8 +95,9 @@ func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
 
 // Touch updates a file's times (and size) when its content is unchanged.
 func (s *Store) Touch(ctx context.Context, id int64, f core.File) error {
-	_, err := s.wdb().ExecContext(ctx, `UPDATE files SET size = ?, modified_ns = ?, accessed_ns = ?, created_ns = ? WHERE id = ?`,
-		f.Size, f.Modified.UnixNano(), f.Accessed.UnixNano(), f.Created.UnixNano(), id)
+	_, err := s.wdb().ExecContext(ctx, `UPDATE files SET size = ?, modified_ns = ?, accessed_ns = ?, created_ns = ?,
+			device = COALESCE(?, device), inode = COALESCE(?, inode) WHERE id = ?`,
+		f.Size, f.Modified.UnixNano(), f.Accessed.UnixNano(), f.Created.UnixNano(), identity(f.Device), identity(f.Inode), id)
 	s.writes.Add(1) // kept keys hold the size and time
 	return err
 }
@@ -112,6 +113,9 @@ type Move struct {
 	NameTerms string
 	PathTerms string
 	Modified  time.Time // zero: unchanged
+	// Device and Inode of the file now at Path; 0: unchanged (a rename
+	// keeps them).
+	Device, Inode uint64
 }
 
 // MoveFiles gives files new paths (and names) without touching their
@@ -161,9 +165,9 @@ func moveFile(ctx context.Context, tx *writeTx, m Move) (bool, error) {
 		modified = m.Modified.UnixNano()
 	}
 	err = tx.QueryRowContext(ctx, `UPDATE files SET dir_id = ?, path = ?, filename = ?, extension = ?,
-			modified_ns = COALESCE(?, modified_ns)
+			modified_ns = COALESCE(?, modified_ns), device = COALESCE(?, device), inode = COALESCE(?, inode)
 		WHERE id = ? RETURNING title, summary, keywords`,
-		m.DirID, m.Path, m.Filename, m.Extension, modified, m.ID).Scan(&title, &summary, &keywords)
+		m.DirID, m.Path, m.Filename, m.Extension, modified, identity(m.Device), identity(m.Inode), m.ID).Scan(&title, &summary, &keywords)
 	if err != nil {
 		return false, fmt.Errorf("move file %d: %w", m.ID, err)
 	}

@@ -33,14 +33,16 @@ type Document struct {
 }
 
 const fileColumns = `id, dir_id, path, filename, extension, mime, size, created_ns, modified_ns, accessed_ns,
-	content_hash, state, error, title, summary, keywords, indexed_ns`
+	content_hash, state, error, title, summary, keywords, indexed_ns, device, inode`
 
 func scanFile(row interface{ Scan(...any) error }) (core.File, error) {
 	var f core.File
 	var created, modified, accessed, indexed int64
 	var keywords sql.NullString
+	var device, inode sql.NullInt64
 	err := row.Scan(&f.ID, &f.DirID, &f.Path, &f.Filename, &f.Extension, &f.Mime, &f.Size, &created, &modified, &accessed,
-		&f.ContentHash, &f.State, &f.Error, &f.Title, &f.Summary, &keywords, &indexed)
+		&f.ContentHash, &f.State, &f.Error, &f.Title, &f.Summary, &keywords, &indexed, &device, &inode)
+	f.Device, f.Inode = uint64(device.Int64), uint64(inode.Int64)
 	if err != nil {
 		return f, err
 	}
@@ -117,8 +119,20 @@ type putRequest struct {
 }
 
 // commitBatch writes a batch in one transaction; if that fails, each
-// document is retried alone so one bad file cannot fail the others.
+// document is retried alone so one bad file cannot fail the others. Every
+// request is answered, even when something here panics: a writer left
+// waiting would hold its queue worker for ever.
 func (s *Store) commitBatch(ctx context.Context, batch []*putRequest) {
+	answered := 0
+	defer func() {
+		if r := recover(); r != nil {
+			err := panicked(r)
+			for _, req := range batch[answered:] {
+				req.err = err
+				close(req.done)
+			}
+		}
+	}()
 	docs := make([]Document, len(batch))
 	for i, r := range batch {
 		docs[i] = r.doc
@@ -137,6 +151,7 @@ func (s *Store) commitBatch(ctx context.Context, batch []*putRequest) {
 			}
 		}
 		close(r.done)
+		answered++
 	}
 }
 
@@ -157,6 +172,9 @@ func (s *Store) PutDocuments(ctx context.Context, docs []Document) ([]int64, err
 		// terms to a new segment, so interleaving would write a segment
 		// per file. In this order a batch is one segment per table.
 		for i, doc := range docs {
+			if hook := s.writeHook.Load(); hook != nil {
+				(*hook)(doc.File.Path)
+			}
 			if ids[i], err = w.putRows(ctx, doc); err != nil {
 				return fmt.Errorf("index %s: %w", doc.File.Path, err)
 			}
@@ -191,6 +209,17 @@ func (s *Store) PutDocuments(ctx context.Context, docs []Document) ([]int64, err
 	return ids, nil
 }
 
+// SetWriteHook makes every file's write call hook with the file's path,
+// inside its transaction, before anything is written: tests make it fail
+// or panic, to show what a failed write leaves behind. nil removes it.
+func (s *Store) SetWriteHook(hook func(path string)) {
+	if hook == nil {
+		s.writeHook.Store(nil)
+		return
+	}
+	s.writeHook.Store(&hook)
+}
+
 // PutFailed records that a file could not be indexed, dropping any content
 // an earlier version of it had in the index.
 func (s *Store) PutFailed(ctx context.Context, f core.File) (int64, error) {
@@ -218,22 +247,33 @@ func upsertFile(ctx context.Context, tx *writeTx, f core.File, enrichBy, embedMo
 	}
 	var id int64
 	err := tx.QueryRowContext(ctx, `INSERT INTO files(dir_id, path, filename, extension, mime, size, created_ns, modified_ns,
-			accessed_ns, content_hash, state, error, title, summary, keywords, enrich_model, embed_model, indexed_ns, ocr_pending)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			accessed_ns, content_hash, state, error, title, summary, keywords, enrich_model, embed_model, indexed_ns, ocr_pending,
+			device, inode)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET dir_id = excluded.dir_id, filename = excluded.filename,
 			extension = excluded.extension, mime = excluded.mime, size = excluded.size, created_ns = excluded.created_ns,
 			modified_ns = excluded.modified_ns, accessed_ns = excluded.accessed_ns, content_hash = excluded.content_hash,
 			state = excluded.state, error = excluded.error, title = excluded.title, summary = excluded.summary,
 			keywords = excluded.keywords, enrich_model = excluded.enrich_model, embed_model = excluded.embed_model,
-			indexed_ns = excluded.indexed_ns, ocr_pending = excluded.ocr_pending
+			indexed_ns = excluded.indexed_ns, ocr_pending = excluded.ocr_pending,
+			device = excluded.device, inode = excluded.inode
 		RETURNING id`,
 		f.DirID, f.Path, f.Filename, f.Extension, f.Mime, f.Size, f.Created.UnixNano(), f.Modified.UnixNano(),
 		f.Accessed.UnixNano(), f.ContentHash, f.State, f.Error, f.Title, f.Summary, keywords, enrichBy, embedModel,
-		f.IndexedAt.UnixNano(), ocrPending).Scan(&id)
+		f.IndexedAt.UnixNano(), ocrPending, identity(f.Device), identity(f.Inode)).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("files: %w", err)
 	}
 	return id, nil
+}
+
+// identity is a device or inode number as stored: NULL when not known.
+// SQLite's integers are signed; the bits round-trip through int64.
+func identity(n uint64) any {
+	if n == 0 {
+		return nil
+	}
+	return int64(n)
 }
 
 // clearContent removes a file's full-text rows, chunks and vectors.
@@ -352,6 +392,11 @@ func (w *docWriter) putCard(ctx context.Context, id int64, doc Document) error {
 	return nil
 }
 
+// retireAfter is the text of one file past which the writer's connection
+// is closed after the write (conn.go): FTS5 grew its memory to hold the
+// file's terms, and that memory would otherwise stay taken.
+const retireAfter = 16 << 20
+
 // putText writes a file's text to fts_content.
 func (w *docWriter) putText(ctx context.Context, id int64, doc Document) error {
 	if len(doc.Chunks) == 0 {
@@ -361,8 +406,12 @@ func (w *docWriter) putText(ctx context.Context, id int64, doc Document) error {
 	for i, c := range doc.Chunks {
 		texts[i] = c.Text
 	}
-	if _, err := w.ftsContent.ExecContext(ctx, id, strings.Join(texts, "\n\n")); err != nil {
+	text := strings.Join(texts, "\n\n")
+	if _, err := w.ftsContent.ExecContext(ctx, id, text); err != nil {
 		return fmt.Errorf("fts_content: %w", err)
+	}
+	if len(text) > retireAfter {
+		w.tx.conn.retire()
 	}
 	w.tx.docs++
 	return nil

@@ -20,8 +20,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/ncruces/go-sqlite3/driver"
 )
 
 //go:embed migrations/*.sql
@@ -56,6 +54,8 @@ type Store struct {
 	writes  atomic.Int64
 	matches matchCache // ids matching listings' words
 	places  placeCache // where ranked files are, and their keys
+	// writeHook, when set, is called as each file is written (tests).
+	writeHook atomic.Pointer[func(path string)]
 }
 
 type pools struct{ w, r *sql.DB }
@@ -141,7 +141,7 @@ func openPool(path string, readOnly bool) (*sql.DB, error) {
 		q.Set("_txlock", "immediate")
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-	db, err := driver.Open(dsn, registerFTS)
+	db, err := openDB(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
@@ -275,13 +275,21 @@ func queryIn[T any](ctx context.Context, db *sql.DB, q string, args []any, items
 	return nil
 }
 
-// inTx runs fn in a plain transaction of db.
+// inTx runs fn in a transaction of db, committed when fn returns nil and
+// rolled back when it fails or panics. A panic comes back as an error
+// (ErrPanicked) and its connection is closed instead of reused (conn.go):
+// the transaction always ends, so the next one finds the writer free.
 func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	h, ok := ctx.Value(txHandleKey{}).(*txHandle)
+	if !ok {
+		h = &txHandle{}
+		ctx = context.WithValue(ctx, txHandleKey{}, h)
+	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(tx); err != nil {
+	if err := h.run(func() error { return fn(tx) }); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -292,6 +300,7 @@ func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 // content, to tell the observers once it commits.
 type writeTx struct {
 	*sql.Tx
+	conn     *txHandle
 	indexed  []Indexed
 	removed  []int64
 	passages int64 // change in the number of passages
@@ -299,19 +308,15 @@ type writeTx struct {
 	moved    int   // files given a new name or folder
 }
 
-// tx runs fn in a write transaction, committing when it returns nil, then
-// tells the observers what changed.
+// tx runs fn in a write transaction (inTx), then tells the observers
+// what changed.
 func (s *Store) tx(ctx context.Context, fn func(*writeTx) error) error {
-	tx, err := s.wdb().BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	w := &writeTx{Tx: tx}
-	if err := fn(w); err != nil {
-		tx.Rollback()
-		return err
-	}
-	err = tx.Commit()
+	h := &txHandle{}
+	var w *writeTx
+	err := inTx(context.WithValue(ctx, txHandleKey{}, h), s.wdb(), func(tx *sql.Tx) error {
+		w = &writeTx{Tx: tx, conn: h}
+		return fn(w)
+	})
 	// Counted even when the commit reports failure: the lists of matches
 	// must not outlive a write that may have landed.
 	s.writes.Add(1)

@@ -47,6 +47,7 @@ type Server struct {
 	providerRetry time.Duration
 	searchTimeout time.Duration
 	searchHook    func(context.Context, service.SearchRequest)
+	writeHook     func(path string)
 }
 
 // Option adjusts a server before it starts.
@@ -83,6 +84,10 @@ func WithSearchHook(hook func(context.Context, service.SearchRequest)) Option {
 	return func(s *Server) { s.searchHook = hook }
 }
 
+// WithWriteHook calls hook inside the index's transaction as each file is
+// written, to inject faults (a panic, say) where SQLite would raise them.
+func WithWriteHook(hook func(path string)) Option { return func(s *Server) { s.writeHook = hook } }
+
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
 
@@ -104,7 +109,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
-		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook,
+		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, WriteHook: s.writeHook,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -222,15 +222,11 @@ func (e *LLM) Enrich(ctx context.Context, in Input) (Card, error) {
 		c.By = e.name
 		return c, err
 	}
-	if err := e.acquire(ctx); err != nil {
-		return Card{}, err
+	answer, err := e.askInSlot(ctx, in)
+	var open *breakerOpen
+	if errors.As(err, &open) {
+		return e.fallback(ctx, in, err)
 	}
-	if till, paused := e.paused(); paused {
-		<-e.sem
-		return e.fallback(ctx, in, fmt.Errorf("model unreachable %d times in a row, next try at %s", breakerFailures, till.Format(time.TimeOnly)))
-	}
-	answer, err := e.ask(ctx, in)
-	<-e.sem
 	if cerr := ctx.Err(); cerr != nil {
 		return Card{}, cerr
 	}
@@ -287,6 +283,27 @@ func (e *LLM) record(answered bool) {
 		e.fails = 0
 		e.pauseTill = e.now().Add(breakerPause)
 	}
+}
+
+// breakerOpen is the model left alone after failing breakerFailures times
+// in a row.
+type breakerOpen struct{ till time.Time }
+
+func (b *breakerOpen) Error() string {
+	return fmt.Sprintf("model unreachable %d times in a row, next try at %s", breakerFailures, b.till.Format(time.TimeOnly))
+}
+
+// askInSlot asks the model in one of the MaxConcurrency slots, given back
+// however the call ends (a panic in reading an answer included).
+func (e *LLM) askInSlot(ctx context.Context, in Input) (string, error) {
+	if err := e.acquire(ctx); err != nil {
+		return "", err
+	}
+	defer func() { <-e.sem }()
+	if till, paused := e.paused(); paused {
+		return "", &breakerOpen{till: till}
+	}
+	return e.ask(ctx, in)
 }
 
 // acquire takes one of the MaxConcurrency slots, waiting while honouring

@@ -336,6 +336,13 @@ func (p *Pipeline) write(ctx context.Context, f Folder, doc store.Document) erro
 	meta := doc.File
 	doc.NameTerms, doc.PathTerms = tokens.NameTerms(meta.Filename), tokens.PathTerms(scan.Rel(f.Root, meta.Path))
 	id, err := p.Store.PutDocument(ctx, doc)
+	if errors.Is(err, store.ErrPanicked) {
+		// Rolled back, and the writer is whole again; the same write
+		// would fail the same way (SQLite out of memory for this file's
+		// text, say), so this file fails now and nothing else waits.
+		p.Log.Error("the index could not write a file", "path", meta.Path, "err", err)
+		return core.Permanent(err)
+	}
 	if err != nil {
 		return err
 	}
@@ -355,7 +362,7 @@ func (p *Pipeline) adopt(ctx context.Context, f Folder, meta core.File, cfg core
 		if !p.current(ctx, c, cfg, enricher, embedder) || exists(c.Path) {
 			continue
 		}
-		moved, err := p.moveRecord(ctx, f, c, meta.Path, meta.Modified)
+		moved, err := p.moveRecord(ctx, f, c, meta.Path, meta)
 		if err != nil || moved {
 			return moved, err
 		}
@@ -392,7 +399,9 @@ func (p *Pipeline) Move(ctx context.Context, folder Folder, from, to string) err
 	}
 	if found && rec.State == core.StateIndexed && !exists(from) && st.Mode().IsRegular() && p.wanted(folder, to) &&
 		rec.Size == st.Size() && rec.ModNs == st.ModTime().UnixNano() {
-		moved, err := p.moveRecord(ctx, folder, rec, to, time.Time{})
+		now := core.File{}
+		now.Device, now.Inode = fileread.Identity(st)
+		moved, err := p.moveRecord(ctx, folder, rec, to, now)
 		if err != nil || moved {
 			return err
 		}
@@ -407,12 +416,14 @@ func (p *Pipeline) Move(ctx context.Context, folder Folder, from, to string) err
 
 // moveRecord renames rec to to and reports whether it did: another worker
 // may have deleted or moved the record since it was read, and then the
-// caller indexes the file itself.
-func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, to string, modified time.Time) (bool, error) {
+// caller indexes the file itself. now is the file at to as far as it is
+// known: its time (zero: unchanged) and identity (0: unchanged).
+func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, to string, now core.File) (bool, error) {
 	name := filepath.Base(to)
 	n, err := p.Store.MoveFiles(ctx, []store.Move{{
 		ID: rec.ID, From: rec.Path, DirID: f.ID, Path: to, Filename: name, Extension: extensionOf(name),
-		NameTerms: tokens.NameTerms(name), PathTerms: tokens.PathTerms(scan.Rel(f.Root, to)), Modified: modified,
+		NameTerms: tokens.NameTerms(name), PathTerms: tokens.PathTerms(scan.Rel(f.Root, to)), Modified: now.Modified,
+		Device: now.Device, Inode: now.Inode,
 	}})
 	if err != nil || n == 0 {
 		return false, err

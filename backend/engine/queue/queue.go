@@ -332,9 +332,11 @@ func (p *pause) set(on bool, why string) {
 func (q *Queue) pausedLocked() bool { return q.pausedManual || q.sched.on || q.storage.on }
 
 func (q *Queue) setPause(fn func()) {
-	q.mu.Lock()
-	fn()
-	q.mu.Unlock()
+	func() {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		fn()
+	}()
 	q.changed()
 	q.poke()
 }

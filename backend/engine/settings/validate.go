@@ -1,6 +1,8 @@
 package settings
 
 import (
+	"trove/backend/store"
+
 	"fmt"
 	"net/url"
 	"regexp"
@@ -61,7 +63,8 @@ func Validate(s core.Settings) error {
 		rules(s.Scheduler.Rules),
 		between("extraction.max_file_size_mb", s.Extraction.MaxFileSizeMB, 0.001, 65536),
 		between("extraction.timeout_seconds", s.Extraction.TimeoutSeconds, 0.1, 3600),
-		between("extraction.max_text_mb", s.Extraction.MaxTextMB, 0.001, 1024),
+		// The index holds at most store.MaxTextBytes of one file's text.
+		between("extraction.max_text_mb", s.Extraction.MaxTextMB, 0.001, store.MaxTextBytes>>20),
 	}
 	for _, err := range checks {
 		if err != nil {
