@@ -22,12 +22,15 @@ type File struct {
 	Modified    time.Time
 	Accessed    time.Time
 	ContentHash string
-	State       string
-	Error       string // why indexing failed, or why only metadata was indexed
-	Title       string
-	Summary     string
-	Keywords    []string
-	IndexedAt   time.Time
+	// Device and Inode name the file on disk the record was made from;
+	// 0 when not known (records of older versions, systems without them).
+	Device, Inode uint64
+	State         string
+	Error         string // why indexing failed, or why only metadata was indexed
+	Title         string
+	Summary       string
+	Keywords      []string
+	IndexedAt     time.Time
 }
 
 // FileStats summarise the indexed files.

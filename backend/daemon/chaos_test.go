@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -30,7 +32,9 @@ import (
 )
 
 // TestChaos drives a real server with random file-system changes (creates,
-// edits, renames of files and folders, deletes, FIFO and symlink swaps),
+// edits, renames of files and folders, deletes, FIFO and symlink swaps,
+// images swapped after they were indexed, files whose write panics inside
+// the index's transaction),
 // watch and unwatch, settings changes, pauses, and searches with random and
 // hostile queries from clients that sometimes hang up, all at once. Then
 // the index must equal the disk, no text from outside the watched folders
@@ -162,7 +166,14 @@ func runChaos(t *testing.T, seed uint64, ops int) {
 	for range 30 {
 		w.create()
 	}
-	w.srv = testserver.Start(t)
+	// A write of a file named boom-* panics inside the transaction, as
+	// SQLite does when it runs out of memory: that file fails, nothing
+	// else waits.
+	w.srv = testserver.Start(t, testserver.WithWriteHook(func(path string) {
+		if isBoom(path) {
+			panic("sqlite3: out of memory")
+		}
+	}))
 	w.watch(w.roots[0])
 	w.watch(w.roots[1])
 
@@ -193,7 +204,7 @@ func (w *world) step() {
 	table := []op{
 		{20, w.create}, {12, w.edit}, {8, w.rename}, {3, w.renameDir}, {6, w.remove},
 		{3, w.fifoSwap}, {3, w.symlinkSwap}, {2, w.toggleWatch}, {3, w.changeSettings},
-		{2, w.togglePause}, {12, w.search}, {4, w.checkCanary}, {3, w.oddRequest},
+		{2, w.togglePause}, {12, w.search}, {4, w.checkCanary}, {3, w.oddRequest}, {3, w.swapImage},
 	}
 	total := 0
 	for _, o := range table {
@@ -210,13 +221,27 @@ func (w *world) step() {
 }
 
 var subdirs = []string{"", "sub", "sub/deep", "other"}
-var exts = []string{".txt", ".md", ".html", ".json", ".csv", ".bin", ""}
+var exts = []string{".txt", ".md", ".html", ".json", ".csv", ".bin", "", ".png"}
 
 func (w *world) randomPath() string {
 	root := w.roots[w.rnd.IntN(len(w.roots))]
-	name := fmt.Sprintf("file-%02d%s", w.rnd.IntN(25), exts[w.rnd.IntN(len(exts))])
+	stem := "file"
+	if w.rnd.IntN(30) == 0 {
+		stem = "boom"
+	}
+	name := fmt.Sprintf("%s-%02d%s", stem, w.rnd.IntN(25), exts[w.rnd.IntN(len(exts))])
 	return filepath.Join(root, subdirs[w.rnd.IntN(len(subdirs))], name)
 }
+
+// isBoom tells the files whose write panics.
+func isBoom(path string) bool { return strings.HasPrefix(filepath.Base(path), "boom-") }
+
+// tinyPNG is a 2x2 PNG: an image the preview serves.
+var tinyPNG = func() []byte {
+	var b bytes.Buffer
+	png.Encode(&b, image.NewGray(image.Rect(0, 0, 2, 2)))
+	return b.Bytes()
+}()
 
 func (w *world) words(n int) string {
 	out := make([]string, n)
@@ -228,6 +253,9 @@ func (w *world) words(n int) string {
 
 func (w *world) content(path string) []byte {
 	w.created++
+	if strings.HasSuffix(path, ".png") && w.rnd.IntN(4) != 0 {
+		return tinyPNG
+	}
 	switch w.rnd.IntN(6) {
 	case 0: // one long token, then the words: snippets must cope
 		return []byte("Meeting notes " + strings.Repeat(fmt.Sprintf("%x", w.rnd.Uint64()), 30) + " " + w.words(5))
@@ -379,6 +407,46 @@ func (w *world) symlinkSwap() {
 			os.Rename(tmp, p)
 		}
 	}
+}
+
+// swapImage puts a link to the secret, or another file, in the place of
+// an indexed image, then asks for the image: it must never be served with
+// the secret's bytes, or with any bytes the index was not made from.
+func (w *world) swapImage() {
+	w.counts["image-swap"]++
+	var images []string
+	for _, p := range w.regularFiles() {
+		if strings.HasSuffix(p, ".png") {
+			images = append(images, p)
+		}
+	}
+	if len(images) == 0 {
+		return
+	}
+	p := images[w.rnd.IntN(len(images))]
+	r := w.srv.Get("/api/files/lookup?path=" + url.QueryEscape(p))
+	id, _ := r.Field("id").(float64)
+	if r.Status != 200 || r.Field("status") != "indexed" || !bytes.Equal(readAll(p), tinyPNG) {
+		return
+	}
+	tmp := p + ".swap-image"
+	if other := w.pick(); w.rnd.IntN(2) == 0 && other != "" && other != p {
+		w.did("image-swap %s <- %s", p, other)
+		os.Rename(other, p)
+	} else if os.Symlink(w.secret, tmp) == nil {
+		w.did("image-swap %s <- link to the secret", p)
+		os.Rename(tmp, p)
+	}
+	img := w.srv.Get(fmt.Sprintf("/api/files/%d/image", int64(id)))
+	w.checkAnswer("image after a swap", p, img.Status, img.Body)
+	if img.Status == 200 && (bytes.Contains(img.Body, []byte(w.canary)) || !bytes.Equal(img.Body, readAll(p))) {
+		w.t.Errorf("the image of %s was served after another file took its place: %.80q", p, img.Body)
+	}
+}
+
+func readAll(p string) []byte {
+	b, _ := os.ReadFile(p)
+	return b
 }
 
 func (w *world) watch(root string) {
@@ -648,6 +716,14 @@ func (w *world) difference() string {
 	for p := range regular {
 		w.lastPath = p
 		r := w.srv.Get("/api/files/lookup?path=" + url.QueryEscape(p))
+		if isBoom(p) {
+			// Its write panics: it is failed, or indexed when a record
+			// was renamed to its name (a rename writes no content).
+			if st := r.Field("status"); st != "failed" && st != "indexed" {
+				return fmt.Sprintf("%s (its write panics): want failed, got %d %s", p, r.Status, r.Body)
+			}
+			continue
+		}
 		if hash := fileHash(p); r.Field("status") != "indexed" || r.Field("content_hash") != hash {
 			return fmt.Sprintf("%s: want indexed with hash %s, got %d %s", p, hash, r.Status, r.Body)
 		}

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"os"
 
 	"trove/backend/core"
 	"trove/backend/platform/launch"
@@ -49,18 +48,4 @@ func (s *Service) OpenFile(ctx context.Context, id int64, reveal bool) (string, 
 		return "", core.Invalid("NO_OPENER", "%v", err)
 	}
 	return "", core.Invalid("OPEN_FAILED", "%v", err)
-}
-
-// onDisk is the record of an indexed file that is still on disk
-// (FILE_GONE when it is not), for the actions that hand it to another
-// program.
-func (s *Service) onDisk(ctx context.Context, id int64) (core.File, error) {
-	f, err := s.File(ctx, id)
-	if err != nil {
-		return core.File{}, err
-	}
-	if _, err := os.Stat(f.Path); err != nil {
-		return core.File{}, core.NotFound("FILE_GONE", "%s is no longer on disk", f.Path)
-	}
-	return f, nil
 }

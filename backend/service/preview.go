@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"io"
 	"strings"
 	"time"
@@ -28,9 +27,9 @@ const MaxImage = 32 << 20
 const imageRead = 10 * time.Second
 
 // Image returns the bytes and MIME type of an indexed image. It reads the
-// file as the indexer does (fileread: no links below its folder, no FIFO,
-// no other file swapped in), so the preview can show nothing the index
-// does not hold.
+// file as the indexer does (fileread: no links below its folder, no FIFO),
+// and only when it is the file that was indexed, unchanged (ondisk.go):
+// the preview shows nothing the index does not hold.
 func (s *Service) Image(ctx context.Context, id int64) ([]byte, string, error) {
 	f, err := s.File(ctx, id)
 	if err != nil {
@@ -44,24 +43,16 @@ func (s *Service) Image(ctx context.Context, id int64) ([]byte, string, error) {
 	case f.Size > MaxImage:
 		return nil, "", core.Invalid("TOO_LARGE", "file %d is larger than %d MB", id, MaxImage>>20)
 	}
-	dir, err := s.store.Directory(ctx, f.DirID)
-	if err != nil {
-		return nil, "", err
-	}
 	rctx, cancel := fileread.WithTimeout(ctx, imageRead)
 	defer cancel()
-	fh, err := fileread.Open(rctx, dir.Path, f.Path, nil)
+	_, fh, err := s.openIndexed(rctx, id, true)
 	if err != nil {
-		var te *fileread.TimeoutError
-		if errors.As(err, &te) {
-			return nil, "", core.Invalid("READ_TIMEOUT", "%v", err)
-		}
-		return nil, "", core.NotFound("FILE_GONE", "%s cannot be read: %v", f.Path, err)
+		return nil, "", err
 	}
 	defer fh.Close()
 	data, err := io.ReadAll(io.LimitReader(fh.Reader(), MaxImage))
 	if err != nil {
-		return nil, "", core.NotFound("FILE_GONE", "%s cannot be read: %v", f.Path, err)
+		return nil, "", unreadable(f.Path, err)
 	}
 	return data, f.Mime, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"trove/backend/engine/queue"
 	"trove/backend/engine/search"
 	"trove/backend/engine/settings"
+	"trove/backend/platform/fileread"
 	"trove/backend/platform/launch"
 	"trove/backend/store"
 )
@@ -276,12 +278,11 @@ func TestUnitProblemsOfAnUnknownFolder(t *testing.T) {
 
 func TestUnitOpenFile(t *testing.T) {
 	u := newUnit(t)
-	on := filepath.Join(t.TempDir(), "here.txt")
-	if err := os.WriteFile(on, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	u.index.files[1] = core.File{ID: 1, Path: on}
-	u.index.files[2] = core.File{ID: 2, Path: filepath.Join(t.TempDir(), "gone.txt")}
+	dir := t.TempDir()
+	u.index.dirs = []core.WatchedDirectory{{ID: 1, Path: dir}}
+	on := filepath.Join(dir, "here.txt")
+	u.index.files[1] = indexedAs(t, 1, on, "x")
+	u.index.files[2] = core.File{ID: 2, DirID: 1, Path: filepath.Join(dir, "gone.txt")}
 
 	_, err := u.svc.OpenFile(t.Context(), 1, false)
 	wantCode(t, "no opener", err, core.ErrInvalid, "NO_OPENER")
@@ -304,6 +305,87 @@ func TestUnitOpenFile(t *testing.T) {
 		op.err = cause
 		_, err := u.svc.OpenFile(t.Context(), 1, false)
 		wantCode(t, cause.Error(), err, core.ErrInvalid, code)
+	}
+}
+
+// indexedAs writes a file and returns its record as the pipeline makes
+// it, in folder 1.
+func indexedAs(t *testing.T, id int64, path, text string) core.File {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := core.File{ID: id, DirID: 1, Path: path, Size: st.Size(), Modified: st.ModTime(), Mime: "image/png", State: core.StateIndexed}
+	f.Device, f.Inode = fileread.Identity(st)
+	return f
+}
+
+// Opening and the image hand over only the file that was indexed: not a
+// link, nor another file, put at its path since (ondisk.go).
+func TestUnitActionsRefuseAFileSwappedIn(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("not for the preview"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name       string
+		swap       func(path string) error
+		open, view string // the codes of opening and of the image; "" for success
+	}{
+		{"as indexed", func(string) error { return nil }, "", ""},
+		{"a symbolic link put in its place", func(p string) error {
+			return errors.Join(os.Remove(p), os.Symlink(secret, p))
+		}, "FILE_GONE", "FILE_GONE"},
+		{"another file moved over it", func(p string) error {
+			other := p + ".new"
+			return errors.Join(os.WriteFile(other, []byte("other bytes"), 0o644), os.Rename(other, p))
+		}, "FILE_GONE", "FILE_GONE"},
+		{"another file hard-linked over it", func(p string) error {
+			tmp := p + ".link"
+			return errors.Join(os.Link(secret, tmp), os.Rename(tmp, p))
+		}, "FILE_GONE", "FILE_GONE"},
+		{"a folder in its place", func(p string) error { return errors.Join(os.Remove(p), os.Mkdir(p, 0o755)) }, "FILE_GONE", "FILE_GONE"},
+		{"gone", os.Remove, "FILE_GONE", "FILE_GONE"},
+		{"edited in place", func(p string) error {
+			return os.WriteFile(p, []byte("\x89PNG edited, longer"), 0o644)
+		}, "", "FILE_CHANGED"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u := newUnit(t)
+			u.svc.opener = &fakeOpener{}
+			u.index.dirs = []core.WatchedDirectory{{ID: 1, Path: dir}}
+			path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".png")
+			u.index.files[1] = indexedAs(t, 1, path, "\x89PNG as indexed")
+			if err := c.swap(path); err != nil {
+				t.Fatal(err)
+			}
+			_, err := u.svc.OpenFile(t.Context(), 1, false)
+			checkCode(t, "open", err, c.open)
+			_, err = u.svc.OpenFile(t.Context(), 1, true)
+			checkCode(t, "show in folder", err, c.open)
+			data, _, err := u.svc.Image(t.Context(), 1)
+			checkCode(t, "image", err, c.view)
+			if err == nil && string(data) != "\x89PNG as indexed" {
+				t.Errorf("image served %q", data)
+			}
+		})
+	}
+}
+
+// checkCode wants err to carry code, or to be nil for "".
+func checkCode(t *testing.T, what string, err error, code string) {
+	t.Helper()
+	var ce *core.Error
+	switch {
+	case code == "" && err != nil:
+		t.Errorf("%s: %v, want success", what, err)
+	case code != "" && (!errors.As(err, &ce) || ce.Code != code):
+		t.Errorf("%s: %v, want %s", what, err, code)
 	}
 }
 

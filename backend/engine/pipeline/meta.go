@@ -24,6 +24,7 @@ func fileMeta(path string, st fs.FileInfo, dirID int64) core.File {
 		DirID: dirID, Path: path, Filename: name, Extension: extensionOf(name),
 		Size: st.Size(), Modified: st.ModTime(),
 	}
+	f.Device, f.Inode = fileread.Identity(st)
 	f.Accessed, f.Created = fileTimes(path, st) // per OS: times_*.go
 	return f
 }
