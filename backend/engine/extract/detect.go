@@ -62,6 +62,7 @@ var extFamily = map[string]string{
 	".avi": "video", ".wmv": "video", ".mpg": "video", ".mpeg": "video",
 	".zip": "archive", ".jar": "archive", ".tar": "archive", ".gz": "archive", ".tgz": "archive",
 	".bz2": "archive", ".tbz2": "archive", ".xz": "archive", ".txz": "archive", ".zst": "archive", ".tzst": "archive",
+	".7z": "archive", ".rar": "archive",
 }
 
 var extMime = map[string]string{
@@ -71,6 +72,7 @@ var extMime = map[string]string{
 	".jar": "application/java-archive", ".tar": "application/x-tar", ".gz": "application/gzip",
 	".tgz": "application/gzip", ".bz2": "application/x-bzip2", ".tbz2": "application/x-bzip2",
 	".xz": "application/x-xz", ".txz": "application/x-xz", ".zst": "application/zstd", ".tzst": "application/zstd",
+	".7z": "application/x-7z-compressed", ".rar": "application/vnd.rar",
 }
 
 // detect picks the family from a few magic bytes and the extension; the
