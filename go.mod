@@ -23,6 +23,8 @@ require (
 	github.com/pb33f/libopenapi v0.41.8
 	github.com/pb33f/libopenapi-validator v0.16.2
 	github.com/pb33f/ordered-map/v2 v2.3.2
+	github.com/richardlehane/mscfb v1.0.9
+	github.com/richardlehane/msoleps v1.0.6
 	github.com/saintfish/chardet v0.0.0-20230101081208-5e3ef4b5456d
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/stangelandcl/ppmd v0.1.1

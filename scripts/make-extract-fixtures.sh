@@ -75,7 +75,11 @@ lo 'xlsx:Calc MS Excel 2007 XML' "$work/calc.fods"
 lo ods "$work/calc.fods"
 lo 'pptx:Impress MS PowerPoint 2007 XML' "$work/impress.fodp"
 lo odp "$work/impress.fodp"
-for f in writer.docx writer.odt writer.rtf writer.pdf writer.epub calc.xlsx calc.ods impress.pptx impress.odp; do
+lo 'doc:MS Word 97' "$work/writer.fodt"
+lo 'xls:MS Excel 97' "$work/calc.fods"
+lo 'ppt:MS PowerPoint 97' "$work/impress.fodp"
+for f in writer.docx writer.odt writer.rtf writer.pdf writer.epub calc.xlsx calc.ods impress.pptx impress.odp \
+  writer.doc calc.xls impress.ppt; do
   cp "$work/$f" "$out/$f"
 done
 qpdf --object-streams=generate "$out/writer.pdf" "$out/objstm.pdf"

@@ -36,6 +36,9 @@ var familyMime = map[string]string{
 	"xml":      "application/xml",
 	"toml":     "application/toml",
 	"archive":  "application/zip",
+	"doc":      "application/msword",
+	"xls":      "application/vnd.ms-excel",
+	"ppt":      "application/vnd.ms-powerpoint",
 }
 
 // extFamily maps extensions to families. Extensions not listed are sniffed;
@@ -48,6 +51,7 @@ var extFamily = map[string]string{
 	".xlsx": "xlsx", ".xlsm": "xlsx", ".xltx": "xlsx", ".xltm": "xlsx",
 	".pptx": "pptx", ".pptm": "pptx", ".potx": "pptx", ".ppsx": "pptx",
 	".odt": "odt", ".ott": "odt", ".ods": "ods", ".ots": "ods", ".odp": "odp", ".otp": "odp",
+	".doc": "doc", ".dot": "doc", ".xls": "xls", ".xlt": "xls", ".ppt": "ppt", ".pps": "ppt", ".pot": "ppt",
 	".epub": "epub", ".rtf": "rtf", ".eml": "eml", ".mbox": "mbox", ".mbx": "mbox",
 	".csv": "csv", ".tsv": "csv", ".tab": "csv",
 	".json": "json", ".geojson": "json", ".ipynb": "json", ".webmanifest": "json",
@@ -83,7 +87,13 @@ func detect(s *source) family {
 	switch {
 	case name == "zip":
 		name, mime = zipFamily(s, ext)
+	case name == "ole":
+		name, mime = oleFamily(s, ext)
 	case name != "":
+	case ext == "doc" || ext == "xls" || ext == "ppt":
+		// Not a compound file: Word and Excel also save HTML or text under
+		// these names.
+		name = sniffText(s.head)
 	case ext == "image" || ext == "audio" || ext == "video" || ext == "archive":
 		// A format without a signature checked here (MP3 frames, ICO, ...):
 		// the general sniffer names it.
@@ -142,6 +152,8 @@ func runner(name string) func(*source, *Document) error {
 		return extractMedia
 	case "archive":
 		return extractArchive
+	case "doc", "xls", "ppt", "ole":
+		return extractOLE
 	}
 	return nil
 }
@@ -184,7 +196,7 @@ var signatures = []signature{
 	{0, "\xfd7zXZ\x00", "archive", "application/x-xz"},
 	{0, "\x28\xb5\x2f\xfd", "archive", "application/zstd"},
 	{0, "\x7fELF", "metadata", ""},
-	{0, "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "metadata", ""},
+	{0, "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "ole", ""},
 	{0, "SQLite format 3\x00", "metadata", "application/vnd.sqlite3"},
 }
 
@@ -225,6 +237,16 @@ func zipFamily(s *source, ext string) (string, string) {
 		return ext, familyMime[ext]
 	}
 	return "archive", extMimeOr(s.ext, "application/zip")
+}
+
+// oleFamily trusts the extension of Office 97-2003 files; other compound
+// files are told apart by their streams (extractOLE).
+func oleFamily(s *source, ext string) (string, string) {
+	switch ext {
+	case "doc", "xls", "ppt":
+		return ext, familyMime[ext]
+	}
+	return "ole", mimetype.Detect(s.head).String()
 }
 
 func extMimeOr(ext, def string) string {
