@@ -90,6 +90,8 @@ func detect(s *source) family {
 	case name == "ole":
 		name, mime = oleFamily(s, ext)
 	case name != "":
+	case maildirName(s.name) && startsWithHeader(s.head):
+		name = "eml"
 	case ext == "doc" || ext == "xls" || ext == "ppt":
 		// Not a compound file: Word and Excel also save HTML or text under
 		// these names.
