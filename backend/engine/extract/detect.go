@@ -39,6 +39,7 @@ var familyMime = map[string]string{
 	"doc":      "application/msword",
 	"xls":      "application/vnd.ms-excel",
 	"ppt":      "application/vnd.ms-powerpoint",
+	"mobi":     "application/x-mobipocket-ebook",
 }
 
 // extFamily maps extensions to families. Extensions not listed are sniffed;
@@ -52,6 +53,7 @@ var extFamily = map[string]string{
 	".pptx": "pptx", ".pptm": "pptx", ".potx": "pptx", ".ppsx": "pptx",
 	".odt": "odt", ".ott": "odt", ".ods": "ods", ".ots": "ods", ".odp": "odp", ".otp": "odp",
 	".doc": "doc", ".dot": "doc", ".xls": "xls", ".xlt": "xls", ".ppt": "ppt", ".pps": "ppt", ".pot": "ppt",
+	".mobi": "mobi", ".azw": "mobi", ".azw3": "mobi",
 	".epub": "epub", ".rtf": "rtf", ".eml": "eml", ".mbox": "mbox", ".mbx": "mbox",
 	".csv": "csv", ".tsv": "csv", ".tab": "csv",
 	".json": "json", ".geojson": "json", ".ipynb": "json", ".webmanifest": "json",
@@ -156,6 +158,8 @@ func runner(name string) func(*source, *Document) error {
 		return extractArchive
 	case "doc", "xls", "ppt", "ole":
 		return extractOLE
+	case "mobi":
+		return extractMOBI
 	}
 	return nil
 }
@@ -197,6 +201,8 @@ var signatures = []signature{
 	{0, "Rar!\x1a\x07", "archive", "application/vnd.rar"},
 	{0, "\xfd7zXZ\x00", "archive", "application/x-xz"},
 	{0, "\x28\xb5\x2f\xfd", "archive", "application/zstd"},
+	{60, "BOOKMOBI", "mobi", "application/x-mobipocket-ebook"},
+	{60, "TEXtREAd", "mobi", "application/vnd.palm"},
 	{0, "\x7fELF", "metadata", ""},
 	{0, "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "ole", ""},
 	{0, "SQLite format 3\x00", "metadata", "application/vnd.sqlite3"},
