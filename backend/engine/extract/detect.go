@@ -40,6 +40,8 @@ var familyMime = map[string]string{
 	"xls":      "application/vnd.ms-excel",
 	"ppt":      "application/vnd.ms-powerpoint",
 	"mobi":     "application/x-mobipocket-ebook",
+	"djvu":     "image/vnd.djvu",
+	"chm":      "application/vnd.ms-htmlhelp",
 }
 
 // extFamily maps extensions to families. Extensions not listed are sniffed;
@@ -53,7 +55,7 @@ var extFamily = map[string]string{
 	".pptx": "pptx", ".pptm": "pptx", ".potx": "pptx", ".ppsx": "pptx",
 	".odt": "odt", ".ott": "odt", ".ods": "ods", ".ots": "ods", ".odp": "odp", ".otp": "odp",
 	".doc": "doc", ".dot": "doc", ".xls": "xls", ".xlt": "xls", ".ppt": "ppt", ".pps": "ppt", ".pot": "ppt",
-	".mobi": "mobi", ".azw": "mobi", ".azw3": "mobi",
+	".mobi": "mobi", ".azw": "mobi", ".azw3": "mobi", ".djvu": "djvu", ".djv": "djvu", ".chm": "chm",
 	".epub": "epub", ".rtf": "rtf", ".eml": "eml", ".mbox": "mbox", ".mbx": "mbox",
 	".csv": "csv", ".tsv": "csv", ".tab": "csv",
 	".json": "json", ".geojson": "json", ".ipynb": "json", ".webmanifest": "json",
@@ -160,6 +162,10 @@ func runner(name string) func(*source, *Document) error {
 		return extractOLE
 	case "mobi":
 		return extractMOBI
+	case "djvu":
+		return extractDjVu
+	case "chm":
+		return extractCHM
 	}
 	return nil
 }
@@ -201,6 +207,8 @@ var signatures = []signature{
 	{0, "Rar!\x1a\x07", "archive", "application/vnd.rar"},
 	{0, "\xfd7zXZ\x00", "archive", "application/x-xz"},
 	{0, "\x28\xb5\x2f\xfd", "archive", "application/zstd"},
+	{0, "AT&TFORM", "djvu", "image/vnd.djvu"},
+	{0, "ITSF\x03\x00\x00\x00", "chm", "application/vnd.ms-htmlhelp"},
 	{60, "BOOKMOBI", "mobi", "application/x-mobipocket-ebook"},
 	{60, "TEXtREAd", "mobi", "application/vnd.palm"},
 	{0, "\x7fELF", "metadata", ""},
