@@ -143,7 +143,13 @@ func chmContents(out, name string) []string {
 		return nil
 	}
 	var pages []string
-	low := bytes.ToLower(data)
+	// ASCII only: the offsets must stay those of data.
+	low := bytes.Clone(data)
+	for i, c := range low {
+		if c >= 'A' && c <= 'Z' {
+			low[i] = c + 'a' - 'A'
+		}
+	}
 	for {
 		i := bytes.Index(low, []byte(`name="local"`))
 		if i < 0 {

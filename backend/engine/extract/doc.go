@@ -88,6 +88,12 @@ func extractWord(o *oleFile) error {
 	if err != nil {
 		return err
 	}
+	return readWord(o.s, w, func(table string) ([]byte, error) { return o.stream(table) })
+}
+
+// readWord reads the text of a WordDocument stream; table fetches the
+// stream that holds the piece table.
+func readWord(s *source, w []byte, table func(string) ([]byte, error)) error {
 	f, err := parseFIB(w)
 	if err != nil {
 		return err
@@ -95,17 +101,17 @@ func extractWord(o *oleFile) error {
 	if f.encrypted || f.obfuscated {
 		return oleEncrypted("Word document")
 	}
-	out := &wordText{out: o.s.text}
+	out := &wordText{out: s.text}
 	if f.tooOld {
 		return word95Text(w, f, out)
 	}
-	table := "0Table"
+	name := "0Table"
 	if f.table1 {
-		table = "1Table"
+		name = "1Table"
 	}
-	t, err := o.stream(table)
+	t, err := table(name)
 	if err != nil {
-		return partErr("doc", table, err)
+		return partErr("doc", name, err)
 	}
 	if uint64(f.fcClx)+uint64(f.lcbClx) > uint64(len(t)) {
 		return warnf("Word document whose piece table lies past its end: contents not indexed")
@@ -114,7 +120,7 @@ func extractWord(o *oleFile) error {
 	if err != nil {
 		return err
 	}
-	return readPieces(o.s, w, pieces, f.textLength(), out)
+	return readPieces(s, w, pieces, f.textLength(), out)
 }
 
 // word95Text reads a Word 6 or 95 document saved in full, whose text is

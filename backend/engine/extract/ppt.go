@@ -77,8 +77,14 @@ func extractPowerPoint(o *oleFile) error {
 	if err != nil {
 		return err
 	}
-	p := &pptReader{s: o.s, doc: doc, tk: tick{ctx: o.s.ctx}}
 	user, _ := o.stream("Current User")
+	return readPowerPoint(o.s, doc, user)
+}
+
+// readPowerPoint reads the PowerPoint Document stream, starting from the
+// Current User stream's pointer to the last edit.
+func readPowerPoint(s *source, doc, user []byte) error {
+	p := &pptReader{s: s, doc: doc, tk: tick{ctx: s.ctx}}
 	docRef, err := p.readEdits(user)
 	if err != nil {
 		return err

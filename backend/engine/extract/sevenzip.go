@@ -103,7 +103,17 @@ func newPPMd7z(p []byte, size uint64, readers []io.ReadCloser) (io.ReadCloser, e
 }
 
 func extract7z(s *source, d *Document) error {
-	zr, err := sevenzip.NewReader(ctxReaderAt{s.ctx, s.r}, s.size)
+	var zr *sevenzip.Reader
+	err := protect(func() (err error) {
+		zr, err = sevenzip.NewReader(ctxReaderAt{s.ctx, s.r}, s.size)
+		return err
+	})
+	// The library dereferences parts of the header that a damaged file
+	// leaves out: a panic there is damage, not a fault of ours.
+	var p *panicError
+	if errors.As(err, &p) {
+		return warnf("corrupt 7z archive (%v): contents not indexed", p.val)
+	}
 	if err != nil {
 		return sevenzipErr(err, "its names are encrypted: contents not indexed")
 	}

@@ -76,12 +76,17 @@ func extractWorkbook(o *oleFile, d *Document) error {
 	if err != nil {
 		return err
 	}
-	wb := &workbook{s: o.s, codePage: "windows-1252", row: -1}
+	return readWorkbook(o.s, b, d)
+}
+
+// readWorkbook reads the records of a Workbook or Book stream.
+func readWorkbook(s *source, b []byte, d *Document) error {
+	wb := &workbook{s: s, codePage: "windows-1252", row: -1}
 	var recs []xlsRecord // the SST and its CONTINUE records
-	tk := tick{ctx: o.s.ctx}
+	tk := tick{ctx: s.ctx}
 	var stop error
 	whole := xlsRecords(b, func(r xlsRecord) bool {
-		if stop = tk.err(); stop != nil || o.s.text.full() {
+		if stop = tk.err(); stop != nil || s.text.full() {
 			return false
 		}
 		if len(recs) > 0 && r.typ != xlsContinue {
