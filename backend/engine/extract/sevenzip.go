@@ -103,6 +103,9 @@ func newPPMd7z(p []byte, size uint64, readers []io.ReadCloser) (io.ReadCloser, e
 }
 
 func extract7z(s *source, d *Document) error {
+	if err := check7zHeader(s); err != nil {
+		return err
+	}
 	var zr *sevenzip.Reader
 	err := protect(func() (err error) {
 		zr, err = sevenzip.NewReader(ctxReaderAt{s.ctx, s.r}, s.size)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ulikunitz/xz/lzma"
 )
 
 func TestSevenZip(t *testing.T) {
@@ -99,5 +101,51 @@ func TestSevenZipSolidBomb(t *testing.T) {
 	if !strings.Contains(doc.Warning, "compression bomb") || !strings.Contains(doc.Text, "1-after.txt") ||
 		strings.Contains(doc.Text, "dingodumpling") {
 		t.Errorf("%d bytes: %+v", len(data), doc)
+	}
+}
+
+// sevenZipWithHeader wraps a plain header in a 7z start header.
+func sevenZipWithHeader(hdr []byte) []byte {
+	out := []byte("7z\xbc\xaf\x27\x1c\x00\x04")
+	start := binary.LittleEndian.AppendUint64(nil, 0)
+	start = binary.LittleEndian.AppendUint64(start, uint64(len(hdr)))
+	start = binary.LittleEndian.AppendUint32(start, crc32.ChecksumIEEE(hdr))
+	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(start))
+	return append(append(out, start...), hdr...)
+}
+
+// A header of nine bytes declaring 2^32-1 files is refused before the
+// library allocates an entry for each.
+func TestSevenZipFileCountBomb(t *testing.T) {
+	doc := extractBytes(t, "files.7z", sevenZipWithHeader([]byte{0x01, 0x05, 0xF0, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00}), Options{})
+	if !strings.Contains(doc.Warning, "more than 20000 entries") {
+		t.Errorf("%+v", doc)
+	}
+	// The same count behind an LZMA-compressed header, as 7-Zip writes
+	// headers by default.
+	var packed bytes.Buffer
+	lw, err := lzma.WriterConfig{DictCap: 1 << 16, Size: 9}.NewWriter(&packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw.Write([]byte{0x01, 0x05, 0xF0, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00})
+	lw.Close()
+	raw := packed.Bytes()
+	props, stream := raw[:5], raw[13:] // the .lzma header: properties, then the size
+	enc := []byte{0x17, 0x06, 0x00, 0x01, 0x09, byte(len(stream)), 0x00,
+		0x07, 0x0B, 0x01, 0x00, 0x01, 0x23, 0x03, 0x01, 0x01, 0x05}
+	enc = append(append(enc, props...), 0x0C, 9, 0x00, 0x00)
+	data := sevenZipWithHeader(enc)
+	binary.LittleEndian.PutUint64(data[12:], uint64(len(stream)))
+	data = append(append(data[:32:32], stream...), enc...)
+	binary.LittleEndian.PutUint32(data[8:], crc32.ChecksumIEEE(data[12:32]))
+	doc = extractBytes(t, "packed-files.7z", data, Options{})
+	if !strings.Contains(doc.Warning, "more than 20000 entries") {
+		t.Errorf("compressed header: %+v", doc)
+	}
+	for f, want := range map[string]uint64{"solid.7z": 3, "lzma-header.7z": 1, "encrypted.7z": 2} {
+		if n, ok := declared7zFiles(testSource(f, fixtureBytes(t, f), Options{})); !ok || n != want {
+			t.Errorf("%s: %d files, walked %v", f, n, ok)
+		}
 	}
 }
