@@ -30,6 +30,9 @@ const (
 	// olePropsMax is the property set size the specification recommends
 	// as a limit.
 	olePropsMax = 2 << 20
+	// oleInMemory: smaller files are read whole first. mscfb reads the FAT
+	// four bytes at a time, a system call each when reading the file.
+	oleInMemory = 32 << 20
 )
 
 // oleFile is an opened compound file and its top-level streams.
@@ -65,8 +68,16 @@ func (g *openGuard) ReadAt(p []byte, off int64) (int, error) {
 }
 
 func openOLE(s *source) (*oleFile, error) {
-	g := &openGuard{r: ctxReaderAt{s.ctx, s.r}}
-	r, err := mscfb.New(g)
+	var r io.ReaderAt = s.r
+	if s.size <= oleInMemory {
+		data, _, err := s.prefix(s.size)
+		if err != nil {
+			return nil, err
+		}
+		r = bytes.NewReader(data)
+	}
+	g := &openGuard{r: ctxReaderAt{s.ctx, r}}
+	cf, err := mscfb.New(g)
 	if g.chainReads > oleMaxChainReads || g.dirBytes > oleMaxDirBytes {
 		return nil, errOLEDirectory
 	}
@@ -75,7 +86,7 @@ func openOLE(s *source) (*oleFile, error) {
 	}
 	g.open = true
 	o := &oleFile{s: s, streams: map[string]*mscfb.File{}}
-	for f, err := r.Next(); err == nil; f, err = r.Next() {
+	for f, err := cf.Next(); err == nil; f, err = cf.Next() {
 		if len(f.Path) == 0 && !f.FileInfo().IsDir() && o.streams[f.Name] == nil {
 			o.streams[f.Name] = f
 		}

@@ -261,49 +261,61 @@ func (h *sevenHeader) files() uint64 {
 	}
 }
 
+// errNo7zWalk: the header is coded in a way the walk does not read (an
+// encrypted header), or lies wholly outside the file; either way the
+// library can read no file list from it.
+var errNo7zWalk = errors.New("7z header not walked")
+
 // check7zHeader refuses an archive whose header declares more files than
-// the entry cap. A header it cannot walk is left to the library.
+// the entry cap, or that the walk finds damaged before its file count.
 func check7zHeader(s *source) error {
-	if n, ok := declared7zFiles(s); ok && n > zipMaxEntries {
+	n, err := declared7zFiles(s)
+	switch {
+	case errors.Is(err, err7zHeader):
+		return warning("damaged 7z header: contents not indexed")
+	case err != nil:
+		return nil
+	case n > zipMaxEntries:
 		return warnf("archive has more than %d entries: contents not indexed", zipMaxEntries)
 	}
 	return nil
 }
 
-// declared7zFiles reads the file count of a 7z header; ok is false when
-// the header cannot be walked.
-func declared7zFiles(s *source) (n uint64, ok bool) {
+// declared7zFiles reads the file count of a 7z header. Like the library,
+// it reads a header that claims to run past the file's end as far as the
+// file goes.
+func declared7zFiles(s *source) (n uint64, err error) {
 	var start [32]byte
 	if n, _ := s.r.ReadAt(start[:], 0); n < 32 {
-		return 0, false
+		return 0, errNo7zWalk
 	}
 	off, size := binary.LittleEndian.Uint64(start[12:]), binary.LittleEndian.Uint64(start[20:])
-	if size > sevenMaxHeader || off > uint64(s.size) || 32+off+size > uint64(s.size) {
-		return 0, false
+	if off >= uint64(s.size) || 32+off >= uint64(s.size) {
+		return 0, errNo7zWalk
 	}
-	b := make([]byte, size)
-	if _, err := s.r.ReadAt(b, int64(32+off)); err != nil {
-		return 0, false
+	b := make([]byte, min(size, sevenMaxHeader, uint64(s.size)-32-off))
+	if n, _ := s.r.ReadAt(b, int64(32+off)); n < len(b) {
+		return 0, errNo7zWalk
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			if r != err7zHeader {
 				panic(r)
 			}
-			n, ok = 0, false
+			n, err = 0, err7zHeader
 		}
 	}()
 	h := &sevenHeader{b: b}
 	if len(b) > 0 && b[0] == 0x17 {
 		h.off = 1
 		if h = decode7zHeader(s, h); h == nil {
-			return 0, false
+			return 0, errNo7zWalk
 		}
 	}
 	if h.byte() != 0x01 {
-		return 0, false
+		return 0, errNo7zWalk
 	}
-	return h.files(), true
+	return h.files(), nil
 }
 
 // decode7zHeader decompresses a header kept in one LZMA or LZMA2 stream.
