@@ -2,7 +2,6 @@ package extract
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"strings"
 	"time"
@@ -44,11 +43,10 @@ type oleFile struct {
 // openGuard lets mscfb read freely once the file is open, and bounds what
 // it reads before: the directory walk happens inside mscfb.New.
 type openGuard struct {
-	r            io.ReaderAt
-	open         bool
-	dirBytes     int64
-	chainReads   int
-	sectorLength int
+	r          io.ReaderAt
+	open       bool
+	dirBytes   int64
+	chainReads int
 }
 
 var errOLEDirectory = warning("OLE2 directory larger than any real document: contents not indexed")
@@ -222,5 +220,3 @@ func decodeCodePage(name string, b []byte) string {
 func oleEncrypted(kind string) error {
 	return warnf("encrypted: %s that needs a password: contents not indexed", kind)
 }
-
-var errOLEShort = errors.New("stream shorter than its header says")
