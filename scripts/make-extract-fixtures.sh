@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Regenerates the committed fixtures of backend/engine/extract/testdata: office
-# documents, PDF (plain and encrypted), EPUB and RTF made by LibreOffice from
-# the flat ODF sources below, a JPEG with EXIF, a FLAC with tags, and the
-# text formats. The tests never need these tools; only this script does.
+# documents (OOXML, ODF and 97-2003), PDF (plain and encrypted), EPUB and RTF
+# made by LibreOffice from the flat ODF sources below, MOBI and AZW3 made by
+# calibre from the EPUB, DjVu by pdf2djvu from the PDF, a CHM by Free
+# Pascal's chmcmd, 7z archives (solid, encrypted, encrypted names, a plain
+# LZMA header), a JPEG with EXIF, a FLAC with tags, and the text formats.
+# The tests never need these tools; only this script does. (RAR test
+# archives are built by the tests: no free program writes RAR.)
 #
 # Needs (Debian): libreoffice-writer-nogui libreoffice-calc-nogui
-# libreoffice-impress-nogui qpdf libimage-exiftool-perl sox, and Go.
+# libreoffice-impress-nogui qpdf libimage-exiftool-perl sox calibre pdf2djvu
+# fp-utils p7zip-full, and Go.
 # Every body holds a word found nowhere else ("quokkaloaf", ...), which the
 # tests look for.
 set -euo pipefail
@@ -75,10 +80,49 @@ lo 'xlsx:Calc MS Excel 2007 XML' "$work/calc.fods"
 lo ods "$work/calc.fods"
 lo 'pptx:Impress MS PowerPoint 2007 XML' "$work/impress.fodp"
 lo odp "$work/impress.fodp"
-for f in writer.docx writer.odt writer.rtf writer.pdf writer.epub calc.xlsx calc.ods impress.pptx impress.odp; do
+lo 'doc:MS Word 97' "$work/writer.fodt"
+lo 'xls:MS Excel 97' "$work/calc.fods"
+lo 'ppt:MS PowerPoint 97' "$work/impress.fodp"
+for f in writer.docx writer.odt writer.rtf writer.pdf writer.epub calc.xlsx calc.ods impress.pptx impress.odp \
+  writer.doc calc.xls; do
   cp "$work/$f" "$out/$f"
 done
+# LibreOffice stores a 440 KB preview bitmap in every .ppt: kept gzipped.
+gzip -9n -c "$work/impress.ppt" > "$out/impress.ppt.gz"
 qpdf --object-streams=generate "$out/writer.pdf" "$out/objstm.pdf"
+ebook-convert "$out/writer.epub" "$out/writer.mobi" >/dev/null
+ebook-convert "$out/writer.epub" "$out/writer.azw3" >/dev/null
+pdf2djvu -q -o "$out/writer.djvu" "$out/writer.pdf"
+
+# A help file of two pages and a table of contents.
+mkdir -p "$work/chm"
+cat > "$work/chm/a.html" <<'EOF'
+<html><head><title>Numbat Help</title></head><body><h1>Numbat Help</h1><p>The numbatnectar page explains termites.</p></body></html>
+EOF
+cat > "$work/chm/b.html" <<'EOF'
+<html><head><title>Second Page</title></head><body><p>Second page about bilbyballad.</p></body></html>
+EOF
+cat > "$work/chm/toc.hhc" <<'EOF'
+<html><body><ul><li><object type="text/sitemap"><param name="Name" value="Numbat Help"><param name="Local" value="a.html"></object>
+<li><object type="text/sitemap"><param name="Name" value="Second"><param name="Local" value="b.html"></object></ul></body></html>
+EOF
+printf '[OPTIONS]\nCompiled file=help.chm\nContents file=toc.hhc\nDefault topic=a.html\nTitle=Numbat Help\n\n[FILES]\na.html\nb.html\n' > "$work/chm/help.hhp"
+(cd "$work/chm" && chmcmd help.hhp >/dev/null)
+cp "$work/chm/help.chm" "$out/help.chm"
+
+# 7z: a solid archive with a binary entry, the same entries encrypted, an
+# archive with encrypted names, and one with a plain LZMA header.
+mkdir -p "$work/7z/src/docs"
+printf 'The cassowary 7z member mentions kiwifritter.\n' > "$work/7z/src/docs/notes.txt"
+printf '# Readme\nA marmotmuffin line.\n' > "$work/7z/src/readme.md"
+head -c 3000 /dev/urandom > "$work/7z/src/blob.bin"
+z7=$(realpath "$out")
+rm -f "$z7/solid.7z" "$z7/encrypted.7z" "$z7/hidden-names.7z" "$z7/lzma-header.7z"
+(cd "$work/7z/src" &&
+  7z a -bd -mx=9 -ms=on "$z7/solid.7z" docs/notes.txt readme.md blob.bin >/dev/null &&
+  7z a -bd -ptrovepass "$z7/encrypted.7z" docs/notes.txt readme.md >/dev/null &&
+  7z a -bd -ptrovepass -mhe=on "$z7/hidden-names.7z" docs/notes.txt >/dev/null)
+(cd "$work/7z" && 7z a -bd -m0=LZMA:d=1m -mhc=off "$z7/lzma-header.7z" src/docs/notes.txt >/dev/null)
 qpdf --encrypt trovepass ownerpass 256 -- "$out/writer.pdf" "$out/encrypted.pdf"
 
 # A small JPEG, then EXIF camera and date written by exiftool.

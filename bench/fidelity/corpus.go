@@ -21,8 +21,9 @@ type doc struct {
 	producer string // the program that wrote it
 	format   string // pdf, docx, ...
 	ref      string // the text it should give
-	refKind  string // "source" (made from this text) or "pdftotext" (poppler's reading of it)
+	refKind  string // "source" (made from this text), "pdftotext" (poppler's reading of it), or the reference program
 	ordered  bool   // the reading order is part of the test (columns)
+	source   string // with a reference program: the text the document was made from
 }
 
 // corpus makes the documents in dir with the Debian programs at hand. A
@@ -41,6 +42,9 @@ func buildCorpus(ctx context.Context, dir string, full bool) (*corpus, error) {
 		return nil, err
 	}
 	steps := []func() error{c.libreoffice, c.chromium, c.groff, c.ghostscript, c.cairo, c.qpdf, c.shipped}
+	if full {
+		steps = append(steps, c.legacyOffice)
+	}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err

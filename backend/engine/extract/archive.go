@@ -8,7 +8,6 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"path"
 	"path/filepath"
@@ -22,11 +21,10 @@ import (
 // uncompressed bytes and obey a compression-ratio cap, so a zip bomb is
 // stopped after a bounded amount of work.
 type zipDoc struct {
-	s      *source
-	zr     *zip.Reader
-	files  map[string]*zip.File
-	budget int64
-	bomb   bool // an entry was cut off by the caps
+	expansion
+	s     *source
+	zr    *zip.Reader
+	files map[string]*zip.File
 }
 
 var errMissing = errors.New("missing part")
@@ -39,7 +37,7 @@ func openZip(s *source) (*zipDoc, error) {
 	if err != nil {
 		return nil, err
 	}
-	z := &zipDoc{s: s, zr: zr, files: make(map[string]*zip.File, len(zr.File)), budget: zipMaxTotal}
+	z := &zipDoc{expansion: newExpansion(s.ctx), s: s, zr: zr, files: make(map[string]*zip.File, len(zr.File))}
 	for _, f := range zr.File {
 		if _, dup := z.files[f.Name]; !dup {
 			z.files[f.Name] = f
@@ -86,7 +84,7 @@ func (z *zipDoc) open(name string) (io.ReadCloser, error) {
 }
 
 func (z *zipDoc) openFile(f *zip.File) (io.ReadCloser, error) {
-	if f.UncompressedSize64 > zipRatioSlack && f.UncompressedSize64/max(f.CompressedSize64, 1) > zipMaxRatio {
+	if ratioBomb(int64(min(f.UncompressedSize64, 1<<62)), int64(min(f.CompressedSize64, 1<<62))) {
 		z.bomb = true
 		return nil, bombWarning(f.Name)
 	}
@@ -95,35 +93,8 @@ func (z *zipDoc) openFile(f *zip.File) (io.ReadCloser, error) {
 		return nil, err
 	}
 	limit := int64(min(f.CompressedSize64, 1<<40))*zipMaxRatio + zipRatioSlack
-	return &guarded{rc: rc, z: z, name: f.Name, left: limit}, nil
+	return z.guard(rc, f.Name, limit), nil
 }
-
-func bombWarning(name string) error {
-	return warnf("%q expands more than %d times (a zip bomb?): not read", name, zipMaxRatio)
-}
-
-type guarded struct {
-	rc   io.ReadCloser
-	z    *zipDoc
-	name string
-	left int64
-}
-
-func (g *guarded) Read(p []byte) (int, error) {
-	if err := g.z.s.ctx.Err(); err != nil {
-		return 0, err
-	}
-	n, err := g.rc.Read(p)
-	g.left -= int64(n)
-	g.z.budget -= int64(n)
-	if g.left < 0 || g.z.budget < 0 {
-		g.z.bomb = true
-		return n, bombWarning(g.name)
-	}
-	return n, err
-}
-
-func (g *guarded) Close() error { return g.rc.Close() }
 
 // walk streams one XML entry through a visitor.
 func (z *zipDoc) walk(name string, v xmlVisitor) error {
@@ -171,11 +142,13 @@ func extractArchive(s *source, d *Document) error {
 		})
 	case len(s.head) > 262 && string(s.head[257:262]) == "ustar":
 		return listTar(s, d, s.reader())
+	case bytes.HasPrefix(s.head, []byte("7z\xbc\xaf\x27\x1c")):
+		return extract7z(s, d)
+	case bytes.HasPrefix(s.head, []byte("Rar!\x1a\x07")):
+		return extractRAR(s, d)
 	}
 	return nil
 }
-
-const archiveTextMax = 1 << 20 // text entries larger than this are listed only
 
 func extractZip(s *source, d *Document) error {
 	z, err := openZip(s)
@@ -186,47 +159,16 @@ func extractZip(s *source, d *Document) error {
 		d.Format, d.Mime = fam, familyMime[fam]
 		return runner(fam)(s, d)
 	}
-	d.Meta = map[string]string{"entries": fmt.Sprint(len(z.zr.File))}
-	tk := tick{ctx: s.ctx}
-	var firstErr error
+	loop := newMemberLoop(s, &z.expansion)
 	for _, f := range z.zr.File {
-		if err := tk.err(); err != nil {
-			return err
-		}
-		if s.text.full() {
+		m := member{name: f.Name, size: int64(min(f.UncompressedSize64, 1<<62)), packed: int64(min(f.CompressedSize64, 1<<62)),
+			dir: f.FileInfo().IsDir(), encrypted: f.Flags&1 != 0}
+		m.open = func() (io.ReadCloser, error) { return z.openFile(f) }
+		if !loop.add(m) {
 			break
 		}
-		s.text.nl()
-		s.text.WriteString(f.Name)
-		s.text.WriteString("\n")
-		if err := zipEntryText(z, f); err != nil && firstErr == nil {
-			firstErr = err
-		}
 	}
-	return firstErr
-}
-
-// zipEntryText indexes an entry that is small and looks like text.
-func zipEntryText(z *zipDoc, f *zip.File) error {
-	if f.UncompressedSize64 > zipRatioSlack && f.UncompressedSize64/max(f.CompressedSize64, 1) > zipMaxRatio {
-		return bombWarning(f.Name)
-	}
-	if f.FileInfo().IsDir() || f.UncompressedSize64 > archiveTextMax || !textName(f.Name) {
-		return nil
-	}
-	rc, err := z.openFile(f)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, archiveTextMax))
-	if err != nil {
-		return err
-	}
-	if !isBinary(data) {
-		z.s.text.WriteString(decodeText(data, true))
-	}
-	return nil
+	return loop.finish(d)
 }
 
 // textName rejects entries whose extension names a binary or container
@@ -243,7 +185,7 @@ func textName(name string) bool {
 var binaryExt = map[string]bool{
 	".exe": true, ".dll": true, ".so": true, ".o": true, ".a": true, ".class": true, ".bin": true,
 	".pyc": true, ".ttf": true, ".otf": true, ".woff": true, ".woff2": true, ".bz2": true,
-	".xz": true, ".7z": true, ".rar": true, ".zst": true, ".doc": true, ".xls": true, ".ppt": true,
+	".xz": true, ".zst": true,
 	".db": true, ".sqlite": true, ".iso": true, ".dat": true, ".apk": true,
 }
 
@@ -326,26 +268,27 @@ func innerName(name string) string {
 
 func listTar(s *source, d *Document, r io.Reader) error {
 	tr := tar.NewReader(r)
-	n := 0
-	for !s.text.full() {
-		if err := s.ctx.Err(); err != nil {
-			return err
-		}
+	exp := newExpansion(s.ctx)
+	loop := newMemberLoop(s, &exp)
+	for {
 		h, err := tr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return err
-		}
-		if n++; n > zipMaxEntries {
+			loop.note(err)
 			break
 		}
-		s.text.WriteString(h.Name)
-		s.text.WriteString("\n")
+		// A tar entry is stored: its bytes are its size.
+		m := member{name: h.Name, size: h.Size, packed: h.Size, dir: h.Typeflag == tar.TypeDir}
+		if h.Typeflag == tar.TypeReg {
+			m.open = func() (io.ReadCloser, error) { return io.NopCloser(tr), nil }
+		}
+		if !loop.add(m) {
+			break
+		}
 	}
-	d.Meta = map[string]string{"entries": fmt.Sprint(n)}
-	return nil
+	return loop.finish(d)
 }
 
 // ratioReader stops a decompressor that expands too much.

@@ -51,3 +51,15 @@ func BenchmarkBinary32KB(b *testing.B) {
 	}
 	benchFile(b, "prog", data)
 }
+
+func BenchmarkDOC(b *testing.B)  { benchFile(b, "writer.doc", fixtureBytes(b, "writer.doc")) }
+func BenchmarkXLS(b *testing.B)  { benchFile(b, "calc.xls", fixtureBytes(b, "calc.xls")) }
+func BenchmarkPPT(b *testing.B)  { benchFile(b, "impress.ppt", gunzipFixture(b, "impress.ppt.gz")) }
+func BenchmarkMOBI(b *testing.B) { benchFile(b, "writer.azw3", fixtureBytes(b, "writer.azw3")) }
+func BenchmarkSevenZip(b *testing.B) {
+	benchFile(b, "solid.7z", fixtureBytes(b, "solid.7z"))
+}
+
+func BenchmarkRAR(b *testing.B) {
+	benchFile(b, "stored.rar", rar5(rarEntry{name: "a.txt", data: sourceText(20 << 10)}, rarEntry{name: "b.md", data: sourceText(20 << 10)}))
+}

@@ -178,7 +178,7 @@ func TestZipBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	z.budget = 1000
+	z.left = 1000
 	rc, err := z.open("a.txt")
 	if err != nil {
 		t.Fatal(err)

@@ -36,6 +36,12 @@ var familyMime = map[string]string{
 	"xml":      "application/xml",
 	"toml":     "application/toml",
 	"archive":  "application/zip",
+	"doc":      "application/msword",
+	"xls":      "application/vnd.ms-excel",
+	"ppt":      "application/vnd.ms-powerpoint",
+	"mobi":     "application/x-mobipocket-ebook",
+	"djvu":     "image/vnd.djvu",
+	"chm":      "application/vnd.ms-htmlhelp",
 }
 
 // extFamily maps extensions to families. Extensions not listed are sniffed;
@@ -48,6 +54,8 @@ var extFamily = map[string]string{
 	".xlsx": "xlsx", ".xlsm": "xlsx", ".xltx": "xlsx", ".xltm": "xlsx",
 	".pptx": "pptx", ".pptm": "pptx", ".potx": "pptx", ".ppsx": "pptx",
 	".odt": "odt", ".ott": "odt", ".ods": "ods", ".ots": "ods", ".odp": "odp", ".otp": "odp",
+	".doc": "doc", ".dot": "doc", ".xls": "xls", ".xlt": "xls", ".ppt": "ppt", ".pps": "ppt", ".pot": "ppt",
+	".mobi": "mobi", ".azw": "mobi", ".azw3": "mobi", ".djvu": "djvu", ".djv": "djvu", ".chm": "chm",
 	".epub": "epub", ".rtf": "rtf", ".eml": "eml", ".mbox": "mbox", ".mbx": "mbox",
 	".csv": "csv", ".tsv": "csv", ".tab": "csv",
 	".json": "json", ".geojson": "json", ".ipynb": "json", ".webmanifest": "json",
@@ -62,6 +70,7 @@ var extFamily = map[string]string{
 	".avi": "video", ".wmv": "video", ".mpg": "video", ".mpeg": "video",
 	".zip": "archive", ".jar": "archive", ".tar": "archive", ".gz": "archive", ".tgz": "archive",
 	".bz2": "archive", ".tbz2": "archive", ".xz": "archive", ".txz": "archive", ".zst": "archive", ".tzst": "archive",
+	".7z": "archive", ".rar": "archive",
 }
 
 var extMime = map[string]string{
@@ -71,6 +80,7 @@ var extMime = map[string]string{
 	".jar": "application/java-archive", ".tar": "application/x-tar", ".gz": "application/gzip",
 	".tgz": "application/gzip", ".bz2": "application/x-bzip2", ".tbz2": "application/x-bzip2",
 	".xz": "application/x-xz", ".txz": "application/x-xz", ".zst": "application/zstd", ".tzst": "application/zstd",
+	".7z": "application/x-7z-compressed", ".rar": "application/vnd.rar",
 }
 
 // detect picks the family from a few magic bytes and the extension; the
@@ -81,7 +91,15 @@ func detect(s *source) family {
 	switch {
 	case name == "zip":
 		name, mime = zipFamily(s, ext)
+	case name == "ole":
+		name, mime = oleFamily(s, ext)
 	case name != "":
+	case maildirName(s.name) && startsWithHeader(s.head):
+		name = "eml"
+	case ext == "doc" || ext == "xls" || ext == "ppt":
+		// Not a compound file: Word and Excel also save HTML or text under
+		// these names.
+		name = sniffText(s.head)
 	case ext == "image" || ext == "audio" || ext == "video" || ext == "archive":
 		// A format without a signature checked here (MP3 frames, ICO, ...):
 		// the general sniffer names it.
@@ -140,6 +158,14 @@ func runner(name string) func(*source, *Document) error {
 		return extractMedia
 	case "archive":
 		return extractArchive
+	case "doc", "xls", "ppt", "ole":
+		return extractOLE
+	case "mobi":
+		return extractMOBI
+	case "djvu":
+		return extractDjVu
+	case "chm":
+		return extractCHM
 	}
 	return nil
 }
@@ -181,8 +207,12 @@ var signatures = []signature{
 	{0, "Rar!\x1a\x07", "archive", "application/vnd.rar"},
 	{0, "\xfd7zXZ\x00", "archive", "application/x-xz"},
 	{0, "\x28\xb5\x2f\xfd", "archive", "application/zstd"},
+	{0, "AT&TFORM", "djvu", "image/vnd.djvu"},
+	{0, "ITSF\x03\x00\x00\x00", "chm", "application/vnd.ms-htmlhelp"},
+	{60, "BOOKMOBI", "mobi", "application/x-mobipocket-ebook"},
+	{60, "TEXtREAd", "mobi", "application/vnd.palm"},
 	{0, "\x7fELF", "metadata", ""},
-	{0, "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "metadata", ""},
+	{0, "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "ole", ""},
 	{0, "SQLite format 3\x00", "metadata", "application/vnd.sqlite3"},
 }
 
@@ -223,6 +253,16 @@ func zipFamily(s *source, ext string) (string, string) {
 		return ext, familyMime[ext]
 	}
 	return "archive", extMimeOr(s.ext, "application/zip")
+}
+
+// oleFamily trusts the extension of Office 97-2003 files; other compound
+// files are told apart by their streams (extractOLE).
+func oleFamily(s *source, ext string) (string, string) {
+	switch ext {
+	case "doc", "xls", "ppt":
+		return ext, familyMime[ext]
+	}
+	return "ole", mimetype.Detect(s.head).String()
 }
 
 func extMimeOr(ext, def string) string {

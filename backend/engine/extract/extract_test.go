@@ -48,6 +48,14 @@ var fixtures = []fixture{
 		meta: map[string]string{"author": "Ada Lovelace"}},
 	{file: "calc.xlsx", format: "xlsx", title: "Marsupial Ledger", words: []string{"wombatcrumble", "Marsupials", "Burrows", "bilbyburrow", "42"}},
 	{file: "calc.ods", format: "ods", title: "Marsupial Ledger", words: []string{"wombatcrumble", "Marsupials", "bilbyburrow"}},
+	{file: "writer.doc", format: "doc", title: "Quokka Field Notes", words: []string{"quokkaloaf", "naïve café", "Observations at Dawn", "tab\tand"},
+		meta: map[string]string{"author": "Ada Lovelace"}},
+	{file: "calc.xls", format: "xls", title: "Marsupial Ledger", words: []string{"Marsupials\nName\tCount\nwombatcrumble\t42", "Burrows\nbilbyburrow"},
+		meta: map[string]string{"sheets": "2"}},
+	{file: "writer.mobi", format: "mobi", title: "Quokka Field Notes", words: []string{"quokkaloaf", "naïve café", "Observations at Dawn"},
+		meta: map[string]string{"author": "Ada Lovelace"}},
+	{file: "writer.azw3", format: "mobi", title: "Quokka Field Notes", words: []string{"quokkaloaf", "naïve café", "Observations at Dawn"},
+		absent: []string{"margin", "{"}, meta: map[string]string{"author": "Ada Lovelace"}},
 	{file: "impress.pptx", format: "pptx", title: "Platypus Symposium", words: []string{"platypusbrioche", "echidnamuffin"}},
 	{file: "impress.odp", format: "odp", title: "Platypus Symposium", words: []string{"platypusbrioche", "echidnamuffin"}},
 	{file: "message.eml", format: "eml", title: "Dingo déjà vu", words: []string{"dingoscone", "Café at noon"},
@@ -118,7 +126,7 @@ func TestDetectWithoutExtension(t *testing.T) {
 	cases := map[string]string{
 		"writer.pdf": "pdf", "writer.docx": "docx", "calc.xlsx": "xlsx", "impress.pptx": "pptx",
 		"writer.odt": "odt", "calc.ods": "ods", "impress.odp": "odp", "writer.epub": "epub",
-		"writer.rtf": "rtf", "page.html": "html", "feed.xml": "xml", "message.eml": "eml",
+		"writer.rtf": "rtf", "writer.doc": "doc", "calc.xls": "xls", "page.html": "html", "feed.xml": "xml", "message.eml": "eml",
 		"inbox.mbox": "mbox", "photo.jpg": "image", "tone.flac": "audio", "source.go": "text",
 	}
 	dir := t.TempDir()

@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -201,6 +203,8 @@ func FuzzExtract(f *testing.F) {
 	for _, fx := range fixtures {
 		f.Add(fx.file, fixtureBytes(f, fx.file))
 	}
+	f.Add("1700000000.M1P2.mail.example.md", []byte(maildirMessage))
+	f.Add("1700000000.M1P2.host:2,S", []byte("X-Odd: header\n\nbody"))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		if strings.ContainsAny(name, "/\x00") {
 			return
@@ -208,5 +212,102 @@ func FuzzExtract(f *testing.F) {
 		doc := extractFrom(context.Background(), name, bytes.NewReader(data), int64(len(data)),
 			Options{MaxTextBytes: fuzzTextLimit, Timeout: 5 * time.Second})
 		checkFuzzDoc(t, doc)
+	})
+}
+
+func FuzzOLE(f *testing.F) {
+	f.Add(gunzipFixture(f, "impress.ppt.gz"))
+	f.Add(oleWithDirectory(2))
+	fuzzFamily(f, "doc", "f.doc", nil, "writer.doc", "calc.xls")
+}
+
+// oleStreams reads named streams of a fixture, as seeds for the stream
+// parsers, which whole-file mutations seldom reach past the sector tables.
+func oleStreams(f *testing.F, data []byte, names ...string) [][]byte {
+	o, err := openOLE(testSource("f", data, Options{}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	var out [][]byte
+	for _, n := range names {
+		b, err := o.stream(n)
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// runStream runs a stream parser the way runFamily runs an extractor.
+func runStream(fam string, run func(s *source, d *Document) error) Document {
+	s := testSource("f", []byte{0}, Options{MaxTextBytes: fuzzTextLimit})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s.ctx = ctx
+	return runFamily(s, family{name: fam, mime: "application/octet-stream", run: run})
+}
+
+func FuzzWordStreams(f *testing.F) {
+	st := oleStreams(f, fixtureBytes(f, "writer.doc"), "WordDocument", "1Table")
+	f.Add(st[0], st[1])
+	f.Fuzz(func(t *testing.T, w, table []byte) {
+		checkFuzzDoc(t, runStream("doc", func(s *source, _ *Document) error {
+			return readWord(s, w, func(string) ([]byte, error) { return table, nil })
+		}))
+	})
+}
+
+func FuzzWorkbookStream(f *testing.F) {
+	f.Add(oleStreams(f, fixtureBytes(f, "calc.xls"), "Workbook")[0])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkFuzzDoc(t, runStream("xls", func(s *source, d *Document) error { return readWorkbook(s, b, d) }))
+	})
+}
+
+func FuzzPowerPointStreams(f *testing.F) {
+	st := oleStreams(f, gunzipFixture(f, "impress.ppt.gz"), "PowerPoint Document", "Current User")
+	f.Add(st[0], st[1])
+	f.Fuzz(func(t *testing.T, doc, user []byte) {
+		checkFuzzDoc(t, runStream("ppt", func(s *source, _ *Document) error { return readPowerPoint(s, doc, user) }))
+	})
+}
+
+func FuzzSevenZip(f *testing.F) {
+	fuzzFamily(f, "archive", "f.7z", nil, "solid.7z", "encrypted.7z", "hidden-names.7z", "lzma-header.7z")
+}
+
+func FuzzRAR(f *testing.F) {
+	f.Add(rar5(rarEntry{name: "d", dir: true}, rarEntry{name: "d/a.txt", data: []byte("rar text")},
+		rarEntry{name: "b.txt", data: []byte("secret"), encrypted: true}))
+	f.Add(append([]byte("Rar!\x1a\x07\x01\x00"), rarBlock(append([]byte{4, 0, 0, 0, 15}, make([]byte, 16)...))...))
+	fuzzFamily(f, "archive", "f.rar", nil)
+}
+
+func FuzzMOBI(f *testing.F) {
+	f.Add(mobiBook{html: mobiHTML, compress: true, recordSize: 64, trailing: true}.bytes())
+	f.Add(mobiBook{html: mobiHTML, recordSize: 100}.bytes())
+	fuzzFamily(f, "mobi", "f.mobi", nil, "writer.mobi", "writer.azw3")
+}
+
+// The CHM listing and table of contents are parsed here; the file itself
+// is chmlib's to read.
+func FuzzCHMListing(f *testing.F) {
+	f.Add([]byte("   1     2751      133   normal file\t\t/a.html\n   0 0 0 normal dir /\n"),
+		[]byte(`<param name="Local" value="a.html#x"><PARAM NAME="local" VALUE="/b.htm">`))
+	f.Fuzz(func(t *testing.T, list, hhc []byte) {
+		entries, total := chmEntries(list)
+		if total < 0 || len(entries) > bytes.Count(list, []byte("\n"))+1 {
+			t.Fatalf("%d entries, total %d", len(entries), total)
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "toc.hhc"), hhc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range chmContents(dir, "toc.hhc") {
+			if !strings.HasPrefix(p, "/") {
+				t.Fatalf("page %q", p)
+			}
+		}
 	})
 }

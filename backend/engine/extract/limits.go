@@ -14,10 +14,13 @@ import (
 const (
 	headLen        = 32 << 10  // bytes read up front for sniffing; small files are read whole
 	maxNesting     = 512       // XML, JSON, YAML, RTF groups, MIME parts
-	zipMaxEntries  = 20000     // entries in one zip-based file
-	zipMaxTotal    = 512 << 20 // uncompressed bytes read from one zip-based file
+	zipMaxEntries  = 20000     // entries in one archive or zip-based file
+	zipMaxTotal    = 512 << 20 // uncompressed bytes read from one archive or zip-based file
 	zipMaxRatio    = 200       // uncompressed/compressed, past the first zipRatioSlack bytes
 	zipRatioSlack  = 1 << 20
+	archiveTextMax = 1 << 20 // archive entries larger than this are listed only
+	// Archives inside archives are listed, never opened (textName): the
+	// nesting depth of archives is one.
 	structMaxBytes = 4 << 20 // YAML and TOML larger than this are indexed as plain text
 )
 
