@@ -119,6 +119,13 @@ type Indexer struct {
 	drained    chan struct{} // the queue emptied after work
 	ocrRan     bool          // OCR ran at the last look (pollLoop's own)
 	ready      chan struct{}
+	background sync.WaitGroup // goroutines of goSafe and goRescan; Run waits for them
+	// afterReady, when set, runs as soon as requests are let in, before
+	// the folders loaded at start are scanned (tests watch a folder there);
+	// onStartScan, when set, is told of each of those scans instead of
+	// running it.
+	afterReady  func()
+	onStartScan func(id int64)
 }
 
 // New builds an indexer; Run starts it.
@@ -173,7 +180,14 @@ func (ix *Indexer) Run(ctx context.Context) error {
 		}
 		return err
 	}
+	// The folders to reconcile are those loaded: one watched from now on
+	// is scanned by its Watch, and a second scan of it here would queue
+	// its files again, without the cooldown of the events its writes make.
+	loaded := ix.snapshot()
 	close(ix.ready)
+	if ix.afterReady != nil {
+		ix.afterReady()
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return ix.queue.Run(gctx) })
 	g.Go(func() error {
@@ -186,11 +200,16 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	g.Go(func() error { ix.checkLoop(gctx); return nil })
 	g.Go(func() error { ix.mergeLoop(gctx); return nil })
 	ix.saveFolderList(ctx)
-	for _, f := range ix.snapshot() {
+	for _, f := range loaded {
+		if ix.onStartScan != nil {
+			ix.onStartScan(f.ID)
+			continue
+		}
 		ix.goRescan(f.ID, false)
 	}
 	ix.ReadPendingOCR()
 	err := g.Wait()
+	ix.waitBackground()
 	ix.saveQueue(context.Background()) // unfinished work survives a clean stop too
 	if errors.Is(err, context.Canceled) {
 		return nil

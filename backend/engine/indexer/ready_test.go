@@ -2,44 +2,63 @@ package indexer
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
-	"time"
 
 	"trove/backend/core"
+	"trove/backend/engine/filters"
 	"trove/backend/engine/settings"
+	"trove/backend/store"
 )
 
-// Before Run has loaded the folders, a request waits; but never longer than
-// its own context: a caller that gives up gets an answer, not a hang.
-func TestRequestsBeforeStartUpHonourTheirContext(t *testing.T) {
+// A folder watched in the instant Trove starts letting requests in is
+// scanned once, by its Watch. Run used to take the list of folders to
+// reconcile after that instant, so such a folder was scanned a second
+// time, in the background: that scan queued its files with no cooldown,
+// and a file being written then was indexed twice.
+func TestAFolderWatchedAsTroveStartsIsScannedOnce(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ix, err := New(Deps{Settings: settings.Defaults, Publish: func(core.EventData) {}, Log: log})
+	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls := map[string]func(context.Context) error{
-		"watch": func(ctx context.Context) error {
-			_, _, err := ix.Watch(ctx, t.TempDir(), Options{Recursive: true})
-			return err
-		},
-		"unwatch": func(ctx context.Context) error { return ix.Unwatch(ctx, 1) },
-		"rebuild": func(ctx context.Context) error { _, err := ix.Rebuild(ctx); return err },
+	defer st.Close()
+	flt, err := filters.Open(t.TempDir(), log)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, call := range calls {
-		ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-		done := make(chan error, 1)
-		go func() { done <- call(ctx) }()
-		select {
-		case err := <-done:
-			if !errors.Is(err, core.ErrUnavailable) || core.CodeOf(err, "") != "STARTING" {
-				t.Errorf("%s before start-up: %v, want STARTING (unavailable)", name, err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s before start-up ignored its context", name)
+	ix, err := New(Deps{Store: st, Filters: flt, Settings: settings.Defaults, Publish: func(core.EventData) {}, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "hot.txt"), []byte("being written"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var started []int64 // only Run's goroutine appends, before Run returns
+	ix.onStartScan = func(id int64) { started = append(started, id) }
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	watched := make(chan int64, 1)
+	ix.afterReady = func() {
+		d, _, err := ix.Watch(ctx, root, Options{Recursive: true})
+		if err != nil {
+			t.Error(err)
 		}
-		cancel()
+		watched <- d.ID
+	}
+	done := make(chan error, 1)
+	go func() { done <- ix.Run(ctx) }()
+	id := <-watched
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(started, id) {
+		t.Errorf("Run scanned folder %d again after its Watch had scanned it (start scans: %v)", id, started)
 	}
 }

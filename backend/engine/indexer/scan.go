@@ -76,7 +76,7 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 // goRescan runs rescan in the background. A panic in the scan becomes the
 // folder's error (checked again every pollEvery), not the process's end.
 func (ix *Indexer) goRescan(id int64, all bool) {
-	go func() {
+	ix.background.Go(func() {
 		var err error
 		if perr := ix.safely("scan", func() { _, err = ix.rescan(ix.ctx, id, all) }); perr != nil {
 			ix.setErrorMessage(id, fmt.Sprintf("scanning failed with an internal error (%v); Trove tries again every %v", perr, pollEvery))
@@ -85,7 +85,7 @@ func (ix *Indexer) goRescan(id int64, all bool) {
 		if err != nil && ix.ctx.Err() == nil {
 			ix.Log.Warn("rescan failed", "folder", id, "err", err)
 		}
-	}()
+	})
 }
 
 // enqueueWalked queues what a walk of folder id found, unless the folder
