@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -28,6 +29,7 @@ import (
 	"trove/backend/engine/settings"
 	"trove/backend/platform/dirlock"
 	"trove/backend/platform/launch"
+	"trove/backend/platform/privdir"
 	"trove/backend/service"
 	"trove/backend/shell/api"
 	"trove/backend/store"
@@ -95,6 +97,10 @@ func New(cfg Config) (*Daemon, error) {
 	if err := checkLoopback(cfg.Addr, cfg.Log); err != nil {
 		return nil, err
 	}
+	madePrivate, err := privateDirs(cfg)
+	if err != nil {
+		return nil, err
+	}
 	// Before anything touches the index: a second process on it would
 	// fail the first one's writes.
 	lock, err := dirlock.Acquire(cfg.DataDir)
@@ -106,6 +112,7 @@ func New(cfg Config) (*Daemon, error) {
 		lock.Release()
 		return nil, err
 	}
+	notice = strings.TrimSpace(strings.Join(append([]string{notice}, madePrivate...), " "))
 	st.SetWriteHook(cfg.WriteHook)
 	d := &Daemon{cfg: cfg, store: st, lock: lock, notice: notice}
 	if err := d.wire(); err != nil {
@@ -117,6 +124,23 @@ func New(cfg Config) (*Daemon, error) {
 		cfg.Log.Warn("cannot record the address in the lock file", "err", err)
 	}
 	return d, nil
+}
+
+// privateDirs makes the data and config folders the user's alone (the
+// index holds the text of every indexed file), and says what it changed.
+func privateDirs(cfg Config) ([]string, error) {
+	var fixed []string
+	for _, dir := range []string{cfg.DataDir, cfg.ConfigDir} {
+		note, err := privdir.Ensure(dir)
+		if err != nil {
+			return nil, fmt.Errorf("Trove keeps its index and settings private and cannot use %w", err)
+		}
+		if note != "" {
+			cfg.Log.Warn(note)
+			fixed = append(fixed, note+".")
+		}
+	}
+	return fixed, nil
 }
 
 func (d *Daemon) wire() error {

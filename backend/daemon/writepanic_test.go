@@ -35,8 +35,11 @@ func TestAPanicInAWriteFailsOnlyThatFile(t *testing.T) {
 	if !strings.Contains(string(r.Body), "huge.txt") || !strings.Contains(string(r.Body), "out of memory") {
 		t.Errorf("the failed file's reason is not given: %s", r.Body)
 	}
-	if n := panics.Load(); n != 1 {
-		t.Errorf("the panicking write ran %d times, want once (the same write fails the same way)", n)
+	// Once, or twice when it was committed with others: a batch that
+	// fails is written again file by file. Never through the queue's
+	// retries: the same write would fail the same way.
+	if n := panics.Load(); n < 1 || n > 2 {
+		t.Errorf("the panicking write ran %d times, want once, or twice in a batch", n)
 	}
 
 	second := t.TempDir()

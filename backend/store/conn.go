@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"sync/atomic"
 
@@ -41,17 +42,19 @@ const maxMemory = 512 << 20
 // was measured to fit in maxMemory, so this leaves room to spare.
 const MaxTextBytes = 100 << 20
 
-// connector opens guarded connections on the database named by dsn.
+// connector opens guarded connections on the database file at path,
+// named by dsn.
 type connector struct {
 	inner driver.Connector
+	path  string
 }
 
-func newConnector(dsn string) (*connector, error) {
+func newConnector(dsn, path string) (*connector, error) {
 	inner, err := (&sqlitedriver.SQLite{}).OpenConnector(dsn)
 	if err != nil {
 		return nil, err
 	}
-	return &connector{inner: inner}, nil
+	return &connector{inner: inner, path: path}, nil
 }
 
 func (c *connector) Driver() driver.Driver { return c.inner.Driver() }
@@ -61,6 +64,9 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The shared-memory index of the WAL is made by the VFS without the
+	// database's mode: it is made private once it is there.
+	os.Chmod(c.path+"-shm", privateMode)
 	conn := dc.(sqlitedriver.Conn)
 	var regErr error
 	if err := errors.Join(core.Safe(func() { regErr = registerFTS(conn.Raw()) }), regErr); err != nil {
@@ -221,9 +227,10 @@ func (h *txHandle) run(fn func() error) (err error) {
 	return fn()
 }
 
-// openDB opens a pool of guarded connections on dsn.
-func openDB(dsn string) (*sql.DB, error) {
-	c, err := newConnector(dsn)
+// openDB opens a pool of guarded connections on the database file at
+// path, named by dsn.
+func openDB(dsn, path string) (*sql.DB, error) {
+	c, err := newConnector(dsn, path)
 	if err != nil {
 		return nil, err
 	}

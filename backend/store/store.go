@@ -93,6 +93,9 @@ func Open(dataDir string) (*Store, error) {
 
 // openPools opens and migrates the database at path.
 func openPools(path string) (*pools, error) {
+	if err := makePrivate(path); err != nil {
+		return nil, err
+	}
 	w, err := openPool(path, false)
 	if err != nil {
 		return nil, err
@@ -140,12 +143,36 @@ func openPool(path string, readOnly bool) (*sql.DB, error) {
 		q.Add("_pragma", "wal_autocheckpoint(16384)")
 		q.Set("_txlock", "immediate")
 	}
+	// The WAL and any journal take the database file's mode (0600, see
+	// makePrivate): the VFS reads modeof when it creates them.
+	q.Set("modeof", path)
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-	db, err := openDB(dsn)
+	db, err := openDB(dsn, path)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// privateMode is the mode of every file of the index: it holds the text
+// of every indexed file, files only their owner may read included.
+const privateMode = 0o600
+
+// makePrivate creates the database file at path with privateMode, so that
+// SQLite finds it and keeps its mode, and gives that mode to the files of
+// an index made before (or by hand, under another umask).
+func makePrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, privateMode)
+	if err != nil {
+		return fmt.Errorf("open index %s: %w", path, err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
+		if err := os.Chmod(p, privateMode); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("make %s private: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // Path returns the database file's path.
