@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode"
 
-	"trove/backend/engine/text/tokens"
+	"trove/backend/store/tokens"
 )
 
 // The query generator simulates a person looking for a file they have

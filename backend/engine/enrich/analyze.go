@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"trove/backend/engine/text/tokens"
+	"trove/backend/store/tokens"
 )
 
 // wordInfo is one distinct lower-case surface word.

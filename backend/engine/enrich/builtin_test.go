@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"trove/backend/engine/text/markdown"
-	"trove/backend/engine/text/tokens"
+	"trove/backend/store/tokens"
 )
 
 // memStats is an in-memory Stats: document frequencies of stems over a few

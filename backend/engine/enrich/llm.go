@@ -21,7 +21,7 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/engine/provider"
-	"trove/backend/engine/text/tokens"
+	"trove/backend/store/tokens"
 )
 
 // Provider defaults, used when the settings leave model or URL empty.

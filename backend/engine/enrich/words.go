@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"trove/backend/engine/text/tokens"
+	"trove/backend/store/tokens"
 )
 
 //go:embed words_en.txt

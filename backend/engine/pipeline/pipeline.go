@@ -23,10 +23,10 @@ import (
 	"trove/backend/engine/extract"
 	"trove/backend/engine/filters"
 	"trove/backend/engine/scan"
-	"trove/backend/engine/text/tokens"
 	"trove/backend/engine/vecquant"
 	"trove/backend/platform/fileread"
 	"trove/backend/store"
+	"trove/backend/store/tokens"
 )
 
 // Folder is what the pipeline needs to know about a watched folder.

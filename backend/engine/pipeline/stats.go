@@ -3,8 +3,8 @@ package pipeline
 import (
 	"context"
 
-	"trove/backend/engine/text/tokens"
 	"trove/backend/store"
+	"trove/backend/store/tokens"
 )
 
 // DocStats gives the enricher the index's document frequencies, mapping the

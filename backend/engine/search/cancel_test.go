@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"trove/backend/core"
-	"trove/backend/engine/text/tokens"
 	"trove/backend/store"
+	"trove/backend/store/tokens"
 )
 
 // pollCtx is a context that SQLite's progress handler polls (through Err)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"trove/backend/engine/text/tokens"
+	"trove/backend/store/tokens"
 )
 
 // Pseudo-relevance feedback: the best first-pass matches are probably

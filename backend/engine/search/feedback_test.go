@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"trove/backend/engine/text/tokens"
+	"trove/backend/store/tokens"
 )
 
 // Feedback reads words as the index holds them: "x86" and "amd64" are

@@ -11,9 +11,9 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/engine/embedding"
-	"trove/backend/engine/text/tokens"
 	"trove/backend/engine/vecquant"
 	"trove/backend/store"
+	"trove/backend/store/tokens"
 )
 
 // testDoc is a file of a test index: its path below /w, and its passages.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"trove/backend/engine/text/tokens"
+	"trove/backend/store/tokens"
 )
 
 // Names come first in desktop search: a person who remembers a file's name

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"trove/backend/engine/text/query"
-	"trove/backend/engine/text/tokens"
+	"trove/backend/store/tokens"
 )
 
 // plan is a parsed query turned into what the engine runs.

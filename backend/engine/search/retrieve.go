@@ -10,8 +10,8 @@ import (
 	"sync"
 
 	"trove/backend/core"
-	"trove/backend/engine/text/tokens"
 	"trove/backend/store"
+	"trove/backend/store/tokens"
 )
 
 // Candidate set sizes and pruning.

@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"trove/backend/core"
-	"trove/backend/engine/text/tokens"
 	"trove/backend/store"
+	"trove/backend/store/tokens"
 )
 
 // Texts reads stored passages for snippets and feedback, a file's whole

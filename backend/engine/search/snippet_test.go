@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"trove/backend/core"
-	"trove/backend/engine/text/tokens"
 	"trove/backend/store"
+	"trove/backend/store/tokens"
 )
 
 // A long token before the only hit once made the window end before it

@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"trove/backend/engine/text/tokens"
+	"trove/backend/store/tokens"
 )
 
 // Spelling correction: a typed word the index does not hold at all (in
