@@ -161,7 +161,7 @@ func (s *Store) matchingCounted(ctx context.Context, m Matches, c *countKeys, li
 	// are when ids without a file (full-text rows a write is replacing)
 	// leave too few.
 	n := limit + 1
-	if limit <= 0 || m.Exclude != "" {
+	if limit <= 0 || !m.Exclude.Empty() {
 		n = 0
 	}
 	for {
@@ -169,8 +169,8 @@ func (s *Store) matchingCounted(ctx context.Context, m Matches, c *countKeys, li
 		if err != nil {
 			return nil, false, err
 		}
-		if m.Exclude != "" {
-			ex, err := s.matchingIDs(ctx, c.p, m.Exclude, 0)
+		if !m.Exclude.Empty() {
+			ex, err := s.matchingIDs(ctx, c.p, m.Exclude.fts5(), 0)
 			if err != nil {
 				return nil, false, err
 			}

@@ -17,8 +17,8 @@ func listingsAgree(t *testing.T, s *Store, when string) {
 		t.Fatal(err)
 	}
 	for _, m := range []Matches{
-		{Any: []string{`"tide"`}}, {Any: []string{`"ferri"`}}, {Any: []string{`"tide"`, `"ferri"`}}, {Any: []string{`"tide"`}, Exclude: `"ferri"`},
-		{Any: []string{`"gale"`}}, {Any: []string{`"log"`}},
+		{Any: []Phrase{ph("tide")}}, {Any: []Phrase{ph("ferri")}}, {Any: []Phrase{ph("tide"), ph("ferri")}}, {Any: []Phrase{ph("tide")}, Exclude: Any(ph("ferri"))},
+		{Any: []Phrase{ph("gale")}}, {Any: []Phrase{ph("log")}},
 	} {
 		m.CountOnly = true
 		for _, limit := range []int{0, 1, 2, 3, 100} {
@@ -117,7 +117,7 @@ func TestCountKeysFollowEveryChange(t *testing.T) {
 // rows.
 func TestCountKeysServeOnlyTheirVersion(t *testing.T) {
 	s, _ := matchCorpus(t)
-	m := Matches{Any: []string{`"tide"`}, CountOnly: true}
+	m := Matches{Any: []Phrase{ph("tide")}, CountOnly: true}
 	deadline := time.Now().Add(10 * time.Second)
 	for s.currentKeys(ctx) == nil {
 		if time.Now().After(deadline) {

@@ -128,11 +128,11 @@ func (s *Store) matchingIDs(ctx context.Context, p *pools, expr string, n int) (
 }
 
 // unitedIDs returns the first n ids (n <= 0: all), ascending, of the files
-// matching any of exprs. The result may be a kept list: read only.
-func (s *Store) unitedIDs(ctx context.Context, p *pools, exprs []string, n int) ([]int64, error) {
+// holding any of phrases. The result may be a kept list: read only.
+func (s *Store) unitedIDs(ctx context.Context, p *pools, phrases []Phrase, n int) ([]int64, error) {
 	var out []int64
-	for _, e := range exprs {
-		ids, err := s.matchingIDs(ctx, p, e, n)
+	for _, ph := range phrases {
+		ids, err := s.matchingIDs(ctx, p, ph.fts5(), n)
 		if err != nil {
 			return nil, err
 		}

@@ -58,16 +58,16 @@ func scanKey(row interface{ Scan(...any) error }) (FileKey, error) {
 	return k, err
 }
 
-// Matches says which files a listing wants: those whose text or card match
-// any of Any and not Exclude (FTS5 expressions; Exclude "" excludes
-// nothing) and that Keep accepts (nil accepts all). CountOnly asks for
+// Matches says which files a listing wants: those whose text or card hold
+// any of Any and match nothing of Exclude (an empty one excludes nothing)
+// and that Keep accepts (nil accepts all). CountOnly asks for
 // keys that hold the ID, Extension, Size and Hash alone (a page in
 // relevance order counts and groups the matches it does not show: a
 // quarter less time on 15,000 matches); it is ignored when Keep is set, as
 // Keep may read any field.
 type Matches struct {
-	Any       []string
-	Exclude   string
+	Any       []Phrase
+	Exclude   Expr
 	Keep      func(FileKey) bool
 	CountOnly bool
 }
@@ -94,7 +94,7 @@ func (s *Store) MatchingKeys(ctx context.Context, m Matches, f FileFilter, limit
 // matchingRows is MatchingKeys reading each matching file's row.
 func (s *Store) matchingRows(ctx context.Context, m Matches, f FileFilter, limit int) (keys []FileKey, more bool, err error) {
 	cond, fargs := f.where("f")
-	args := append([]any{strings.Join(m.Any, " OR ")}, fargs...)
+	args := append([]any{Any(m.Any...).fts5()}, fargs...)
 	// NOT INDEXED: walk the matches and look each file up by rowid, which
 	// yields id order for free; an index on state would walk every file.
 	narrow := m.CountOnly && m.Keep == nil
@@ -105,8 +105,8 @@ func (s *Store) matchingRows(ctx context.Context, m Matches, f FileFilter, limit
 	q := `SELECT ` + cols + ` FROM files f NOT INDEXED WHERE f.id IN (
 		SELECT rowid FROM fts_content WHERE fts_content MATCH ?1
 		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1) AND ` + renumber(cond, 2)
-	if m.Exclude != "" {
-		args = append(args, m.Exclude)
+	if !m.Exclude.Empty() {
+		args = append(args, m.Exclude.fts5())
 		n := len(args)
 		q += fmt.Sprintf(` AND f.id NOT IN (
 		SELECT rowid FROM fts_content WHERE fts_content MATCH ?%d

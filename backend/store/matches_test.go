@@ -45,7 +45,7 @@ func keyIDs(keys []FileKey) []int64 {
 // the count below the limit is exact.
 func TestMatchingKeysExcludesBeforeTheLimit(t *testing.T) {
 	s, ids := matchCorpus(t)
-	m := Matches{Any: []string{`"tide"`}, Exclude: `"ferr" *`}
+	m := Matches{Any: []Phrase{ph("tide")}, Exclude: Any(Phrase{Words: []string{"ferr"}, Prefix: true})}
 	keys, more, err := s.MatchingKeys(ctx, m, FileFilter{}, 3)
 	if err != nil || !more || !slices.Equal(keyIDs(keys), ids[6:9]) {
 		t.Fatalf("limit 3: %v more=%v %v, want %v", keyIDs(keys), more, err, ids[6:9])
@@ -58,11 +58,11 @@ func TestMatchingKeysExcludesBeforeTheLimit(t *testing.T) {
 		name := strings.TrimSuffix(k.Path, ".txt")
 		return strings.ContainsAny(name[len(name)-1:], "02468")
 	}
-	keys, more, err = s.MatchingKeys(ctx, Matches{Any: []string{`"tide"`}, Keep: even}, FileFilter{}, 2)
+	keys, more, err = s.MatchingKeys(ctx, Matches{Any: []Phrase{ph("tide")}, Keep: even}, FileFilter{}, 2)
 	if err != nil || !more || !slices.Equal(keyIDs(keys), []int64{ids[0], ids[2]}) {
 		t.Fatalf("keep even, limit 2: %v more=%v %v", keyIDs(keys), more, err)
 	}
-	keys, more, err = s.MatchingKeys(ctx, Matches{Any: []string{`"tide"`}, Exclude: `"ferry"`, Keep: even}, FileFilter{}, 0)
+	keys, more, err = s.MatchingKeys(ctx, Matches{Any: []Phrase{ph("tide")}, Exclude: Any(ph("ferry")), Keep: even}, FileFilter{}, 0)
 	if err != nil || more || !slices.Equal(keyIDs(keys), []int64{ids[6], ids[8], ids[10]}) {
 		t.Fatalf("no limit: %v more=%v %v", keyIDs(keys), more, err)
 	}
@@ -70,12 +70,12 @@ func TestMatchingKeysExcludesBeforeTheLimit(t *testing.T) {
 
 func TestExcludedAmongLooksOnlyAtTheGivenFiles(t *testing.T) {
 	s, ids := matchCorpus(t)
-	got, err := s.ExcludedAmong(ctx, `"ferry"`, []int64{ids[0], ids[5], ids[6], 999})
+	got, err := s.ExcludedAmong(ctx, Any(ph("ferry")), []int64{ids[0], ids[5], ids[6], 999})
 	if err != nil || len(got) != 2 || !got[ids[0]] || !got[ids[5]] {
 		t.Fatalf("%v %v", got, err)
 	}
 	// The file's card (name, title) counts as its text does.
-	if got, err := s.ExcludedAmong(ctx, `"roof"`, ids[:2]); err != nil || len(got) != 2 {
+	if got, err := s.ExcludedAmong(ctx, Any(ph("roof")), ids[:2]); err != nil || len(got) != 2 {
 		t.Fatalf("card: %v %v", got, err)
 	}
 }
@@ -84,7 +84,7 @@ func TestExcludedAmongLooksOnlyAtTheGivenFiles(t *testing.T) {
 // and content as a full one, and leaves the rest of the key unread.
 func TestMatchingKeysForCountingReadsTypeAndContent(t *testing.T) {
 	s, _ := matchCorpus(t)
-	m := Matches{Any: []string{`"ferri"`}}
+	m := Matches{Any: []Phrase{ph("ferri")}}
 	full, _, err := s.MatchingKeys(ctx, m, FileFilter{}, 100)
 	if err != nil {
 		t.Fatal(err)

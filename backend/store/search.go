@@ -11,14 +11,14 @@ import (
 )
 
 // ExcludedAmong returns which of the given files' text or metadata match
-// expr (for exclusions). The matches are read in one pass over expr's
+// q (for exclusions). The matches are read in one pass over q's
 // posting lists, from the lowest of the ids to the highest, and only the
 // given files are kept, so memory follows the files asked about, not how
-// many files expr matches (a file-by-file lookup would parse and seek
-// expr once per file, far slower for a common or prefix word).
-func (s *Store) ExcludedAmong(ctx context.Context, expr string, ids []int64) (map[int64]bool, error) {
+// many files q matches (a file-by-file lookup would parse and seek
+// q once per file, far slower for a common or prefix word).
+func (s *Store) ExcludedAmong(ctx context.Context, q Expr, ids []int64) (map[int64]bool, error) {
 	out := map[int64]bool{}
-	if len(ids) == 0 {
+	if len(ids) == 0 || q.Empty() {
 		return out, nil
 	}
 	asked := make(map[int64]bool, len(ids))
@@ -26,7 +26,7 @@ func (s *Store) ExcludedAmong(ctx context.Context, expr string, ids []int64) (ma
 		asked[id] = true
 	}
 	rows, err := s.rdb().QueryContext(ctx, `SELECT rowid FROM fts_content WHERE fts_content MATCH ?1 AND rowid BETWEEN ?2 AND ?3
-		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1 AND rowid BETWEEN ?2 AND ?3`, expr, slices.Min(ids), slices.Max(ids))
+		UNION SELECT rowid FROM fts_files WHERE fts_files MATCH ?1 AND rowid BETWEEN ?2 AND ?3`, q.fts5(), slices.Min(ids), slices.Max(ids))
 	if err != nil {
 		return nil, fmt.Errorf("exclusion search: %w", err)
 	}

@@ -238,12 +238,12 @@ func (t TermTable) name() string {
 	return "fts_content"
 }
 
-// Columns is the number of columns of the table.
-func (t TermTable) Columns() int {
+// Columns are the table's columns, in its order.
+func (t TermTable) Columns() []Column {
 	if t == FileTable {
-		return 5
+		return []Column{ColName, ColFolders, ColTitle, ColKeywords, ColSummary}
 	}
-	return 1
+	return []Column{ColText}
 }
 
 // TableStats are a table's totals, for length normalisation.
@@ -277,11 +277,7 @@ type TermScope struct {
 	// Near asks for the proximity in the first column of the expression's
 	// first len(Near) phrases, each neighbour counting its weight here.
 	Near []float64
-	// Conjunction says expr joins its phrases with AND, so that every
-	// match holds each: their instances are then counted phrase by phrase
-	// (see byPhrase). Counts are the same either way.
-	Conjunction bool
-	// HeldLast, with Conjunction, counts the last phrase once in the
+	// HeldLast, for an expression of All phrases, counts the last phrase once in the
 	// first column of every match, without reading its instances (see
 	// heldLast); its proximity, if asked for, stays 0.
 	HeldLast bool
@@ -291,10 +287,13 @@ type TermScope struct {
 	Limit int
 }
 
-// TermMatches returns the files of the table matching expr (an FTS5
-// expression of phrases) within scope. phrases is the number of phrases in
-// expr; stats (the table's totals) are filled when anything matches.
-func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phrases int, scope TermScope) ([]TermMatch, TableStats, error) {
+// TermMatches returns the files of the table matching q within scope,
+// with the counts of each of q's phrases; stats (the table's totals) are
+// filled when anything matches. The phrases of an expression of All are
+// counted phrase by phrase, as every match holds each (see byPhrase);
+// counts are the same either way.
+func (s *Store) TermMatches(ctx context.Context, t TermTable, q Expr, scope TermScope) ([]TermMatch, TableStats, error) {
+	phrases := len(q.Phrases)
 	var stats TableStats
 	if scope.Only != nil && len(scope.Only) == 0 {
 		return nil, stats, nil
@@ -304,7 +303,7 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 	if scope.Lengths {
 		opts |= wantLengths
 	}
-	if scope.Conjunction {
+	if q.All {
 		opts |= byPhrase
 		if scope.HeldLast {
 			opts |= heldLast
@@ -314,8 +313,8 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 	for _, w := range scope.Near[:min(len(scope.Near), phrases)] {
 		fargs += `, ` + strconv.FormatFloat(w, 'g', -1, 64)
 	}
-	from, where, args := matchesOf(name, expr, scope.Filter)
-	q := `SELECT ` + name + `.rowid, ` + termFreqsFunc + `(` + name + `, ` + fargs + `)` + from
+	from, where, args := matchesOf(name, q.fts5(), scope.Filter)
+	sel := `SELECT ` + name + `.rowid, ` + termFreqsFunc + `(` + name + `, ` + fargs + `)` + from
 	if scope.Only != nil {
 		// A test of each match, not rowid lookups: each lookup would run
 		// the whole expression again, where one pass over its posting
@@ -326,17 +325,17 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 		where += ` AND ` + name + `.rowid BETWEEN ? AND ? AND ` + inFunc + `(?, ` + name + `.rowid)`
 		args = append(args, set.lo, set.hi, sqlite3.Pointer(set))
 	}
-	q += where
+	sel += where
 	if scope.Limit > 0 {
-		q += ` ORDER BY ` + name + `.rowid DESC LIMIT ?`
+		sel += ` ORDER BY ` + name + `.rowid DESC LIMIT ?`
 		args = append(args, scope.Limit)
 	}
-	rows, err := s.rdb().QueryContext(ctx, q, args...)
+	rows, err := s.rdb().QueryContext(ctx, sel, args...)
 	if err != nil {
 		return nil, stats, fmt.Errorf("%s terms: %w", name, err)
 	}
 	defer rows.Close()
-	cols := t.Columns()
+	cols := len(t.Columns())
 	var out []TermMatch
 	near := min(len(scope.Near), phrases)
 	vals := make([]uint64, 0, 1+2*cols+phrases*cols+near)
@@ -403,15 +402,15 @@ func (s *Store) TermMatches(ctx context.Context, t TermTable, expr string, phras
 	return out, stats, rows.Err()
 }
 
-// PhraseFiles returns, for each FTS5 phrase expression of phrases, the
-// files of table t holding it within filter: rowids alone, with no
-// auxiliary function, which walks a posting list a tenth as dearly as
-// TermMatches (that reads every instance of every phrase in each match).
-func (s *Store) PhraseFiles(ctx context.Context, t TermTable, phrases []string, filter FileFilter) ([][]int64, error) {
+// PhraseFiles returns, for each of phrases, the files of table t holding
+// it within filter: rowids alone, with no auxiliary function, which walks
+// a posting list a tenth as dearly as TermMatches (that reads every
+// instance of every phrase in each match).
+func (s *Store) PhraseFiles(ctx context.Context, t TermTable, phrases []Phrase, filter FileFilter) ([][]int64, error) {
 	name := t.name()
 	out := make([][]int64, len(phrases))
 	for i, p := range phrases {
-		from, where, args := matchesOf(name, p, filter)
+		from, where, args := matchesOf(name, p.fts5(), filter)
 		ids, err := queryList[int64](ctx, s.rdb(), `SELECT `+name+`.rowid`+from+where, args...)
 		if err != nil {
 			return nil, fmt.Errorf("%s files: %w", name, err)
@@ -449,7 +448,7 @@ func (s *Store) Lengths(ctx context.Context, t TermTable, ids []int64) (map[int6
 		if err := rows.Scan(&id, &sz); err != nil {
 			return err
 		}
-		cols := make([]int32, t.Columns())
+		cols := make([]int32, len(t.Columns()))
 		for c := range cols {
 			v, n := varint(sz)
 			if n == 0 {

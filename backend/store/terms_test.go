@@ -11,6 +11,9 @@ import (
 
 // Proximity counts each two neighbouring occurrences of different query
 // phrases, d tokens apart, as the other's weight over d², in the text.
+// ph is the phrase of words.
+func ph(words ...string) Phrase { return Phrase{Words: words} }
+
 func TestTermMatchesProximity(t *testing.T) {
 	s, dir := openWithDir(t, "/n")
 	near, err := s.PutDocument(ctx, doc(dir, "/n/near.txt", "a file descriptor leak was found"))
@@ -22,7 +25,7 @@ func TestTermMatchesProximity(t *testing.T) {
 		t.Fatal(err)
 	}
 	weights := []float64{1, 2, 4} // file, descriptor, leak
-	ms, _, err := s.TermMatches(ctx, ContentTable, "file OR descriptor OR leak", 3,
+	ms, _, err := s.TermMatches(ctx, ContentTable, Any(ph("file"), ph("descriptor"), ph("leak")),
 		TermScope{Only: []int64{near, apart}, Lengths: true, Near: weights})
 	if err != nil || len(ms) != 2 {
 		t.Fatalf("matches %+v, %v", ms, err)
@@ -43,7 +46,7 @@ func TestTermMatchesProximity(t *testing.T) {
 	}
 	// Without weights nothing is computed; a phrase next to itself counts
 	// nothing.
-	ms, _, err = s.TermMatches(ctx, ContentTable, "file OR descriptor OR leak", 3, TermScope{Only: []int64{near}})
+	ms, _, err = s.TermMatches(ctx, ContentTable, Any(ph("file"), ph("descriptor"), ph("leak")), TermScope{Only: []int64{near}})
 	if err != nil || len(ms) != 1 || ms[0].Near != nil {
 		t.Errorf("without weights: %+v, %v", ms, err)
 	}
@@ -51,7 +54,7 @@ func TestTermMatchesProximity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, _, err = s.TermMatches(ctx, ContentTable, "file OR leak", 2, TermScope{Only: []int64{same}, Near: []float64{1, 1}})
+	ms, _, err = s.TermMatches(ctx, ContentTable, Any(ph("file"), ph("leak")), TermScope{Only: []int64{same}, Near: []float64{1, 1}})
 	if err != nil || len(ms) != 1 || !close32(ms[0].Near, []float32{0, 0}) {
 		t.Errorf("one word repeated: %+v, %v", ms, err)
 	}
@@ -86,22 +89,32 @@ func TestConjunctionCountsAsInstances(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	expr := `"command" AND "line" AND "option" AND "command line" AND "line"`
+	phrases := []Phrase{ph("command"), ph("line"), ph("option"), ph("command", "line"), ph("line")}
 	for _, table := range []TermTable{ContentTable, FileTable} {
 		scope := TermScope{Lengths: true, Near: []float64{1, 2, 3, 0.5, 1}}
-		want, wantStats, err := s.TermMatches(ctx, table, expr, 5, scope)
-		if err != nil || len(want) == 0 {
+		// Counted in order (InstCount) over the files holding all
+		// phrases, and phrase by phrase as an expression of All.
+		all, _, err := s.TermMatches(ctx, table, All(phrases...), TermScope{})
+		if err != nil || len(all) == 0 {
+			t.Fatalf("%v: %d matches, %v", table, len(all), err)
+		}
+		inOrder := scope
+		for _, m := range all {
+			inOrder.Only = append(inOrder.Only, m.FileID)
+		}
+		slices.Sort(inOrder.Only)
+		want, wantStats, err := s.TermMatches(ctx, table, Any(phrases...), inOrder)
+		if err != nil || len(want) != len(all) {
 			t.Fatalf("%v: %d matches, %v", table, len(want), err)
 		}
-		scope.Conjunction = true
-		got, stats, err := s.TermMatches(ctx, table, expr, 5, scope)
+		got, stats, err := s.TermMatches(ctx, table, All(phrases...), scope)
 		if err != nil || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(stats, wantStats) {
 			t.Errorf("%v: phrase by phrase %+v %+v (%v), in order %+v %+v", table, got, stats, err, want, wantStats)
 		}
 		// The last phrase held: it counts once in the first column, the
 		// others as they were.
 		scope.HeldLast, scope.Near = true, nil
-		held, _, err := s.TermMatches(ctx, table, expr, 5, scope)
+		held, _, err := s.TermMatches(ctx, table, All(phrases...), scope)
 		if err != nil || len(held) != len(want) {
 			t.Fatalf("%v: held last: %d matches (%v), want %d", table, len(held), err, len(want))
 		}
@@ -137,7 +150,7 @@ func TestSinglePhraseCountsItsInstances(t *testing.T) {
 		i++
 	}
 	for _, scope := range []TermScope{{}, {Lengths: true}, {Near: []float64{1}}} {
-		ms, _, err := s.TermMatches(ctx, ContentTable, `"leak" *`, 1, scope)
+		ms, _, err := s.TermMatches(ctx, ContentTable, Any(Phrase{Words: []string{"leak"}, Prefix: true}), scope)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +180,7 @@ func TestLengthsAreTheWalksLengths(t *testing.T) {
 		ids = append(ids, id)
 	}
 	for _, table := range []TermTable{ContentTable, FileTable} {
-		ms, _, err := s.TermMatches(ctx, table, `"leak"`, 1, TermScope{Only: ids, Lengths: true})
+		ms, _, err := s.TermMatches(ctx, table, Any(ph("leak")), TermScope{Only: ids, Lengths: true})
 		if err != nil || len(ms) != len(ids) {
 			t.Fatalf("%v: %d matches, %v", table, len(ms), err)
 		}
@@ -211,14 +224,14 @@ func TestPhraseFilesAreTheMatchesOfEachPhrase(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	phrases := []string{`"leak"`, `"descriptor file"`, `"descriptor"`, `"absent"`}
+	phrases := []Phrase{ph("leak"), ph("descriptor", "file"), ph("descriptor"), ph("absent")}
 	for _, filter := range []FileFilter{{}, {Exts: []string{".md"}}} {
 		got, err := s.PhraseFiles(ctx, ContentTable, phrases, filter)
 		if err != nil || len(got) != len(phrases) {
 			t.Fatalf("%+v: %v, %v", filter, got, err)
 		}
 		for i, p := range phrases {
-			ms, _, err := s.TermMatches(ctx, ContentTable, p, 1, TermScope{Filter: filter})
+			ms, _, err := s.TermMatches(ctx, ContentTable, Any(p), TermScope{Filter: filter})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -229,7 +242,7 @@ func TestPhraseFilesAreTheMatchesOfEachPhrase(t *testing.T) {
 			slices.Sort(want)
 			slices.Sort(got[i])
 			if !slices.Equal(got[i], want) {
-				t.Errorf("%+v: %s in %v, want %v", filter, p, got[i], want)
+				t.Errorf("%+v: %v in %v, want %v", filter, p, got[i], want)
 			}
 		}
 		if filter.Empty() && (len(got[0]) != 2 || len(got[1]) != 2 || len(got[2]) != 3 || len(got[3]) != 0) {

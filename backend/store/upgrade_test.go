@@ -44,7 +44,7 @@ func TestIndexFromThePreviousRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hits, _, err := s.TermMatches(ctx, ContentTable, "leak", 1, TermScope{})
+	hits, _, err := s.TermMatches(ctx, ContentTable, Any(ph("leak")), TermScope{})
 	if err != nil || len(hits) != 1 || hits[0].FileID != f.ID {
 		t.Errorf("content search for leak: %+v, %v; want roof.md (%d)", hits, err, f.ID)
 	}

@@ -84,7 +84,7 @@ func TestOCRPendingIsReadWhenOCRRuns(t *testing.T) {
 	}
 	wombats := func() int {
 		t.Helper()
-		hits, _, err := r.store.TermMatches(t.Context(), store.ContentTable, "wombat", 1, store.TermScope{})
+		hits, _, err := r.store.TermMatches(t.Context(), store.ContentTable, store.Any(store.Phrase{Words: []string{"wombat"}}), store.TermScope{})
 		if err != nil {
 			t.Fatal(err)
 		}

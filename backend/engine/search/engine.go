@@ -86,7 +86,7 @@ type Files interface {
 	BrowseKeys(ctx context.Context, f store.FileFilter, limit int) ([]store.FileKey, bool, error)
 	MatchingKeys(ctx context.Context, m store.Matches, f store.FileFilter, limit int) ([]store.FileKey, bool, error)
 	KeysOf(ctx context.Context, ids []int64, f store.FileFilter) (map[int64]store.FileKey, error)
-	ExcludedAmong(ctx context.Context, expr string, ids []int64) (map[int64]bool, error)
+	ExcludedAmong(ctx context.Context, q store.Expr, ids []int64) (map[int64]bool, error)
 	Allowed(ctx context.Context, ids []int64, f store.FileFilter) (map[int64]bool, error)
 	IndexedFiles(ctx context.Context, ids []int64) (map[int64]core.File, error)
 	File(ctx context.Context, id int64) (core.File, error)

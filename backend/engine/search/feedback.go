@@ -240,7 +240,7 @@ func (s *searcher) addFeedback(chosen []chosenWord) {
 	}
 	share := s.t.FeedbackWeight / (1 - s.t.FeedbackWeight) * typed
 	for _, c := range chosen {
-		s.terms = append(s.terms, qterm{expr: quote(c.surface), stem: c.stem, text: c.surface, count: 0, source: Feedback})
+		s.terms = append(s.terms, qterm{phrase: word(c.surface), stem: c.stem, text: c.surface, count: 0, source: Feedback})
 		s.weight = append(s.weight, share*c.weight/sum)
 		s.idf = append(s.idf, s.termIDF(qterm{stem: c.stem}))
 		s.added = append(s.added, c.surface)

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"trove/backend/store"
 )
 
 // Ranking is a pure function: retrieval (engine.go, retrieve.go) gathers
@@ -20,24 +22,26 @@ import (
 //	semantic_score = exp(-DistanceScale * distance) of the closest passage
 //	score          = keyword_score + semantic_score
 
-// Field is a part of a file that query words can match.
-type Field int
+// Field is a part of a file that query words can match: a column of the
+// index (store.Column), which owns them.
+type Field = store.Column
 
 // The fields. Text is the file's content; the others come from its name,
 // place and card.
 const (
-	FieldText Field = iota
-	FieldName
-	FieldFolders
-	FieldTitle
-	FieldKeywords
-	FieldSummary
-	numFields
+	FieldText     = store.ColText
+	FieldName     = store.ColName
+	FieldFolders  = store.ColFolders
+	FieldTitle    = store.ColTitle
+	FieldKeywords = store.ColKeywords
+	FieldSummary  = store.ColSummary
+	numFields     = store.NumColumns
 )
 
 var fieldNames = [numFields]string{"text", "name", "folders", "title", "keywords", "summary"}
 
-func (f Field) String() string { return fieldNames[f] }
+// fieldName is a field's name in explanations.
+func fieldName(f Field) string { return fieldNames[f] }
 
 // Source says where a query term comes from.
 type Source int

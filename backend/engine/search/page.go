@@ -186,17 +186,17 @@ func (s *searcher) startListing(ctx context.Context) {
 		return
 	}
 	s.all = make(chan listing, 1)
-	var exprs []string
+	var typed []store.Phrase
 	for i, t := range s.terms {
 		if t.source != Feedback && i < len(s.weight) && s.weight[i] > 0 {
-			exprs = append(exprs, t.expr)
+			typed = append(typed, t.phrase)
 		}
 	}
-	if len(exprs) == 0 || s.req.MinScore > 0 {
+	if len(typed) == 0 || s.req.MinScore > 0 {
 		s.all <- listing{}
 		return
 	}
-	m := store.Matches{Any: exprs, Exclude: s.p.excluded, CountOnly: s.countOnly}
+	m := store.Matches{Any: typed, Exclude: s.p.excluded, CountOnly: s.countOnly}
 	if s.req.Filters.PathGlob != "" {
 		m.Keep = func(k store.FileKey) bool { return globMatch(s.req.Filters.PathGlob, k.Path) }
 	}

@@ -1,9 +1,11 @@
 package search
 
 import (
+	"fmt"
 	"strings"
 
 	"trove/backend/engine/text/query"
+	"trove/backend/store"
 	"trove/backend/store/tokens"
 )
 
@@ -11,7 +13,7 @@ import (
 type plan struct {
 	q        query.Query
 	terms    []qterm  // positive terms, deduplicated, in query order
-	excluded string   // FTS expression of the excluded terms, "" for none
+	excluded store.Expr // the excluded terms: files holding any are dropped
 	stems    []string // stems of every positive word, for snippets
 	prefixes []string // folded prefixes, for snippets
 	roots    []string // lower-case word roots, to find the passages that hold them
@@ -19,21 +21,24 @@ type plan struct {
 	text     string   // the words, for the embedder
 }
 
-// qterm is one positive term: a word, a phrase or a prefix, as an FTS5
-// phrase.
+// qterm is one positive term: a word, a phrase or a prefix, as the index
+// matches it.
 type qterm struct {
-	expr   string  // quoted FTS5 phrase, with " *" for prefixes
+	phrase store.Phrase
 	stem   string  // single words: the index term, to look up its frequency
 	text   string  // as shown
 	count  float64 // occurrences in the query
-	phrase bool
-	prefix bool
-	stop   bool // a stopword: kept only when the query has nothing else
+	isPhrase bool
+	prefix   bool
+	stop     bool // a stopword: kept only when the query has nothing else
 	source Source
 	of     string // corrections: the typed word
 }
 
-func (t qterm) single() bool { return !t.phrase && !t.prefix }
+func (t qterm) single() bool { return !t.isPhrase && !t.prefix }
+
+// word is the term of one word, as typed or as the index holds it.
+func word(w string) store.Phrase { return store.Phrase{Words: []string{w}} }
 
 // wordCount counts the query's terms that carry meaning: stopwords aside.
 func (p plan) wordCount() int {
@@ -46,10 +51,6 @@ func (p plan) wordCount() int {
 	return n
 }
 
-// quote makes text an FTS5 string literal: whatever it holds, the tokenizer
-// sees it as words, never as query syntax.
-func quote(text string) string { return `"` + strings.ReplaceAll(text, `"`, `""`) + `"` }
-
 func newPlan(q query.Query) plan {
 	p := plan{q: q}
 	var words []string
@@ -61,9 +62,9 @@ func newPlan(q query.Query) plan {
 		}
 		words = append(words, ws...)
 		if t.Phrase || t.Prefix {
-			c := qterm{expr: quote(strings.Join(ws, " ")), text: strings.ToLower(strings.Join(ws, " ")), count: 1, phrase: len(ws) > 1, prefix: t.Prefix}
+			c := qterm{phrase: store.Phrase{Words: ws, Prefix: t.Prefix}, text: strings.ToLower(strings.Join(ws, " ")), count: 1,
+				isPhrase: len(ws) > 1, prefix: t.Prefix}
 			if t.Prefix {
-				c.expr += " *"
 				c.text += "*"
 				prefix := tokens.Fold(ws[len(ws)-1])
 				p.prefixes = append(p.prefixes, prefix)
@@ -75,7 +76,7 @@ func newPlan(q query.Query) plan {
 			continue
 		}
 		for _, w := range ws {
-			c := qterm{expr: quote(w), stem: tokens.Stem(w), text: tokens.Fold(w), count: 1}
+			c := qterm{phrase: word(w), stem: tokens.Stem(w), text: tokens.Fold(w), count: 1}
 			if tokens.IsStopword(w) {
 				c.stop = true
 				allStop = append(allStop, c)
@@ -92,17 +93,11 @@ func newPlan(q query.Query) plan {
 		}
 	}
 	p.terms = merge(p.terms)
-	var ex []string
 	for _, t := range q.Excluded {
 		if ws := tokens.Words(t.Text); len(ws) > 0 {
-			e := quote(strings.Join(ws, " "))
-			if t.Prefix {
-				e += " *"
-			}
-			ex = append(ex, e)
+			p.excluded.Phrases = append(p.excluded.Phrases, store.Phrase{Words: ws, Prefix: t.Prefix})
 		}
 	}
-	p.excluded = strings.Join(ex, " OR ")
 	// A trailing stopword is a word being typed or a dangling "of the": it
 	// says nothing about names or meaning.
 	for len(words) > 1 && tokens.IsStopword(words[len(words)-1]) {
@@ -141,7 +136,7 @@ func merge(ts []qterm) []qterm {
 	at := map[string]int{}
 	out := ts[:0]
 	for _, t := range ts {
-		key := t.expr
+		key := fmt.Sprint(t.phrase.Words, t.phrase.Prefix)
 		if t.stem != "" {
 			key = "stem:" + t.stem
 		}

@@ -131,7 +131,7 @@ func explain(q Query, r Scored, col Collection, t Tuning) Explanation {
 		te := TermExplanation{Term: term.Text, Source: term.Source, Of: term.Of, Fields: map[string]int32{}}
 		for f, n := range r.C.TF[i] {
 			if n > 0 {
-				te.Fields[Field(f).String()] = n
+				te.Fields[fieldName(Field(f))] = n
 			}
 		}
 		if most > 0 {
@@ -153,7 +153,7 @@ func explain(q Query, r Scored, col Collection, t Tuning) Explanation {
 // excludedAmong reports which of the files ids the query's excluded words
 // match (none when it excludes nothing).
 func (s *searcher) excludedAmong(ctx context.Context, ids []int64) (map[int64]bool, error) {
-	if s.p.excluded == "" || len(ids) == 0 {
+	if s.p.excluded.Empty() || len(ids) == 0 {
 		return nil, nil
 	}
 	return s.e.Store.ExcludedAmong(ctx, s.p.excluded, ids)

@@ -43,8 +43,8 @@ type Evidence interface {
 	DocCount() int
 	RankDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
 	FileDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
-	TermMatches(ctx context.Context, t store.TermTable, expr string, phrases int, scope store.TermScope) ([]store.TermMatch, store.TableStats, error)
-	PhraseFiles(ctx context.Context, t store.TermTable, phrases []string, filter store.FileFilter) ([][]int64, error)
+	TermMatches(ctx context.Context, t store.TermTable, q store.Expr, scope store.TermScope) ([]store.TermMatch, store.TableStats, error)
+	PhraseFiles(ctx context.Context, t store.TermTable, phrases []store.Phrase, filter store.FileFilter) ([][]int64, error)
 	Lengths(ctx context.Context, t store.TermTable, ids []int64) (map[int64][]int32, error)
 	NameMatches(ctx context.Context, substrings []string, limit int) ([]int64, error)
 	Places(ctx context.Context, ids []int64) (map[int64]store.Place, error)
@@ -58,9 +58,6 @@ const (
 )
 
 var tables = [numTables]store.TermTable{store.ContentTable, store.FileTable}
-
-// firstField is the Field of each table's first column.
-var firstField = [numTables]Field{FieldText, FieldName}
 
 // searcher runs one search: it gathers candidates and evidence, and
 // fuses.
@@ -392,7 +389,7 @@ func (s *searcher) match(ctx context.Context, from int) error {
 		// A filter narrows phase one's walk but not the files found by
 		// meaning or by name: with one, phase two counts those by walking.
 		s.whole[t] = from == 0 && whole && s.filter.Empty()
-		if expr == "" {
+		if expr.Empty() {
 			continue
 		}
 		order[t] = terms
@@ -401,11 +398,11 @@ func (s *searcher) match(ctx context.Context, from int) error {
 			// The commonest word adds least to the shortlist and is most
 			// of the walk's reading: phase two counts it for the files
 			// shortlisted.
-			scope.Limit, scope.Conjunction = matchBudget, true
+			scope.Limit = matchBudget
 			scope.HeldLast = t == textTable && len(terms) > 1
 		}
 		read := func() ([]store.TermMatch, store.TableStats, error) {
-			return s.e.Store.TermMatches(ctx, tables[t], expr, len(terms), scope)
+			return s.e.Store.TermMatches(ctx, tables[t], expr, scope)
 		}
 		// In a large index whose text phase two walks anyway (a word
 		// is left out, proximity reads two words' positions, or these
@@ -444,11 +441,11 @@ func (s *searcher) match(ctx context.Context, from int) error {
 // presence finds the text's files holding each of terms, counting each
 // once there: enough to shortlist.
 func (s *searcher) presence(ctx context.Context, terms []int) ([]store.TermMatch, error) {
-	exprs := make([]string, len(terms))
+	phrases := make([]store.Phrase, len(terms))
 	for k, i := range terms {
-		exprs[k] = s.terms[i].expr
+		phrases[k] = s.terms[i].phrase
 	}
-	files, err := s.e.Store.PhraseFiles(ctx, tables[textTable], exprs, s.filter)
+	files, err := s.e.Store.PhraseFiles(ctx, tables[textTable], phrases, s.filter)
 	if err != nil {
 		return nil, err
 	}
@@ -472,7 +469,7 @@ func (s *searcher) presence(ctx context.Context, terms []int) ([]store.TermMatch
 // the terms in the order of its phrases, and whether it is limited (even
 // the rarest term is common: then, with all, it is the newest matchBudget
 // files holding all terms).
-func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order []int, limited, whole bool) {
+func (s *searcher) phaseOne(t, from, budget int, all bool) (expr store.Expr, order []int, limited, whole bool) {
 	var sel, common []int
 	for i := from; i < len(s.terms); i++ {
 		if s.weight[i] > 0 {
@@ -480,7 +477,7 @@ func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order [
 		}
 	}
 	if len(sel) == 0 {
-		return "", nil, false, false
+		return store.Expr{}, nil, false, false
 	}
 	if s.prune {
 		slices.SortStableFunc(sel, func(a, b int) int { return cmp.Compare(s.df[t][s.terms[a].stem], s.df[t][s.terms[b].stem]) })
@@ -498,32 +495,34 @@ func (s *searcher) phaseOne(t, from, budget int, all bool) (expr string, order [
 		slices.Sort(sel)
 		slices.Sort(common)
 	}
-	var parts []string
+	var parts []store.Phrase
 	if len(sel) == 0 {
 		if !all {
-			return "", nil, false, false
+			return store.Expr{}, nil, false, false
 		}
 		// The commonest word last, where the text's walk counts it
 		// unread (HeldLast).
 		slices.SortStableFunc(common, func(a, b int) int { return cmp.Compare(s.df[t][s.terms[a].stem], s.df[t][s.terms[b].stem]) })
 		for _, i := range common {
-			parts = append(parts, s.terms[i].expr)
+			parts = append(parts, s.terms[i].phrase)
 		}
-		return strings.Join(parts, " AND "), common, true, false
+		return store.All(parts...), common, true, false
 	}
 	for _, i := range sel {
-		parts = append(parts, s.terms[i].expr)
+		parts = append(parts, s.terms[i].phrase)
 	}
 	order = slices.Clone(sel)
 	if t == fileTable {
 		// Common words still find names and titles, which are short and
 		// few per word; their other columns are counted in phase two.
 		for _, i := range common {
-			parts = append(parts, "{name title} : ("+s.terms[i].expr+")")
+			p := s.terms[i].phrase
+			p.In = []store.Column{store.ColName, store.ColTitle}
+			parts = append(parts, p)
 			order = append(order, i)
 		}
 	}
-	return strings.Join(parts, " OR "), order, false, len(common) == 0
+	return store.Any(parts...), order, false, len(common) == 0
 }
 
 // apply records a table's matches: term counts are set (not added), as a
@@ -533,7 +532,7 @@ func (s *searcher) apply(t int, terms []int, ms []store.TermMatch, stats store.T
 		s.colSet[t] = true
 		if stats.Rows > 0 {
 			for c, tok := range stats.Tokens {
-				s.col.AvgLen[int(firstField[t])+c] = float64(tok) / float64(stats.Rows)
+				s.col.AvgLen[tables[t].Columns()[c]] = float64(tok) / float64(stats.Rows)
 			}
 		}
 	}
@@ -541,16 +540,16 @@ func (s *searcher) apply(t int, terms []int, ms []store.TermMatch, stats store.T
 	for _, m := range ms {
 		c := s.cand(m.FileID)
 		if m.Len != nil {
-			for col := range cols {
-				c.Len[int(firstField[t])+col] = m.Len[col]
+			for k, col := range cols {
+				c.Len[col] = m.Len[k]
 			}
 		}
 		for k, i := range terms {
 			for len(c.TF) <= i {
 				c.TF = append(c.TF, [numFields]int32{})
 			}
-			for col := range cols {
-				c.TF[i][int(firstField[t])+col] = m.Freq(k, col)
+			for n, col := range cols {
+				c.TF[i][col] = m.Freq(k, n)
 			}
 			if k < len(m.Near) {
 				for len(c.Near) <= i {
@@ -732,12 +731,12 @@ var testHookWalkAll bool
 // the text's proximity needs the positions of two or more words.
 func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 	var terms []int
-	var parts []string
+	var parts []store.Phrase
 	var near []float64 // the leading typed terms' IDFs, for proximity
 	for i, t := range s.terms {
 		if s.weight[i] > 0 {
 			terms = append(terms, i)
-			parts = append(parts, t.expr)
+			parts = append(parts, t.phrase)
 			if t.source != Feedback && len(near) == len(terms)-1 {
 				near = append(near, s.idf[i])
 			}
@@ -751,7 +750,7 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 	}
 	var wg sync.WaitGroup
 	var walks []*walk
-	expr := strings.Join(parts, " OR ")
+	expr := store.Any(parts...)
 	var walked [numTables]bool
 	var lengths [numTables]map[int64][]int32
 	var lengthErrs [numTables]error
@@ -777,7 +776,7 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 						if t == textTable && s.t.Proximity > 0 {
 							scope.Near = near
 						}
-						w.ms, w.stats, w.err = s.e.Store.TermMatches(ctx, tables[t], expr, len(parts), scope)
+						w.ms, w.stats, w.err = s.e.Store.TermMatches(ctx, tables[t], expr, scope)
 					}); err != nil {
 						w.err = err
 					}
@@ -819,11 +818,13 @@ func (s *searcher) completeEvidence(ctx context.Context, ids []int64) error {
 			c.TF = append(c.TF, [numFields]int32{})
 		}
 		for t := range numTables {
-			fields := c.Len[firstField[t] : int(firstField[t])+tables[t].Columns()]
+			cols := tables[t].Columns()
+			first := cols[0] // a table's columns follow each other
+			fields := c.Len[first : first+store.Column(len(cols))]
 			switch {
 			case walked[t]:
 				for i := range c.TF {
-					clear(c.TF[i][firstField[t] : int(firstField[t])+len(fields)])
+					clear(c.TF[i][first : first+store.Column(len(cols))])
 				}
 			case lengths[t] != nil:
 				clear(fields)

@@ -57,7 +57,7 @@ func (s *searcher) correct(ctx context.Context) error {
 		if best == "" {
 			continue
 		}
-		fixes = append(fixes, qterm{expr: quote(byStem[best]), stem: best, text: byStem[best], count: t.count,
+		fixes = append(fixes, qterm{phrase: word(byStem[best]), stem: best, text: byStem[best], count: t.count,
 			source: Corrected, of: t.text})
 	}
 	if len(fixes) > 0 {

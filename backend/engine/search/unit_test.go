@@ -140,7 +140,7 @@ func (f *fakeIndex) MatchingKeys(context.Context, store.Matches, store.FileFilte
 func (f *fakeIndex) KeysOf(context.Context, []int64, store.FileFilter) (map[int64]store.FileKey, error) {
 	panic("KeysOf: a search with words")
 }
-func (f *fakeIndex) ExcludedAmong(context.Context, string, []int64) (map[int64]bool, error) {
+func (f *fakeIndex) ExcludedAmong(context.Context, store.Expr, []int64) (map[int64]bool, error) {
 	panic("ExcludedAmong: a search with words")
 }
 func (f *fakeIndex) Allowed(context.Context, []int64, store.FileFilter) (map[int64]bool, error) {
@@ -452,13 +452,13 @@ type recordingIndex struct {
 	lengths map[store.TermTable]int
 }
 
-func (r *recordingIndex) TermMatches(ctx context.Context, t store.TermTable, expr string, phrases int, scope store.TermScope) ([]store.TermMatch, store.TableStats, error) {
+func (r *recordingIndex) TermMatches(ctx context.Context, t store.TermTable, expr store.Expr, scope store.TermScope) ([]store.TermMatch, store.TableStats, error) {
 	if scope.Only != nil {
 		r.mu.Lock()
 		r.walks[t]++
 		r.mu.Unlock()
 	}
-	return r.Index.TermMatches(ctx, t, expr, phrases, scope)
+	return r.Index.TermMatches(ctx, t, expr, scope)
 }
 
 func (r *recordingIndex) Lengths(ctx context.Context, t store.TermTable, ids []int64) (map[int64][]int32, error) {
