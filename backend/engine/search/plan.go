@@ -12,27 +12,27 @@ import (
 // plan is a parsed query turned into what the engine runs.
 type plan struct {
 	q        query.Query
-	terms    []qterm  // positive terms, deduplicated, in query order
+	terms    []qterm    // positive terms, deduplicated, in query order
 	excluded store.Expr // the excluded terms: files holding any are dropped
-	stems    []string // stems of every positive word, for snippets
-	prefixes []string // folded prefixes, for snippets
-	roots    []string // lower-case word roots, to find the passages that hold them
-	names    []string // the words as typed, for name matching (trailing stopwords dropped)
-	text     string   // the words, for the embedder
+	stems    []string   // stems of every positive word, for snippets
+	prefixes []string   // folded prefixes, for snippets
+	roots    []string   // lower-case word roots, to find the passages that hold them
+	names    []string   // the words as typed, for name matching (trailing stopwords dropped)
+	text     string     // the words, for the embedder
 }
 
 // qterm is one positive term: a word, a phrase or a prefix, as the index
 // matches it.
 type qterm struct {
-	phrase store.Phrase
-	stem   string  // single words: the index term, to look up its frequency
-	text   string  // as shown
-	count  float64 // occurrences in the query
+	phrase   store.Phrase
+	stem     string  // single words: the index term, to look up its frequency
+	text     string  // as shown
+	count    float64 // occurrences in the query
 	isPhrase bool
 	prefix   bool
 	stop     bool // a stopword: kept only when the query has nothing else
-	source Source
-	of     string // corrections: the typed word
+	source   Source
+	of       string // corrections: the typed word
 }
 
 func (t qterm) single() bool { return !t.isPhrase && !t.prefix }
