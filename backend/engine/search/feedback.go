@@ -32,11 +32,11 @@ import (
 // feedback adds feedback terms to the searcher's query and returns the
 // feedback passages (for moving the query vector).
 func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, error) {
-	t := s.t
-	if t.FeedbackTerms <= 0 || t.FeedbackDocs <= 0 || !s.p.natural() || s.typedWords() < t.FeedbackMinWords {
+	t := s.tuning
+	if t.FeedbackTerms <= 0 || t.FeedbackDocs <= 0 || !s.parsed.natural() || s.typedWords() < t.FeedbackMinWords {
 		return nil, nil
 	}
-	if s.p.q.Passage && len(ranked) > 0 && s.typedShare(ranked[0].C) >= t.FeedbackFoundShare {
+	if s.parsed.q.Passage && len(ranked) > 0 && s.typedShare(ranked[0].C) >= t.FeedbackFoundShare {
 		return nil, nil
 	}
 	var top []Scored
@@ -55,7 +55,7 @@ func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, erro
 	for i, r := range top {
 		ids[i] = r.C.ID
 	}
-	keys, texts, err := s.e.bestPassages(ctx, s.p, ids, s.cands)
+	keys, texts, err := s.eng.bestPassages(ctx, s.parsed, ids, s.cands)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, erro
 	if err := s.lookup(ctx, added); err != nil {
 		return nil, err
 	}
-	chosen := chooseFeedback(cands, func(stem string) float64 { return IDF(s.n, s.termDF(qterm{stem: stem})) }, t.FeedbackTerms)
+	chosen := chooseFeedback(cands, func(stem string) float64 { return IDF(s.docs, s.termDF(qterm{stem: stem})) }, t.FeedbackTerms)
 	if len(chosen) == 0 {
 		return passages, nil
 	}
@@ -238,7 +238,7 @@ func (s *searcher) addFeedback(chosen []chosenWord) {
 	if sum == 0 || typed == 0 {
 		return
 	}
-	share := s.t.FeedbackWeight / (1 - s.t.FeedbackWeight) * typed
+	share := s.tuning.FeedbackWeight / (1 - s.tuning.FeedbackWeight) * typed
 	for _, c := range chosen {
 		s.terms = append(s.terms, qterm{phrase: word(c.surface), stem: c.stem, text: c.surface, count: 0, source: Feedback})
 		s.weight = append(s.weight, share*c.weight/sum)

@@ -146,7 +146,7 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 	for i, r := range ranked {
 		ids[i] = r.C.ID
 	}
-	known, err := s.e.Store.KeysOf(ctx, ids, s.filter)
+	known, err := s.eng.Store.KeysOf(ctx, ids, s.filter)
 	if err != nil {
 		return nil, false, err
 	}
@@ -196,14 +196,14 @@ func (s *searcher) startListing(ctx context.Context) {
 		s.all <- listing{}
 		return
 	}
-	m := store.Matches{Any: typed, Exclude: s.p.excluded, CountOnly: s.countOnly}
+	m := store.Matches{Any: typed, Exclude: s.parsed.excluded, CountOnly: s.countOnly}
 	if s.req.Filters.PathGlob != "" {
 		m.Keep = func(k store.FileKey) bool { return globMatch(s.req.Filters.PathGlob, k.Path) }
 	}
 	go func() {
 		var l listing
 		if err := core.Safe(func() {
-			l.keys, l.more, l.err = s.e.Store.MatchingKeys(ctx, m, s.filter, MaxCounted)
+			l.keys, l.more, l.err = s.eng.Store.MatchingKeys(ctx, m, s.filter, MaxCounted)
 		}); err != nil {
 			l.err = err
 		}
@@ -312,7 +312,7 @@ func (s *searcher) score(ctx context.Context, ids []int64) (map[int64]*Scored, e
 	for _, id := range ids {
 		cands = append(cands, s.cands[id])
 	}
-	for _, r := range Fuse(s.query(), cands, s.col, s.t) {
+	for _, r := range Fuse(s.query(), cands, s.col, s.tuning) {
 		out[r.C.ID] = &r
 	}
 	return out, nil
@@ -493,7 +493,7 @@ func (s *searcher) snippetsFor(ctx context.Context, groups []groupOf) <-chan map
 			}
 			maps.Copy(m, s.buildSnippets(ctx, missing, p, cands))
 		}); err != nil {
-			s.e.Log.Error("snippets failed", "err", err)
+			s.eng.Log.Error("snippets failed", "err", err)
 		}
 		out <- m
 	}()
@@ -530,11 +530,11 @@ func (s *searcher) buildSnippets(ctx context.Context, ids []int64, p plan, cands
 	}
 	// Snippets are an extra: a failure costs the snippets only.
 	if err := core.Safe(func() {
-		for i, sn := range s.e.snippetsOf(ctx, ids, p, cands) {
+		for i, sn := range s.eng.snippetsOf(ctx, ids, p, cands) {
 			m[ids[i]] = sn
 		}
 	}); err != nil {
-		s.e.Log.Error("snippets failed", "err", err)
+		s.eng.Log.Error("snippets failed", "err", err)
 	}
 	return m
 }
@@ -549,7 +549,7 @@ func (s *searcher) finish(out []PageResult, groups []groupOf, snippets <-chan ma
 	q := s.query()
 	for i := range out {
 		if sc := scored[out[i].File.ID]; s.req.Explain && sc != nil {
-			x := explain(q, *sc, s.col, s.t)
+			x := explain(q, *sc, s.col, s.tuning)
 			out[i].Explain = &x
 		}
 	}

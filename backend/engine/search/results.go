@@ -16,7 +16,7 @@ func (s *searcher) results(ctx context.Context, ranked []Scored) ([]Result, erro
 	var allowed map[int64]bool
 	if !s.filter.Empty() {
 		var err error
-		if allowed, err = s.e.Store.Allowed(ctx, ids, s.filter); err != nil {
+		if allowed, err = s.eng.Store.Allowed(ctx, ids, s.filter); err != nil {
 			return nil, err
 		}
 	}
@@ -40,7 +40,7 @@ func (s *searcher) results(ctx context.Context, ranked []Scored) ([]Result, erro
 	for _, r := range keep {
 		ids = append(ids, r.C.ID)
 	}
-	files, err := s.e.Store.IndexedFiles(ctx, ids)
+	files, err := s.eng.Store.IndexedFiles(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -53,13 +53,13 @@ func (s *searcher) results(ctx context.Context, ranked []Scored) ([]Result, erro
 		}
 		res := Result{File: f, Score: r.Score, Keyword: r.Keyword, Semantic: r.Semantic}
 		if s.req.Explain {
-			x := explain(q, r, s.col, s.t)
+			x := explain(q, r, s.col, s.tuning)
 			res.Explain = &x
 		}
 		out = append(out, res)
 	}
 	if s.req.Snippets {
-		s.e.snippets(ctx, out, s.snippetPlan(), s.cands)
+		s.eng.snippets(ctx, out, s.snippetPlan(), s.cands)
 	}
 	return out, nil
 }
@@ -67,7 +67,7 @@ func (s *searcher) results(ctx context.Context, ranked []Scored) ([]Result, erro
 // snippetPlan is the plan with the corrections' words, which snippets
 // mark as they mark the typed ones.
 func (s *searcher) snippetPlan() plan {
-	p := s.p
+	p := s.parsed
 	p.stems, p.roots = slices.Clip(p.stems), slices.Clip(p.roots)
 	for _, t := range s.terms {
 		if t.source == Corrected {
@@ -153,8 +153,8 @@ func explain(q Query, r Scored, col Collection, t Tuning) Explanation {
 // excludedAmong reports which of the files ids the query's excluded words
 // match (none when it excludes nothing).
 func (s *searcher) excludedAmong(ctx context.Context, ids []int64) (map[int64]bool, error) {
-	if s.p.excluded.Empty() || len(ids) == 0 {
+	if s.parsed.excluded.Empty() || len(ids) == 0 {
 		return nil, nil
 	}
-	return s.e.Store.ExcludedAmong(ctx, s.p.excluded, ids)
+	return s.eng.Store.ExcludedAmong(ctx, s.parsed.excluded, ids)
 }

@@ -47,7 +47,7 @@ func (s *searcher) correct(ctx context.Context) error {
 			stems = append(stems, st)
 		}
 		slices.Sort(stems)
-		known := s.e.spell.known(ctx, s.e.Store, s.e.logSpelling, stems)
+		known := s.eng.spell.known(ctx, s.eng.Store, s.eng.logSpelling, stems)
 		best, bestDF := "", 0
 		for _, st := range stems {
 			if df := known[st]; df > bestDF {
