@@ -83,7 +83,7 @@ func TestCountKeysFollowEveryChange(t *testing.T) {
 		}},
 		{"a renamed file of another type", func() {
 			n, err := s.MoveFiles(ctx, []Move{{ID: ids[3], DirID: 1, Path: "/m/log-03.md", Filename: "log-03.md",
-				Extension: ".md", NameTerms: "log 03 md"}})
+				Extension: ".md"}})
 			if err != nil || n != 1 {
 				t.Fatalf("moved %d: %v", n, err)
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"trove/backend/core"
+	"trove/backend/store/tokens"
 )
 
 // Record is what discovery needs to know about a file already in the index.
@@ -110,8 +111,7 @@ type Move struct {
 	Path      string
 	Filename  string
 	Extension string
-	NameTerms string
-	PathTerms string
+	Rel       string    // Path below its watched folder (see Document.Rel)
 	Modified  time.Time // zero: unchanged
 	// Device and Inode of the file now at Path; 0: unchanged (a rename
 	// keeps them).
@@ -177,7 +177,7 @@ func moveFile(ctx context.Context, tx *writeTx, m Move) (bool, error) {
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`,
-		m.ID, m.NameTerms, m.PathTerms, title, keywordText(keywords), summary); err != nil {
+		m.ID, tokens.NameTerms(m.Filename), tokens.PathTerms(m.Rel), title, keywordText(keywords), summary); err != nil {
 		return false, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fts_names(rowid, name) VALUES(?, ?)`, m.ID, m.Filename); err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"trove/backend/core"
+	"trove/backend/store/tokens"
 )
 
 // Chunk is one passage of a file's text and, when embedded, its vector.
@@ -23,9 +24,10 @@ type Chunk struct {
 
 // Document is everything the index keeps for one successfully indexed file.
 type Document struct {
-	File       core.File
-	NameTerms  string // file name split into words, for fts_files.name
-	PathTerms  string // folder names below the watched root, split into words
+	File core.File
+	// Rel is the file's path below its watched folder: the folders in it
+	// are searched with the file's name (the folders column).
+	Rel        string
 	Chunks     []Chunk
 	EmbedModel string
 	EnrichBy   string
@@ -386,7 +388,7 @@ func (w *docWriter) putRows(ctx context.Context, doc Document) (int64, error) {
 // putCard writes a file's name, path and card to fts_files.
 func (w *docWriter) putCard(ctx context.Context, id int64, doc Document) error {
 	f := doc.File
-	if _, err := w.ftsFile.ExecContext(ctx, id, doc.NameTerms, doc.PathTerms, f.Title, strings.Join(f.Keywords, " "), f.Summary); err != nil {
+	if _, err := w.ftsFile.ExecContext(ctx, id, tokens.NameTerms(f.Filename), tokens.PathTerms(doc.Rel), f.Title, strings.Join(f.Keywords, " "), f.Summary); err != nil {
 		return fmt.Errorf("fts_files: %w", err)
 	}
 	return nil

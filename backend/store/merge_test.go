@@ -14,7 +14,7 @@ func TestMergeStepsLeaveOneSegment(t *testing.T) {
 	words := []string{"roof", "gutter", "shingle", "chimney", "flashing", "ceiling", "storm", "attic"}
 	for i := range 120 { // one commit, so one segment, each
 		d := doc(dirID, fmt.Sprintf("/n%03d.txt", i), fmt.Sprintf("%s and %s, note %d", words[i%8], words[(i*3+1)%8], i))
-		d.NameTerms = fmt.Sprintf("note %s %d", words[(i+5)%8], i)
+		d.File.Filename = fmt.Sprintf("note %s %d", words[(i+5)%8], i)
 		if _, err := s.PutDocument(ctx, d); err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ func TestPlacesFollowTheIndex(t *testing.T) {
 	want("at first", ids[1], "/m/log-01.txt")
 	want("read again", ids[1], "/m/log-01.txt")
 	if n, err := s.MoveFiles(ctx, []Move{{ID: ids[1], DirID: 1, Path: "/m/sub/moved.txt", Filename: "moved.txt",
-		Extension: ".txt", NameTerms: "moved txt"}}); err != nil || n != 1 {
+		Extension: ".txt"}}); err != nil || n != 1 {
 		t.Fatalf("moved %d: %v", n, err)
 	}
 	want("after a move", ids[1], "/m/sub/moved.txt")

@@ -50,7 +50,6 @@ func doc(dirID int64, path string, chunks ...string) Document {
 		File: core.File{DirID: dirID, Path: path, Filename: path[1:], Extension: ".txt", Size: 10,
 			Created: now, Modified: now, Accessed: now, Title: "Roof leak", Summary: "About the roof.",
 			Keywords: []string{"roof", "leak"}, IndexedAt: now},
-		NameTerms: "roof notes txt",
 	}
 	for _, c := range chunks {
 		d.Chunks = append(d.Chunks, Chunk{Text: c, Vec: []byte{1, 2, 3}})
@@ -214,7 +213,7 @@ func TestMoveFilesRewritesNameTerms(t *testing.T) {
 	s, _ := openTemp(t)
 	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
 	id, _ := s.PutDocument(ctx, doc(d.ID, "/d/old.txt", "body"))
-	_, err := s.MoveFiles(ctx, []Move{{ID: id, DirID: d.ID, Path: "/d/zebra.txt", Filename: "zebra.txt", Extension: ".txt", NameTerms: "zebra txt"}})
+	_, err := s.MoveFiles(ctx, []Move{{ID: id, DirID: d.ID, Path: "/d/zebra.txt", Filename: "zebra.txt", Extension: ".txt"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,6 @@ import (
 	"trove/backend/engine/vecquant"
 	"trove/backend/platform/fileread"
 	"trove/backend/store"
-	"trove/backend/store/tokens"
 )
 
 // Folder is what the pipeline needs to know about a watched folder.
@@ -334,7 +333,7 @@ func (p *Pipeline) embed(j *job, passages []string) ([][]float32, string, error)
 // write stores the file, its passages and vectors in one transaction.
 func (p *Pipeline) write(ctx context.Context, f Folder, doc store.Document) error {
 	meta := doc.File
-	doc.NameTerms, doc.PathTerms = tokens.NameTerms(meta.Filename), tokens.PathTerms(scan.Rel(f.Root, meta.Path))
+	doc.Rel = scan.Rel(f.Root, meta.Path)
 	id, err := p.Store.PutDocument(ctx, doc)
 	if errors.Is(err, store.ErrPanicked) {
 		// Rolled back, and the writer is whole again; the same write
@@ -422,7 +421,7 @@ func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, t
 	name := filepath.Base(to)
 	n, err := p.Store.MoveFiles(ctx, []store.Move{{
 		ID: rec.ID, From: rec.Path, DirID: f.ID, Path: to, Filename: name, Extension: extensionOf(name),
-		NameTerms: tokens.NameTerms(name), PathTerms: tokens.PathTerms(scan.Rel(f.Root, to)), Modified: now.Modified,
+		Rel: scan.Rel(f.Root, to), Modified: now.Modified,
 		Device: now.Device, Inode: now.Inode,
 	}})
 	if err != nil || n == 0 {
@@ -448,7 +447,7 @@ func (p *Pipeline) MoveTree(ctx context.Context, folder Folder, from, to string)
 		neu := to + strings.TrimPrefix(old, from)
 		name := filepath.Base(neu)
 		moves = append(moves, store.Move{ID: rec.ID, From: old, DirID: folder.ID, Path: neu, Filename: name, Extension: extensionOf(name),
-			NameTerms: tokens.NameTerms(name), PathTerms: tokens.PathTerms(scan.Rel(folder.Root, neu))})
+			Rel: scan.Rel(folder.Root, neu)})
 	}
 	moved, err := p.Store.MoveFiles(ctx, moves)
 	if err != nil {

@@ -216,7 +216,7 @@ func TestUnitIndexWritesOneDocumentAndSkipsItWhenUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc, ok := u.recs.docs[p]
-	if !ok || len(doc.Chunks) == 0 || doc.Chunks[0].Vec == nil || doc.PathTerms != "notes" || doc.File.DirID != 1 {
+	if !ok || len(doc.Chunks) == 0 || doc.Chunks[0].Vec == nil || doc.Rel != "notes/"+doc.File.Filename || doc.File.DirID != 1 {
 		t.Fatalf("document %+v", doc)
 	}
 	if e := u.last(); e.data != (core.FileIndexed{ID: 1, Path: p, DirID: 1, Title: "Roof", Warning: ""}) {
@@ -274,7 +274,7 @@ func TestUnitMoveRenamesTheRecord(t *testing.T) {
 	if err := u.p.Move(t.Context(), u.folder, from, to); err != nil {
 		t.Fatal(err)
 	}
-	if u.extracts != 1 || len(u.recs.moves) != 1 || u.recs.moves[0].Path != to || u.recs.moves[0].PathTerms != "sub" {
+	if u.extracts != 1 || len(u.recs.moves) != 1 || u.recs.moves[0].Path != to || u.recs.moves[0].Rel != "sub/"+filepath.Base(to) {
 		t.Fatalf("extractions %d, moves %+v", u.extracts, u.recs.moves)
 	}
 	if e := u.last(); e.data != (core.FileMoved{ID: 1, From: from, To: to, DirID: 1, Files: 1}) {

@@ -13,7 +13,6 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/store"
-	"trove/backend/store/tokens"
 )
 
 // pollCtx is a context that SQLite's progress handler polls (through Err)
@@ -84,7 +83,7 @@ func stormEngine(t *testing.T, n int) *Engine {
 		if _, err := st.PutDocument(ctx, store.Document{
 			File: core.File{DirID: d.ID, Path: "/d/" + name, Filename: name, Extension: ".txt",
 				Created: time.Now(), Modified: time.Now(), Accessed: time.Now(), Title: name},
-			NameTerms: tokens.NameTerms(name), Chunks: []store.Chunk{{Text: strings.Join(words, " ")}},
+			Chunks: []store.Chunk{{Text: strings.Join(words, " ")}},
 		}); err != nil {
 			t.Fatal(err)
 		}

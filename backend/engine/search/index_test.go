@@ -13,7 +13,6 @@ import (
 	"trove/backend/engine/embedding"
 	"trove/backend/engine/vecquant"
 	"trove/backend/store"
-	"trove/backend/store/tokens"
 )
 
 // testDoc is a file of a test index: its path below /w, and its passages.
@@ -64,7 +63,7 @@ func testIndex(t testing.TB, docs []testDoc) *Engine {
 		batch = append(batch, store.Document{
 			File: core.File{DirID: d.ID, Path: "/w/" + rel, Filename: name, Extension: path.Ext(name),
 				Created: now, Modified: now, Accessed: now, Title: name},
-			NameTerms: tokens.NameTerms(name), PathTerms: tokens.PathTerms(rel), Chunks: chunks, EmbedModel: em.Model(),
+			Rel: rel, Chunks: chunks, EmbedModel: em.Model(),
 		})
 		if len(batch) == 500 {
 			flush()

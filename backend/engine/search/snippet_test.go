@@ -43,8 +43,8 @@ func TestSearchSnippetOfALongTokenFile(t *testing.T) {
 	d, _ := st.AddDirectory(ctx, "/long", true, "", time.Now())
 	text := "Meeting notes " + strings.Repeat("a1b2c3d4", 50) + " zebraquux budget"
 	if _, err := st.PutDocument(ctx, store.Document{
-		File:      core.File{DirID: d.ID, Path: "/long/notes.txt", Filename: "notes.txt", Extension: ".txt", Modified: time.Now()},
-		NameTerms: tokens.NameTerms("notes.txt"), Chunks: []store.Chunk{{Text: text}},
+		File:   core.File{DirID: d.ID, Path: "/long/notes.txt", Filename: "notes.txt", Extension: ".txt", Modified: time.Now()},
+		Chunks: []store.Chunk{{Text: text}},
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package tokens
+package tokens_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/store"
+	"trove/backend/store/tokens"
 )
 
 // The stemmer must agree with SQLite's porter tokenizer, or document
@@ -40,7 +41,7 @@ func TestStemAgreesWithSQLitePorter(t *testing.T) {
 	}
 	stems := make([]string, len(words))
 	for i, w := range words {
-		stems[i] = Stem(w)
+		stems[i] = tokens.Stem(w)
 	}
 	_, df, err := st.DocFreqs(ctx, stems)
 	if err != nil {
