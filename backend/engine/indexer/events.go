@@ -55,23 +55,10 @@ func (ix *Indexer) queueIndex(f folder, path string, cooldown time.Duration) {
 	}
 }
 
-// wanted is the cheap filter check done before queueing an event; the
-// pipeline checks again when it runs.
+// wanted is the folder's rule (scan.Folder.Admits), checked before a
+// change is queued; the pipeline asks it again when it runs.
 func (ix *Indexer) wanted(f folder, path string) bool {
-	rel := scan.Rel(f.Root, path)
-	if !f.Recursive && containsSlash(rel) {
-		return false
-	}
-	return ix.Filters.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path, rel)
-}
-
-func containsSlash(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '/' {
-			return true
-		}
-	}
-	return false
+	return f.admits().Admits(ix.Filters.Matcher(), path)
 }
 
 // newDir handles a folder that appeared: renamed from inside a watched tree
@@ -123,8 +110,7 @@ func (ix *Indexer) scanSubtree(ctx context.Context, f folder, dir string) {
 	defer ix.scanDone(f.ID)
 	cooldown := ix.queue.Cooldown()
 	var events []queue.Event
-	err := scan.Walk(ctx, dir, ownMatcher{subtreeMatcher{ix.Filters.Matcher(), f.Root}, ix.own}, scan.Options{
-		Recursive: true, FilePattern: f.Pattern,
+	err := scan.Walk(ctx, f.admits(), dir, ownMatcher{ix.Filters.Matcher(), ix.own}, scan.Options{
 		Dir: func(d string) error { return ix.addWatch(f.ID, d) },
 	}, func(e scan.Entry) {
 		events = append(events, queue.Event{Path: e.Path, Action: queue.ActionIndex, DirID: f.ID, Cooldown: cooldown, Persist: true})
@@ -134,19 +120,6 @@ func (ix *Indexer) scanSubtree(ctx context.Context, f folder, dir string) {
 	}
 	ix.enqueueWalked(f.ID, events)
 }
-
-// subtreeMatcher applies the filters relative to the watched root while
-// walking a folder below it.
-type subtreeMatcher struct {
-	m interface {
-		Allow(abs, rel string) bool
-		SkipDir(abs, rel string) bool
-	}
-	root string
-}
-
-func (s subtreeMatcher) Allow(abs, _ string) bool   { return s.m.Allow(abs, scan.Rel(s.root, abs)) }
-func (s subtreeMatcher) SkipDir(abs, _ string) bool { return s.m.SkipDir(abs, scan.Rel(s.root, abs)) }
 
 // onOverflow: the kernel dropped events, so trust the disk instead.
 func (ix *Indexer) onOverflow() {

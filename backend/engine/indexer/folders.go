@@ -50,6 +50,11 @@ func (ix *Indexer) register(d core.WatchedDirectory) *folder {
 	return f
 }
 
+// admits is the folder as far as which of its files it indexes.
+func (f *folder) admits() scan.Folder {
+	return scan.Folder{Root: f.Root, Recursive: f.Recursive, Pattern: f.Pattern}
+}
+
 // Folder implements the pipeline's folder lookup.
 func (ix *Indexer) Folder(id int64) (pipeline.Folder, bool) {
 	ix.mu.Lock()
@@ -58,7 +63,7 @@ func (ix *Indexer) Folder(id int64) (pipeline.Folder, bool) {
 	if !ok {
 		return pipeline.Folder{}, false
 	}
-	return pipeline.Folder{ID: f.ID, Root: f.Root, Recursive: f.Recursive, Pattern: f.Pattern}, true
+	return pipeline.Folder{ID: f.ID, Folder: f.admits()}, true
 }
 
 func (ix *Indexer) snapshot() []folder {

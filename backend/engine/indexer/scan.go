@@ -35,8 +35,7 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 	var events []queue.Event
 	seen := make(map[string]bool, len(records))
 	found := 0
-	err = scan.Walk(ctx, f.Root, ownMatcher{ix.Filters.Matcher(), ix.own}, scan.Options{
-		Recursive: f.Recursive, FilePattern: f.Pattern,
+	err = scan.Walk(ctx, f.admits(), f.Root, ownMatcher{ix.Filters.Matcher(), ix.own}, scan.Options{
 		Dir:      func(dir string) error { return ix.addWatch(id, dir) },
 		DirError: func(dir string, err error) { ix.Log.Warn("cannot scan folder", "dir", dir, "err", err) },
 	}, func(e scan.Entry) {

@@ -30,10 +30,8 @@ import (
 
 // Folder is what the pipeline needs to know about a watched folder.
 type Folder struct {
-	ID        int64
-	Root      string
-	Recursive bool
-	Pattern   string
+	ID int64
+	scan.Folder
 }
 
 // Records is the part of the store the pipeline keeps files in: one
@@ -193,14 +191,9 @@ type job struct {
 	release  func() // gives back the CPU slot
 }
 
-// wanted applies the filters, the job's file pattern and its recursion.
-func (p *Pipeline) wanted(f Folder, path string) bool {
-	if !scan.Within(f.Root, path) {
-		return false
-	}
-	rel := scan.Rel(f.Root, path)
-	return p.Matcher().Allow(path, rel) && scan.MatchesPattern(f.Pattern, path, rel) && (f.Recursive || !strings.Contains(rel, "/"))
-}
+// wanted applies the folder's rule (scan.Folder.Admits) with the filters
+// of the moment: they may have changed since the file was queued.
+func (p *Pipeline) wanted(f Folder, path string) bool { return f.Admits(p.Matcher(), path) }
 
 // readError decides what a failed read means for the index.
 func (p *Pipeline) readError(ctx context.Context, path string, err error) error {

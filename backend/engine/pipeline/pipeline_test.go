@@ -18,6 +18,7 @@ import (
 	"trove/backend/engine/enrich"
 	"trove/backend/engine/extract"
 	"trove/backend/engine/filters"
+	"trove/backend/engine/scan"
 	"trove/backend/engine/settings"
 	"trove/backend/platform/fileread"
 	"trove/backend/store"
@@ -89,7 +90,7 @@ func newRig(t *testing.T, root string, opts ...rigOption) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{store: st, dirID: dir.ID, folder: Folder{ID: dir.ID, Root: root, Recursive: true}, log: &syncLog{}}
+	r := &rig{store: st, dirID: dir.ID, folder: Folder{ID: dir.ID, Folder: scan.Folder{Root: root, Recursive: true}}, log: &syncLog{}}
 	cfg := settings.Defaults()
 	matcher := filters.NewMatcher("blacklist", nil, nil)
 	var enricher enrich.Enricher = enrich.NewBuiltin(DocStats{Store: st})

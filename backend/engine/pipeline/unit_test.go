@@ -18,6 +18,7 @@ import (
 	"trove/backend/engine/enrich"
 	"trove/backend/engine/extract"
 	"trove/backend/engine/filters"
+	"trove/backend/engine/scan"
 	"trove/backend/engine/settings"
 	"trove/backend/store"
 )
@@ -155,7 +156,7 @@ type unitRig struct {
 
 func newUnitRig(t *testing.T) *unitRig {
 	t.Helper()
-	u := &unitRig{recs: newFakeRecords(), folder: Folder{ID: 1, Root: t.TempDir(), Recursive: true}}
+	u := &unitRig{recs: newFakeRecords(), folder: Folder{ID: 1, Folder: scan.Folder{Root: t.TempDir(), Recursive: true}}}
 	cfg := settings.Defaults()
 	matcher := filters.NewMatcher("blacklist", nil, []string{"*.bak"})
 	var enricher enrich.Enricher = enrich.NewBuiltin(nil)

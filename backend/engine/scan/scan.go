@@ -20,10 +20,33 @@ type Matcher interface {
 	SkipDir(abs, rel string) bool
 }
 
+// Folder is a watched folder, as far as which of its files it admits.
+type Folder struct {
+	Root      string
+	Recursive bool   // below its top level too
+	Pattern   string // optional glob on the file's name, or its path below Root
+}
+
+// Admits is the one rule of which files a watched folder indexes: a path
+// below its root (at its top level only, unless it is recursive) that the
+// filters allow and its pattern matches. Scans, events and the pipeline
+// all ask it, each with the filters of the moment.
+func (f Folder) Admits(m Matcher, path string) bool {
+	if path == f.Root || !Within(f.Root, path) {
+		return false
+	}
+	rel := Rel(f.Root, path)
+	return (f.Recursive || !strings.Contains(rel, "/")) && m.Allow(path, rel) && MatchesPattern(f.Pattern, path, rel)
+}
+
+// Enters tells whether a walk of the folder goes into the folder at dir
+// below its root.
+func (f Folder) Enters(m Matcher, dir string) bool {
+	return f.Recursive && !m.SkipDir(dir, Rel(f.Root, dir))
+}
+
 // Options shape one scan.
 type Options struct {
-	Recursive   bool
-	FilePattern string // optional glob on the file name
 	// Dir is called for every folder entered, the root included, before its
 	// files are listed (the watcher adds a watch there, so that nothing
 	// created during the scan is missed). An error stops the walk of that
@@ -40,11 +63,13 @@ type Entry struct {
 	Regular bool // false for FIFOs, sockets and devices: recorded, never read
 }
 
-// Walk lists the files under root in lexical order, calling fn for each.
-// Symbolic links are not followed (they would index content twice, or
-// outside the folder). A folder that cannot be read is reported and
-// skipped; only a root that cannot be read is an error.
-func Walk(ctx context.Context, root string, m Matcher, opt Options, fn func(Entry)) error {
+// Walk lists the files folder f admits below start (its root, or a folder
+// below it), in lexical order, calling fn for each. Symbolic links are not
+// followed (they would index content twice, or outside the folder). A
+// folder that cannot be read is reported and skipped; only a start that
+// cannot be read is an error.
+func Walk(ctx context.Context, f Folder, start string, m Matcher, opt Options, fn func(Entry)) error {
+	root := start
 	if _, err := os.Stat(root); err != nil {
 		return err
 	}
@@ -64,11 +89,10 @@ func Walk(ctx context.Context, root string, m Matcher, opt Options, fn func(Entr
 			}
 			return nil
 		}
-		rel := Rel(root, path)
 		if d.IsDir() {
-			return enterDir(root, path, rel, m, opt)
+			return enterDir(f, root, path, m, opt)
 		}
-		if d.Type()&fs.ModeSymlink != 0 || !m.Allow(path, rel) || !MatchesPattern(opt.FilePattern, path, rel) {
+		if d.Type()&fs.ModeSymlink != 0 || !f.Admits(m, path) {
 			return nil
 		}
 		info, err := d.Info()
@@ -83,15 +107,13 @@ func Walk(ctx context.Context, root string, m Matcher, opt Options, fn func(Entr
 	})
 }
 
-func enterDir(root, path, rel string, m Matcher, opt Options) error {
-	if path != root {
-		if !opt.Recursive || m.SkipDir(path, rel) {
-			return fs.SkipDir
-		}
+func enterDir(f Folder, start, path string, m Matcher, opt Options) error {
+	if path != start && !f.Enters(m, path) {
+		return fs.SkipDir
 	}
 	if opt.Dir != nil {
 		if err := opt.Dir(path); err != nil {
-			if path == root {
+			if path == start {
 				return err
 			}
 			if opt.DirError != nil {
