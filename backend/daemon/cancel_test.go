@@ -19,7 +19,9 @@ func TestRemovingAStuckItemFreesItsWorker(t *testing.T) {
 		t.Run("remove the "+how, func(t *testing.T) {
 			h := hangfs.Mount(t)
 			dead := h.AddHanging("report.pdf", 64<<10)
-			s := testserver.Start(t)
+			// The read stays in the kernel after its item is removed, in a
+			// goroutine of its own, until the mount answers (fileread).
+			s := testserver.Start(t, testserver.WithStuckReads())
 			s.Do("PUT", "/api/settings/", map[string]any{"queue.max_concurrency": 1, "extraction.timeout_seconds": 3600, "queue.cooldown_seconds": 0})
 			job := s.Watch(h.Dir)
 			select {

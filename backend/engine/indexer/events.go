@@ -13,7 +13,7 @@ import (
 // onEvent routes one file-system event. It runs on the watcher's goroutine,
 // so anything slow (scanning a new folder, moving a tree) goes elsewhere.
 // Paths in Trove's own folders stop here, so nothing below checks them.
-func (ix *Indexer) onEvent(ev watch.Event) {
+func (ix *Indexer) onEvent(ctx context.Context, ev watch.Event) {
 	ix.Log.Debug("file event", "path", ev.Path, "op", ev.Op, "from", ev.From)
 	f, ok := ix.folderOf(ev.Path)
 	if !ok || ix.own.covers(ev.Path) {
@@ -31,7 +31,7 @@ func (ix *Indexer) onEvent(ev watch.Event) {
 		ix.queue.Enqueue(queue.Event{Path: ev.Path, Action: queue.ActionDelete, DirID: f.ID,
 			Cooldown: max(cooldown, deleteHold), Persist: true})
 	case ev.Op&watch.Create != 0 && isDir(ev.Path):
-		ix.newDir(f, ev)
+		ix.newDir(ctx, f, ev)
 	case ev.Op&watch.Create != 0 && ev.From != "":
 		// A rename inside one watched folder moves the record. From another
 		// watched folder it is a removal there (queued with the old name's
@@ -64,7 +64,7 @@ func (ix *Indexer) wanted(f folder, path string) bool {
 // newDir handles a folder that appeared: renamed from inside a watched tree
 // (its indexed files move without re-extraction), or new (scanned, and its
 // files queued with the cooldown, since they may still be being written).
-func (ix *Indexer) newDir(f folder, ev watch.Event) {
+func (ix *Indexer) newDir(ctx context.Context, f folder, ev watch.Event) {
 	if !f.Recursive {
 		return
 	}
@@ -98,7 +98,6 @@ func (ix *Indexer) newDir(f folder, ev watch.Event) {
 		}
 	}
 	ix.goSafe("new folder "+ev.Path, func() {
-		ctx := ix.ctx
 		moveTree(ctx)
 		ix.scanSubtree(ctx, f, ev.Path)
 	})

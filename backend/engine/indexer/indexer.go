@@ -101,7 +101,6 @@ type Indexer struct {
 	queue   *queue.Queue
 	watcher *watch.Watcher
 	own     ownDirs
-	ctx     context.Context // set by Run: background scans live as long as it
 
 	mu      sync.Mutex
 	folders map[int64]*folder
@@ -113,13 +112,14 @@ type Indexer struct {
 	integrity   integrity
 	merging     atomic.Bool // a merge of the full-text index is under way
 
-	queueDirty chan struct{}
-	rescanAll  chan bool // true: re-process every file (models changed)
-	ocrWanted  chan struct{}
-	drained    chan struct{} // the queue emptied after work
-	ocrRan     bool          // OCR ran at the last look (pollLoop's own)
-	ready      chan struct{}
-	background sync.WaitGroup // goroutines of goSafe and goRescan; Run waits for them
+	queueDirty  chan struct{}
+	rescanAll   chan bool // true: re-process every file (models changed)
+	ocrWanted   chan struct{}
+	drained     chan struct{} // the queue emptied after work
+	ocrRan      bool          // OCR ran at the last look (pollLoop's own)
+	ready       chan struct{}
+	probeWanted chan struct{}  // a storage error asks probeLoop to probe the disk
+	background  sync.WaitGroup // goroutines of goSafe and goRescan; Run waits for them
 	// afterReady, when set, runs as soon as requests are let in, before
 	// the folders loaded at start are scanned (tests watch a folder there);
 	// onStartScan, when set, is told of each of those scans instead of
@@ -139,7 +139,7 @@ func New(d Deps) (*Indexer, error) {
 	ix := &Indexer{
 		Deps: d, watcher: w, own: own, folders: map[int64]*folder{},
 		queueDirty: make(chan struct{}, 1), rescanAll: make(chan bool, 1),
-		ocrWanted: make(chan struct{}, 1), drained: make(chan struct{}, 1), ready: make(chan struct{}),
+		ocrWanted: make(chan struct{}, 1), drained: make(chan struct{}, 1), ready: make(chan struct{}), probeWanted: make(chan struct{}, 1),
 	}
 	ix.queue = queue.New(queueConfig(d.Settings()), ix.process, queue.Hooks{
 		Failed:  ix.failed,
@@ -173,7 +173,7 @@ func (ix *Indexer) SettingsChanged(s core.Settings) {
 // Run loads the folders, restores the saved queue, reconciles every folder
 // with the disk, and runs the watcher and the queue until ctx ends.
 func (ix *Indexer) Run(ctx context.Context) error {
-	ix.ctx = ctx
+	defer ix.watcher.Close() // also when Run ends before the watcher runs
 	if err := ix.load(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil // stopped while starting
@@ -192,20 +192,21 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	g.Go(func() error { return ix.queue.Run(gctx) })
 	g.Go(func() error {
 		return ix.watcher.Run(gctx,
-			func(ev watch.Event) { ix.safely("file event "+ev.Path, func() { ix.onEvent(ev) }) },
+			func(ev watch.Event) { ix.safely("file event "+ev.Path, func() { ix.onEvent(gctx, ev) }) },
 			func() { ix.safely("watcher overflow", ix.onOverflow) })
 	})
 	g.Go(func() error { ix.saveLoop(gctx); return nil })
 	g.Go(func() error { ix.pollLoop(gctx); return nil })
 	g.Go(func() error { ix.checkLoop(gctx); return nil })
 	g.Go(func() error { ix.mergeLoop(gctx); return nil })
+	g.Go(func() error { ix.probeLoop(gctx); return nil })
 	ix.saveFolderList(ctx)
 	for _, f := range loaded {
 		if ix.onStartScan != nil {
 			ix.onStartScan(f.ID)
 			continue
 		}
-		ix.goRescan(f.ID, false)
+		ix.goRescan(ctx, f.ID, false)
 	}
 	ix.ReadPendingOCR()
 	err := g.Wait()
@@ -448,14 +449,14 @@ func (ix *Indexer) pollLoop(ctx context.Context) {
 			return
 		case all := <-ix.rescanAll:
 			for _, f := range ix.snapshot() {
-				ix.goRescan(f.ID, all)
+				ix.goRescan(ctx, f.ID, all)
 			}
 		case <-ix.ocrWanted:
 			ix.safely("queueing files for OCR", func() { ix.queuePendingOCR(ctx) })
 		case <-t.C:
 			for _, f := range ix.snapshot() {
 				if f.polling || f.status == core.DirError {
-					ix.goRescan(f.ID, false)
+					ix.goRescan(ctx, f.ID, false)
 				}
 			}
 			ix.safely("looking for OCR", func() { ix.pollOCR(ctx) })

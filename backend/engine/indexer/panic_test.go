@@ -36,7 +36,6 @@ func TestPanickingScanBecomesTheFoldersError(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	ix.ctx = ctx
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("alpha"), 0o644)
 	d, err := st.AddDirectory(ctx, root, true, "", time.Now())
@@ -46,7 +45,7 @@ func TestPanickingScanBecomesTheFoldersError(t *testing.T) {
 	ix.register(d)
 	ix.onScanEntry = func(scan.Entry) { panic("scan went wrong") }
 
-	ix.goRescan(d.ID, false)
+	ix.goRescan(ctx, d.ID, false)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		got := ix.Status(d)

@@ -74,14 +74,14 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 
 // goRescan runs rescan in the background. A panic in the scan becomes the
 // folder's error (checked again every pollEvery), not the process's end.
-func (ix *Indexer) goRescan(id int64, all bool) {
+func (ix *Indexer) goRescan(ctx context.Context, id int64, all bool) {
 	ix.background.Go(func() {
 		var err error
-		if perr := ix.safely("scan", func() { _, err = ix.rescan(ix.ctx, id, all) }); perr != nil {
+		if perr := ix.safely("scan", func() { _, err = ix.rescan(ctx, id, all) }); perr != nil {
 			ix.setErrorMessage(id, fmt.Sprintf("scanning failed with an internal error (%v); Trove tries again every %v", perr, pollEvery))
 			return
 		}
-		if err != nil && ix.ctx.Err() == nil {
+		if err != nil && ctx.Err() == nil {
 			ix.Log.Warn("rescan failed", "folder", id, "err", err)
 		}
 	})

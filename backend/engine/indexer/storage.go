@@ -67,7 +67,23 @@ func (ix *Indexer) storageFailed(err error) {
 		ix.publishFolders()
 	}
 	if startProbe {
-		ix.goSafe("storage probe", func() { ix.probe(ix.ctx) })
+		select {
+		case ix.probeWanted <- struct{}{}:
+		default: // one is waiting for probeLoop already
+		}
+	}
+}
+
+// probeLoop runs the storage probe each time a storage error puts
+// indexing on hold, until ctx ends.
+func (ix *Indexer) probeLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ix.probeWanted:
+			ix.safely("storage probe", func() { ix.probe(ctx) })
+		}
 	}
 }
 

@@ -305,7 +305,6 @@ func unitIndexer(t *testing.T, fake *fakeIndex, exclude ...string) (*Indexer, *e
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix.ctx = t.Context()
 	if err := ix.load(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +365,7 @@ func TestEventsBecomeQueueItems(t *testing.T) {
 		{Path: filepath.Join(b, "e.md"), Op: watch.Create},
 		{Path: "/elsewhere/f.txt", Op: watch.Create},
 	} {
-		ix.onEvent(e)
+		ix.onEvent(t.Context(), e)
 	}
 	want := []string{
 		"delete " + filepath.Join(a, "gone.txt") + " @1",
@@ -383,7 +382,7 @@ func TestEventsBecomeQueueItems(t *testing.T) {
 
 	// The root itself going away puts its folder in error, saved and
 	// published, and queues nothing.
-	ix.onEvent(watch.Event{Path: b, Op: watch.Remove})
+	ix.onEvent(t.Context(), watch.Event{Path: b, Op: watch.Remove})
 	if d := ix.Status(fake.dirs[2]); d.Status != core.DirError || !strings.Contains(d.StatusMessage, "no longer exists") {
 		t.Fatalf("folder after its root went: %+v", d)
 	}
@@ -517,6 +516,13 @@ func TestStorageErrorHoldsUntilTheDiskIsWritable(t *testing.T) {
 	fake.free = 1 << 20
 	fake.dirs[1] = core.WatchedDirectory{ID: 1, Path: t.TempDir(), Recursive: true, IsActive: true}
 	ix, _ := unitIndexer(t, fake)
+	ctx, cancel := context.WithCancel(t.Context())
+	probing := make(chan struct{})
+	go func() { // the part of Run that lifts the hold
+		defer close(probing)
+		ix.probeLoop(ctx)
+	}()
+	defer func() { cancel(); <-probing }()
 
 	_, _, err := ix.Watch(t.Context(), t.TempDir(), Options{Recursive: true})
 	if !errors.Is(err, core.ErrUnavailable) || core.CodeOf(err, "") != "INDEX_NOT_WRITABLE" || !strings.Contains(err.Error(), "1.0 MB free") {

@@ -60,6 +60,9 @@ type Watcher struct {
 	ctl     []func()
 	ctlKick chan struct{}
 	closed  chan struct{}
+	// stopped is closed when control has returned.
+	stopped   chan struct{}
+	closeOnce sync.Once
 }
 
 // New starts an inotify instance. maxWatches, when positive, caps the
@@ -71,14 +74,27 @@ func New(log *slog.Logger, maxWatches int) (*Watcher, error) {
 		return nil, fmt.Errorf("start file watcher: %w", err)
 	}
 	w := &Watcher{fsw: fsw, log: log, max: maxWatches, dirs: map[string]struct{}{},
-		ctlKick: make(chan struct{}, 1), closed: make(chan struct{})}
+		ctlKick: make(chan struct{}, 1), closed: make(chan struct{}), stopped: make(chan struct{})}
 	go w.control()
 	return w, nil
+}
+
+// Close stops the watcher: its inotify instance and its control
+// goroutine, which it waits for. Run closes it as it ends; the owner of a
+// watcher whose Run never ran (Trove stopped while starting) closes it
+// itself. Closing twice is fine.
+func (w *Watcher) Close() {
+	w.closeOnce.Do(func() {
+		close(w.closed)
+		w.fsw.Close()
+	})
+	<-w.stopped
 }
 
 // control applies the queued watch changes, in the order they were asked
 // for, until the watcher is closed.
 func (w *Watcher) control() {
+	defer close(w.stopped)
 	for {
 		select {
 		case <-w.closed:
@@ -199,10 +215,7 @@ func (w *Watcher) Count() int {
 // kernel dropped events, so the owner can rescan instead of trusting the
 // stream. handle must not block for long.
 func (w *Watcher) Run(ctx context.Context, handle func(Event), overflow func()) error {
-	defer func() {
-		close(w.closed)
-		w.fsw.Close()
-	}()
+	defer w.Close()
 	for {
 		select {
 		case <-ctx.Done():
