@@ -84,7 +84,7 @@ func layer(p string) string {
 		return "platform"
 	case p == "backend/core":
 		return "base"
-	case p == "internal/hangfs":
+	case p == "internal/hangfs", p == "internal/poll":
 		return "testing"
 	case strings.HasPrefix(p, "bench/"), strings.HasPrefix(p, "build/"), p == "app/smoke", p == "backend/engine/embedding/internal/gen":
 		return "tool"
@@ -142,7 +142,7 @@ var allowed = map[string][]string{
 	"platform": {"platform", "base"},
 	"base":     {"base"},
 	"testing":  {"base"},
-	"root":     {"api", "apidoc", "views", "service", "engine", "store", "platform", "base", "root"},
+	"root":     {"api", "apidoc", "views", "service", "engine", "store", "platform", "base", "root", "testing"},
 	"tool":     {"root", "apidoc", "client", "service", "engine", "store", "platform", "base", "tool", "testing"},
 }
 

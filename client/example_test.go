@@ -13,6 +13,7 @@ import (
 
 	"trove/backend/daemon"
 	"trove/client"
+	"trove/internal/poll"
 )
 
 // The examples run against a real Trove that TestMain starts on a loopback
@@ -77,13 +78,13 @@ func indexNotes() error {
 	if _, err := c.Watch(ctx, notes); err != nil {
 		return err
 	}
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	if !poll.Until(30*time.Second, func() bool {
 		list, err := c.Folders(ctx)
-		if err == nil && len(list) == 1 && list[0].Indexed() && list[0].IndexedCount == 2 {
-			return nil
-		}
+		return err == nil && len(list) == 1 && list[0].Indexed() && list[0].IndexedCount == 2
+	}) {
+		return errors.New("the notes were not indexed within 30 s")
 	}
-	return errors.New("the notes were not indexed within 30 s")
+	return nil
 }
 
 // Search a running Trove and print the names of the files that match.

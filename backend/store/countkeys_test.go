@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"trove/internal/poll"
 )
 
 // listingsAgree checks that the listing from a fresh copy of the count
@@ -118,13 +119,7 @@ func TestCountKeysFollowEveryChange(t *testing.T) {
 func TestCountKeysServeOnlyTheirVersion(t *testing.T) {
 	s, _ := matchCorpus(t)
 	m := Matches{Any: []Phrase{ph("tide")}, CountOnly: true}
-	deadline := time.Now().Add(10 * time.Second)
-	for s.currentKeys(ctx) == nil {
-		if time.Now().After(deadline) {
-			t.Fatal("the count keys were never read")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	poll.Eventually(t, 10*time.Second, "the count keys to be read", func() bool { return s.currentKeys(ctx) != nil })
 	old := s.currentKeys(ctx)
 	if _, err := s.PutDocument(ctx, doc(1, "/m/late.txt", "The tide turned late.")); err != nil {
 		t.Fatal(err)
@@ -180,12 +175,6 @@ func TestCountKeysWaitForAStillIndex(t *testing.T) {
 			t.Fatalf("after change %d: a copy was read while the index kept changing", i)
 		}
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for s.currentKeys(ctx) == nil {
-		if time.Now().After(deadline) {
-			t.Fatal("the count keys were never read once the index held still")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	poll.Eventually(t, 10*time.Second, "the count keys to be read once the index held still", func() bool { return s.currentKeys(ctx) != nil })
 	listingsAgree(t, s, "once the index held still")
 }

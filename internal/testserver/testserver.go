@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"trove/internal/poll"
 
 	"go.uber.org/goleak"
 
@@ -253,19 +254,11 @@ func responseOf(resp *http.Response, raw []byte) Response {
 // Get is Do("GET", path, nil).
 func (s *Server) Get(path string) Response { s.t.Helper(); return s.Do(http.MethodGet, path, nil) }
 
-// Eventually polls cond until it returns true or the deadline passes.
+// Eventually fails the test when cond does not hold within within (see
+// poll.Eventually, the one polling helper).
 func Eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 200*time.Millisecond) {
-		if cond() {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", within, what)
-		}
-		time.Sleep(delay) // polling interval, not synchronisation: cond decides
-	}
+	poll.Eventually(t, within, what, cond)
 }
 
 // Field digs a dotted path ("error.code", "config.version") out of the

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"trove/internal/poll"
 
 	"trove/backend/core"
 	"trove/backend/engine/provider"
@@ -53,13 +54,7 @@ func (c *clock) advance(d time.Duration) { c.ns.Add(int64(d)) }
 
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond) // polling interval; cond decides
-	}
+	poll.Eventually(t, 10*time.Second, what, cond)
 }
 
 // flaky is an Ollama stub that answers 503 while down.

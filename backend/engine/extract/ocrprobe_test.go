@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"trove/internal/poll"
 )
 
 // fakeTesseract writes a shell script standing in for tesseract.
@@ -149,12 +150,8 @@ func TestOCRProbeCachesAndRefreshes(t *testing.T) {
 	if st := p.Status(t.Context()); st.Available {
 		t.Fatalf("an old answer is given at once, the new look runs behind it: %+v", st)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for !p.Status(t.Context()).Available {
-		if time.Now().After(deadline) {
-			t.Fatalf("the install was not noticed (%d looks)", lookCount())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !poll.Until(10*time.Second, func() bool { return p.Status(t.Context()).Available }) {
+		t.Fatalf("the install was not noticed (%d looks)", lookCount())
 	}
 	if n := lookCount(); n != 2 {
 		t.Errorf("%d looks, want 2", n)

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"trove/internal/poll"
 
 	"trove/backend/core"
 	"trove/backend/store"
@@ -160,17 +161,12 @@ func TestDiskFullHoldsTheQueueAndLosesNothing(t *testing.T) {
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(90 * time.Second)
-	for {
+	converged := func() bool {
 		f := s.Folder(root)
-		q := s.Get("/api/queue/status")
-		if f["status"] == core.DirWatching && q.Field("total") == float64(0) && f["indexed_count"] == float64(n) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the index did not converge after space was freed: folder %v, queue %s", f, q.Body)
-		}
-		time.Sleep(50 * time.Millisecond) // polling interval
+		return f["status"] == core.DirWatching && s.Get("/api/queue/status").Field("total") == float64(0) && f["indexed_count"] == float64(n)
+	}
+	if !poll.Until(90*time.Second, converged) {
+		t.Fatalf("the index did not converge after space was freed: folder %v, queue %s", s.Folder(root), s.Get("/api/queue/status").Body)
 	}
 	verifyIndexed(t, s, root, n)
 	if st := s.Get("/api/status/"); st.Field("index.status") != "ok" {

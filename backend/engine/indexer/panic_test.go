@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"trove/internal/poll"
 
 	"trove/backend/core"
 	"trove/backend/engine/filters"
@@ -46,19 +47,9 @@ func TestPanickingScanBecomesTheFoldersError(t *testing.T) {
 	ix.onScanEntry = func(scan.Entry) { panic("scan went wrong") }
 
 	ix.goRescan(ctx, d.ID, false)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		got := ix.Status(d)
-		if got.Status == core.DirError {
-			if !strings.Contains(got.StatusMessage, "scan went wrong") {
-				t.Fatalf("the folder's message must carry the failure: %q", got.StatusMessage)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the folder did not show the scan's failure: %+v", got)
-		}
-		time.Sleep(5 * time.Millisecond) // polling interval
+	poll.Eventually(t, 10*time.Second, "the folder to show the scan's failure", func() bool { return ix.Status(d).Status == core.DirError })
+	if got := ix.Status(d); !strings.Contains(got.StatusMessage, "scan went wrong") {
+		t.Fatalf("the folder's message must carry the failure: %q", got.StatusMessage)
 	}
 	// The next scan, without the fault, clears the error.
 	ix.onScanEntry = nil

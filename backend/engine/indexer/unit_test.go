@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"trove/internal/poll"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -541,12 +542,8 @@ func TestStorageErrorHoldsUntilTheDiskIsWritable(t *testing.T) {
 	fake.mu.Lock()
 	fake.writeErr, fake.free = nil, 1<<30
 	fake.mu.Unlock()
-	deadline := time.Now().Add(20 * time.Second)
-	for ix.Health().Status != core.IndexOK {
-		if time.Now().After(deadline) {
-			t.Fatalf("the hold did not lift: %+v", ix.Health())
-		}
-		time.Sleep(10 * time.Millisecond) // polling interval
+	if !poll.Until(20*time.Second, func() bool { return ix.Health().Status == core.IndexOK }) {
+		t.Fatalf("the hold did not lift: %+v", ix.Health())
 	}
 	fake.mu.Lock()
 	reopened := fake.reopened

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"trove/internal/poll"
 
 	"trove/backend/core"
 )
@@ -184,13 +185,8 @@ func TestRunOutlivesAPanickingProbe(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for probe.count() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("Run stopped checking after a panic: %d checks", probe.count())
-		}
-		s.SettingsChanged()
-		time.Sleep(time.Millisecond) // polling interval
+	if !poll.Until(10*time.Second, func() bool { s.SettingsChanged(); return probe.count() >= 2 }) {
+		t.Fatalf("Run stopped checking after a panic: %d checks", probe.count())
 	}
 	cancel()
 	if err := <-done; err != nil {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"trove/internal/poll"
 )
 
 type collector struct {
@@ -107,11 +108,7 @@ func TestRenamedDirectoryIsForgotten(t *testing.T) {
 	}
 	os.Rename(sub, filepath.Join(dir, "moved"))
 	c.waitFor(t, "dir rename", func(e Event) bool { return e.Path == sub && e.Op&Rename != 0 })
-	deadline := time.Now().Add(5 * time.Second)
-	for w.Count() != 1 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if w.Count() != 1 {
+	if !poll.Until(5*time.Second, func() bool { return w.Count() == 1 }) {
 		t.Fatalf("stale watch kept: count %d", w.Count())
 	}
 }

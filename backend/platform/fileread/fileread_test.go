@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"trove/internal/poll"
 
 	"golang.org/x/sync/semaphore"
 
@@ -283,13 +284,7 @@ func TestStuckReadsAreBounded(t *testing.T) {
 	}
 	// Once the mount answers, the owners leave and opening works again.
 	file.Release()
-	deadline := time.Now().Add(10 * time.Second)
-	for !owners.TryAcquire(2) {
-		if time.Now().After(deadline) {
-			t.Fatal("stuck owners never left after the file system answered")
-		}
-		time.Sleep(10 * time.Millisecond) // polling the semaphore, not waiting for an event
-	}
+	poll.Eventually(t, 10*time.Second, "the stuck owners to leave once the file system answered", func() bool { return owners.TryAcquire(2) })
 	owners.Release(2)
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"trove/internal/poll"
 )
 
 // A recording opener: a script that writes its argument to a file.
@@ -21,12 +22,8 @@ func recorder(t *testing.T) (string, string) {
 
 func waitFile(t *testing.T, path, want string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, _ := os.ReadFile(path); strings.Contains(string(b), want) {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+	if poll.Until(5*time.Second, func() bool { b, _ := os.ReadFile(path); return strings.Contains(string(b), want) }) {
+		return
 	}
 	b, _ := os.ReadFile(path)
 	t.Fatalf("opener got %q, want %q", b, want)
