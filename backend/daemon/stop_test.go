@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"trove/internal/poll"
 
 	"trove/internal/hangfs"
 	"trove/internal/testserver"
@@ -60,7 +61,7 @@ func TestSIGTERMStopsWithAWorkerStuck(t *testing.T) {
 		file.Unhold() // answered as the regular file it was
 		path := filepath.Join(h.Dir, "notes.txt")
 		// A fixed build fails the file at the open; a broken one blocks in it.
-		settled := waitFor(30*time.Second, func() bool {
+		settled := poll.Until(30*time.Second, func() bool {
 			return c.Get("/api/files/lookup?path="+url.QueryEscape(path)).Field("status") == "failed"
 		})
 		p.stop(t)
@@ -127,7 +128,7 @@ func TestSIGTERMStopsWithAWorkerStuck(t *testing.T) {
 		c.Do("PUT", "/api/settings/", map[string]any{"extraction.timeout_seconds": 3600})
 		watch(t, c, dir, 1)
 		// A broken build stays in the read for good; give it time to get there.
-		settled := waitFor(10*time.Second, func() bool {
+		settled := poll.Until(10*time.Second, func() bool {
 			return c.Get("/api/files/lookup?path="+url.QueryEscape(kmsg)).Field("status") == "indexed"
 		})
 		p.stop(t)
@@ -217,16 +218,3 @@ func watch(t *testing.T, c *testserver.Server, dir string, want int) {
 	}
 }
 
-// waitFor polls cond until it holds or within passes, and says which.
-func waitFor(within time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(within)
-	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 200*time.Millisecond) {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(delay) // polling interval: cond decides
-	}
-}
