@@ -1,7 +1,8 @@
 // Opening and revealing files, with a notice either way.
 
 import * as api from './api';
-import { toast } from './toast';
+import { toast } from './toast.svelte';
+import { copyText } from './clipboard';
 
 export async function openResult(id: number, name: string): Promise<boolean> {
   try {
@@ -22,5 +23,14 @@ export async function revealResult(id: number, name: string): Promise<boolean> {
   } catch (e) {
     toast(`Could not show ${name}: ${api.asApiError(e).message}`, 'error');
     return false;
+  }
+}
+
+export async function copyPath(path: string): Promise<void> {
+  try {
+    await copyText(path);
+    toast(`Copied ${path}`, 'ok');
+  } catch (e) {
+    toast(`Could not copy the path: ${(e as Error).message}`, 'error');
   }
 }

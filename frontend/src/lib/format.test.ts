@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { safeSnippet, parseTime, relativeTime, formatBytes, dirname, basename, localDay, secondsUntil } from './format';
-import { normalize } from './router';
+import { normalize } from './router.svelte';
 
 describe('snippets', () => {
   it('keeps <mark> and escapes any other tag', () => {

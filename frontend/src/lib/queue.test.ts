@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { describeQueue } from './queue';
-import { emptyQueue } from './live';
+import { emptyQueue } from './live.svelte';
 
 describe('the queue in words', () => {
   it('says the storage hold first: it holds whatever else does', () => {
