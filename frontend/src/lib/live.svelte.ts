@@ -138,7 +138,10 @@ export interface ActivityEntry {
   type: TroveEvent['type'];
   time: string;
   path: string;
+  /** Trove's own words about the file (a warning, an error), in English. */
   detail: string;
+  /** Where a moved file was. */
+  from?: string;
 }
 
 export function activityOf(ev: TroveEvent): ActivityEntry | null {
@@ -152,7 +155,7 @@ export function activityOf(ev: TroveEvent): ActivityEntry | null {
     case 'file.removed':
       return { key, type: ev.type, time: ev.time, path: d.path, detail: '' };
     case 'file.moved':
-      return { key, type: ev.type, time: ev.time, path: d.to, detail: d.from ? `from ${d.from}` : '' };
+      return { key, type: ev.type, time: ev.time, path: d.to, detail: '', from: d.from || undefined };
     default:
       return null;
   }

@@ -13,6 +13,7 @@ import {
   type SortOrder,
 } from './api';
 import { localDay } from './format';
+import { t } from './i18n.svelte';
 
 export type DateRange = 'any' | 'today' | 'week' | 'month' | 'year' | 'custom';
 
@@ -72,26 +73,19 @@ export const emptyParams: SearchParams = {
   order: '',
 };
 
-export const sortLabels: Record<SortKey, string> = {
-  relevance: 'Relevance',
-  modified: 'Date modified',
-  name: 'Name',
-  size: 'Size',
-};
+/** A sort in words. */
+export const sortLabel = (k: SortKey): string => t(`sort.${k}`);
+
+/** A kind of file in words; a kind the catalogue does not know keeps the server's label. */
+export const kindLabel = (kind: string, label: string): string => t(`kinds.${kind}` as 'kinds.other', { defaultValue: label });
 
 /** The direction a sort goes in without an explicit order. */
 export function defaultOrder(sort: SortKey): SortOrder {
   return sort === 'name' ? 'asc' : 'desc';
 }
 
-export const dateLabels: Record<DateRange, string> = {
-  any: 'Any time',
-  today: 'Today',
-  week: 'Past 7 days',
-  month: 'Past 30 days',
-  year: 'Past year',
-  custom: 'Between…',
-};
+/** A date range in words. */
+export const dateLabel = (d: DateRange): string => t(`dates.${d}`);
 
 /** The first day (YYYY-MM-DD, local) a date range includes, or "" for any. */
 export function modifiedAfter(p: Pick<SearchParams, 'date' | 'customAfter'>, now: Date): string {
