@@ -113,7 +113,7 @@ export function systemLanguage(): string {
  * speaks it before the settings arrive.
  */
 export function applyLanguage(setting: string): void {
-  const tag = languages.some((l) => l.tag === setting) ? setting : systemLanguage();
+  const tag = setting === PSEUDO || languages.some((l) => l.tag === setting) ? setting : systemLanguage();
   void instance.changeLanguage(tag);
   current.locale = tag;
   if (typeof document !== 'undefined') document.documentElement.lang = tag;
