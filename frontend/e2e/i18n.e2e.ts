@@ -235,3 +235,60 @@ describe('the pseudo-locale', () => {
     expect(pageErrors).toEqual([]);
   });
 });
+
+describe('right-to-left names and text', () => {
+  it('shows Arabic and Hebrew names, snippets, paths and previews right to left, and English left to right', async () => {
+    const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const page = await ctx.newPage();
+    const direction = (sel: string) => page.locator(sel).first().evaluate((e) => [e.getAttribute('dir'), getComputedStyle(e).direction].join(' '));
+    try {
+      for (const [word, name] of [
+        ['الميزانية', 'تقرير الميزانية.txt'],
+        ['תקציב', 'דוח תקציב.txt'],
+      ]) {
+        await page.goto('/?q=' + encodeURIComponent(word));
+        const first = page.getByTestId('result').first();
+        await expect.poll(() => first.getAttribute('data-path'), { timeout: T }).toMatch(new RegExp(`${name}$`));
+        expect(await direction('[data-testid="result"] [data-testid="result-title"]')).toBe('auto rtl');
+        expect(await direction('[data-testid="result"] [data-testid="result-snippet"]')).toBe('auto rtl');
+        await first.getByTestId('preview-button').click();
+        await page.getByTestId('preview-text').locator('pre').waitFor({ timeout: T });
+        expect(await direction('[data-testid="preview-text"] pre')).toBe('auto rtl');
+        expect(await direction('[data-testid="preview"] h2')).toBe('auto rtl');
+      }
+      await shot(page, 'rtl-preview');
+      await page.goto('/?q=' + encodeURIComponent('roof leak'));
+      await expect.poll(() => page.getByTestId('result-title').first().textContent(), { timeout: T }).toBe('Roof leak');
+      expect(await direction('[data-testid="result"] [data-testid="result-title"]')).toBe('auto ltr');
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('the language', () => {
+  it('follows the browser, and ui.language overrides it in every open window', async () => {
+    const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, locale: 'de-DE' });
+    const page = await ctx.newPage();
+    const nav = () => page.locator('nav.sidebar a').first().textContent();
+    const setLanguage = (tag: string) => call('PUT', '/api/settings/', { 'ui.language': tag });
+    try {
+      await page.goto('/');
+      await expect.poll(nav, { timeout: T }).toMatch(/Suche/);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+      await expect.poll(() => page.getByTestId('status-files').textContent(), { timeout: T }).toMatch(/^\d+ Dateien indexiert$/);
+      expect((await setLanguage('ru')).status).toBe(200);
+      await expect.poll(nav, { timeout: T }).toMatch(/Поиск/);
+      await expect.poll(() => page.getByTestId('status-files').textContent(), { timeout: T }).toMatch(/^\d+ файл(а|ов)? проиндексирован/);
+      // A new window speaks it from the start, and "" goes back to the browser's.
+      await page.reload();
+      await expect.poll(nav, { timeout: T }).toMatch(/Поиск/);
+      expect((await setLanguage('')).status).toBe(200);
+      await expect.poll(nav, { timeout: T }).toMatch(/Suche/);
+      expect((await setLanguage('pt')).status).toBe(400);
+    } finally {
+      await setLanguage('');
+      await ctx.close();
+    }
+  });
+});
