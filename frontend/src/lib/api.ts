@@ -140,7 +140,7 @@ export function normalizeHttpError(status: number, body: unknown, rawText = ''):
     }
   }
   const text = rawText.trim();
-  return new ApiError({ status, code: fallbackCode, message: text || `Request failed (HTTP ${status})` });
+  return new ApiError({ status, code: fallbackCode, message: text || t('api.httpFailed', { status }) });
 }
 
 /**
