@@ -3,9 +3,7 @@ package app
 import (
 	"context"
 	_ "embed"
-	"fmt"
 	"log/slog"
-	"strconv"
 	"sync"
 	"time"
 
@@ -18,7 +16,7 @@ import (
 //go:embed appicon.png
 var icon []byte
 
-// Menu labels. The smoke test finds the pause item by these.
+// The English pause item's labels. The smoke test finds the item by these.
 const (
 	labelPause  = "Pause indexing"
 	labelResume = "Resume indexing"
@@ -33,9 +31,13 @@ type tray struct {
 	log *slog.Logger
 
 	mu      sync.Mutex
-	status  *systray.MenuItem
-	pause   *systray.MenuItem
+	items   trayItems
 	refresh chan struct{}
+}
+
+// trayItems are the menu's items, retitled in the language of the moment.
+type trayItems struct {
+	status, quick, open, pause, quit *systray.MenuItem
 }
 
 func newTray(svc *service.Service, win *window, log *slog.Logger) *tray {
@@ -44,20 +46,21 @@ func newTray(svc *service.Service, win *window, log *slog.Logger) *tray {
 
 // ready builds the menu; systray calls it once the item is on the bus.
 func (t *tray) ready() {
+	tx, _ := trayTextFor(t.svc.Settings().UI.Language)
 	systray.SetIcon(icon)
 	systray.SetTitle("Trove")
-	systray.SetTooltip("Trove: search your files")
-	status := systray.AddMenuItem("Starting…", "What Trove is doing")
+	systray.SetTooltip(tx.tooltip)
+	status := systray.AddMenuItem(tx.starting, tx.statusTip)
 	status.Disable()
 	systray.AddSeparator()
-	quick := systray.AddMenuItem("Quick search", "Search your files from a small window")
-	open := systray.AddMenuItem("Open Trove", "Folders, activity and settings")
-	pause := systray.AddMenuItem(labelPause, "Stop or restart indexing")
+	quick := systray.AddMenuItem(tx.quick, tx.quickTip)
+	open := systray.AddMenuItem(tx.open, tx.openTip)
+	pause := systray.AddMenuItem(tx.pause, tx.pauseTip)
 	systray.AddSeparator()
-	quit := systray.AddMenuItem("Quit", "Stop Trove, its index and its API")
+	quit := systray.AddMenuItem(tx.quit, tx.quitTip)
 
 	t.mu.Lock()
-	t.status, t.pause = status, pause
+	t.items = trayItems{status: status, quick: quick, open: open, pause: pause, quit: quit}
 	t.mu.Unlock()
 	t.update(context.Background())
 
@@ -119,9 +122,9 @@ func (t *tray) run(ctx context.Context) {
 
 func (t *tray) update(ctx context.Context) {
 	t.mu.Lock()
-	status, pause := t.status, t.pause
+	it := t.items
 	t.mu.Unlock()
-	if status == nil {
+	if it.status == nil {
 		return // the menu is not built yet
 	}
 	q := t.svc.QueueStatus()
@@ -132,67 +135,27 @@ func (t *tray) update(ctx context.Context) {
 		}
 		return
 	}
-	line := statusLine(st.TotalFiles, q)
-	status.SetTitle(line)
-	pause.SetTitle(pauseLabel(q))
+	// The language may have changed since the last redraw (ui.language).
+	tx, tag := trayTextFor(t.svc.Settings().UI.Language)
+	line := statusLine(tx, tag, st.TotalFiles, q)
+	it.status.SetTitle(line)
+	it.status.SetTooltip(tx.statusTip)
+	it.quick.SetTitle(tx.quick)
+	it.quick.SetTooltip(tx.quickTip)
+	it.open.SetTitle(tx.open)
+	it.open.SetTooltip(tx.openTip)
+	it.pause.SetTitle(pauseLabel(tx, q))
+	it.pause.SetTooltip(tx.pauseTip)
+	it.quit.SetTitle(tx.quit)
+	it.quit.SetTooltip(tx.quitTip)
 	systray.SetTooltip("Trove: " + line)
 }
 
-// onEvent is fed every backend event; those that change the counts or the
-// queue redraw the menu.
+// onEvent is fed every backend event; those that change the counts, the
+// queue or the language redraw the menu.
 func (t *tray) onEvent(e core.Event) {
 	switch e.Type {
-	case core.EventQueueStatus, core.EventFileIndexed, core.EventFileRemoved, core.EventFolderRemoved, core.EventFileFailed:
+	case core.EventQueueStatus, core.EventFileIndexed, core.EventFileRemoved, core.EventFolderRemoved, core.EventFileFailed, core.EventSettings:
 		t.changed()
 	}
-}
-
-// statusLine is the tray's first line: "12,408 files indexed · 3 queued".
-func statusLine(files int64, q core.QueueStatus) string {
-	line := fmt.Sprintf("%s %s indexed", thousands(files), plural(files, "file", "files"))
-	switch {
-	case q.Total > 0:
-		line += fmt.Sprintf(" · %s queued", thousands(int64(q.Total)))
-	default:
-		line += " · up to date"
-	}
-	switch {
-	case q.PausedManually:
-		line += " · paused"
-	case q.PausedByScheduler:
-		line += " · held by schedule"
-	}
-	return line
-}
-
-// pauseLabel follows the manual pause: a scheduler hold is not the person's
-// to undo from here.
-func pauseLabel(q core.QueueStatus) string {
-	if q.PausedManually {
-		return labelResume
-	}
-	return labelPause
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// thousands writes n with comma separators: 12408 -> "12,408".
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := n < 0
-	if neg {
-		s = s[1:]
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
 }

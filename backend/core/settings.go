@@ -8,6 +8,7 @@ type Settings struct {
 	Queue      QueueSettings      `json:"queue"`
 	Scheduler  SchedulerSettings  `json:"scheduler"`
 	Extraction ExtractionSettings `json:"extraction"`
+	UI         UISettings         `json:"ui"`
 }
 
 // Provider names accepted by the summarizer and embedding sections.
@@ -87,3 +88,13 @@ type ExtractionSettings struct {
 	// default, and harmless without tesseract (the files say so).
 	OCR bool `json:"ocr"`
 }
+
+// UISettings are the person's choices for the windows and the tray.
+type UISettings struct {
+	// Language is a BCP 47 tag of one of UILanguages, or "" to follow the
+	// system (the browser's languages, or the locale of the tray).
+	Language string `json:"language"`
+}
+
+// UILanguages are the languages the web UI and the tray speak.
+var UILanguages = []string{"en", "de", "fr", "es", "zh-CN", "ja", "ru"}

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { launch, shot } from './browser';
 import { startServer, type Server } from './server';
 import { writeFixtures } from './fixtures';
+import { literals } from './literals';
 
 const T = 20_000;
 let browser: Browser;
@@ -65,6 +66,8 @@ function installBindings(pickPath: string) {
     PickFolder: async () => pickPath,
     Snapshot: async () => [],
     HideWindow: async () => null,
+    LoginItem: async () => ({ supported: true, enabled: true, path: '/home/me/.config/autostart/dev.trove.Trove.desktop', command: 'trove-desktop --hidden' }),
+    HotkeySetups: async () => [{ desktop: 'GNOME', key: 'Super+Space', commands: 'gsettings set org.gnome.settings-daemon.plugins.media-keys …', note: 'GNOME 3.36 or newer.' }],
   };
   const recorded: typeof App = {};
   for (const [k, f] of Object.entries(App)) {
@@ -161,5 +164,19 @@ describe('the UI in the desktop window', () => {
     expect(await page.evaluate(() => location.hash)).toBe('#/settings');
     expect(await page.getByRole('heading', { name: 'Settings', level: 1 }).count()).toBe(1);
     expect(await calls()).toEqual(expect.arrayContaining(['Settings', 'SettingsDefaults', 'Filters', 'FilterDefaults']));
+  });
+
+  it('speaks the pseudo-locale in its desktop-only parts too (start at login, hotkeys)', async () => {
+    const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1100, height: 760 }, locale: 'en-XA' });
+    try {
+      await ctx.addInitScript(installBindings, folder);
+      const p = await ctx.newPage();
+      await p.goto('/#/settings');
+      await p.getByTestId('hotkey-commands').waitFor({ timeout: T });
+      expect(await p.evaluate(() => document.documentElement.lang)).toBe('en-XA');
+      expect(await literals(p)).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
   });
 });

@@ -4,12 +4,12 @@
 // and a date range, the search in the address bar, and WCAG AA contrast in
 // both themes. Its screenshots are the docs' (npm run screenshots).
 
-import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { launch, shot, docsDir } from './browser';
-import { startServer, type Server } from './server';
+import { startServer, watchAndIndex, type Server } from './server';
 import { contrastFailures } from './contrast';
 
 const T = 20_000;
@@ -94,21 +94,8 @@ async function allResults(n: number) {
 beforeAll(async () => {
   server = await startServer();
   root = join(server.dir, 'Results');
-  const n = writeCorpus(root);
-  const res = await fetch(server.url + '/api/watch/directory', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ path: root }),
-  });
-  expect(res.status).toBeLessThan(300);
   // Every file indexed (expect.poll lives in tests only).
-  await vi.waitFor(
-    async () => {
-      const st = await (await fetch(server.url + '/api/files/stats')).json();
-      if (st.total_files !== n) throw new Error(`indexed ${st.total_files} of ${n} files`);
-    },
-    { timeout: 60_000, interval: 200 },
-  );
+  await watchAndIndex(server, root, writeCorpus(root));
   browser = await launch();
   ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
   await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { vi } from 'vitest';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -66,4 +67,21 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       if (process.env.KEEP_E2E_DIR !== '1') rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Watches a folder through the API and waits until count of its files are indexed (or failed). */
+export async function watchAndIndex(server: Server, path: string, count: number): Promise<void> {
+  const res = await fetch(server.url + '/api/watch/directory', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ path }),
+  });
+  if (res.status >= 300) throw new Error(`watching ${path}: ${res.status} ${await res.text()}`);
+  await vi.waitFor(
+    async () => {
+      const st = await (await fetch(server.url + '/api/files/stats')).json();
+      if (st.total_files + st.failed_files < count) throw new Error(`indexed ${st.total_files} of ${count} files`);
+    },
+    { timeout: 60_000, interval: 200 },
+  );
 }

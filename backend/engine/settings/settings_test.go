@@ -86,6 +86,9 @@ func TestUpdateRejectsAndChangesNothing(t *testing.T) {
 		`{"embedding.api_key_env": "AWS_SECRET_ACCESS_KEY"}`:                               "embedding.api_key_env",
 		`{"summarizer": {"api_key_env": "HOME"}}`:                                          "summarizer.api_key_env",
 		`{"summarizer.api_key_env": "openai_api_key"}`:                                     "summarizer.api_key_env",
+		`{"ui.language": "pt"}`:                                                            "ui.language",
+		`{"ui.language": "de-DE"}`:                                                         "ui.language",
+		`{"ui": {"language": 7}}`:                                                          "ui.language",
 	}
 	for body, key := range cases {
 		t.Run(body, func(t *testing.T) {
@@ -108,6 +111,21 @@ func TestUpdateRejectsAndChangesNothing(t *testing.T) {
 				t.Fatal("a rejected batch wrote the settings file")
 			}
 		})
+	}
+}
+
+// ui.language is a language the UI speaks, exactly as listed, or "" (the
+// system's); the tray reads it from the settings too.
+func TestUILanguageIsOneTheUISpeaks(t *testing.T) {
+	m := open(t, t.TempDir())
+	if Defaults().UI.Language != "" {
+		t.Fatalf("the default must follow the system, not %q", Defaults().UI.Language)
+	}
+	for _, tag := range append(core.UILanguages, "") {
+		got, err := m.Update(patch(t, `{"ui.language": "`+tag+`"}`))
+		if err != nil || got.UI.Language != tag {
+			t.Fatalf("%q: %+v %v", tag, got.UI, err)
+		}
 	}
 }
 

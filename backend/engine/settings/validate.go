@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"trove/backend/core"
@@ -37,6 +38,7 @@ func Defaults() core.Settings {
 			TimeoutSeconds: 30,
 			MaxTextMB:      10,
 		},
+		UI: core.UISettings{Language: ""}, // follow the system
 	}
 }
 
@@ -65,6 +67,7 @@ func Validate(s core.Settings) error {
 		between("extraction.timeout_seconds", s.Extraction.TimeoutSeconds, 0.1, 3600),
 		// The index holds at most store.MaxTextBytes of one file's text.
 		between("extraction.max_text_mb", s.Extraction.MaxTextMB, 0.001, store.MaxTextBytes>>20),
+		uiLanguage(s.UI.Language),
 	}
 	for _, err := range checks {
 		if err != nil {
@@ -96,6 +99,15 @@ func builtinModel(e core.EmbeddingSettings) error {
 		return core.InvalidField("INVALID_VALUE", "embedding.model", "%q is not a builtin model (use glove6b-sif-lex, glove6b-sif, or \"\" for the default)", e.Model)
 	}
 	return nil
+}
+
+// uiLanguage accepts a language the UI speaks, or "" for the system's.
+func uiLanguage(v string) error {
+	if v == "" || slices.Contains(core.UILanguages, v) {
+		return nil
+	}
+	return core.InvalidField("INVALID_VALUE", "ui.language", "%q is not a language of the UI (use one of: %s; or \"\" to follow the system)",
+		v, strings.Join(core.UILanguages, ", "))
 }
 
 func between(key string, v, lo, hi float64) error {

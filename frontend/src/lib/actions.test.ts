@@ -1,11 +1,10 @@
 import { describe, it, expect, vi, afterEach } from 'vitest';
-import { get } from 'svelte/store';
 import { openResult, revealResult } from './actions';
-import { toasts } from './toast';
+import { toasts } from './toast.svelte';
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  toasts.set([]);
+  toasts.list = [];
 });
 
 function answer(status: number, body: unknown) {
@@ -20,15 +19,15 @@ describe('opening a result', () => {
     const fetch = answer(400, { error: said });
     expect(await openResult(7, 'plan.xyz')).toBe(false);
     expect(String(fetch.mock.calls[0][0])).toBe('/api/files/7/open');
-    expect(get(toasts).at(-1)).toMatchObject({ kind: 'error', text: `Could not open plan.xyz: ${said}` });
+    expect(toasts.list.at(-1)).toMatchObject({ kind: 'error', text: `Could not open plan.xyz: ${said}` });
   });
 
   it('says so when revealing failed too, and when it worked', async () => {
     answer(400, { error: 'no file manager answered, and opening the folder failed: xdg-open exited 3' });
     expect(await revealResult(7, 'plan.xyz')).toBe(false);
-    expect(get(toasts).at(-1)?.text).toContain('xdg-open exited 3');
+    expect(toasts.list.at(-1)?.text).toContain('xdg-open exited 3');
     answer(200, { path: '/n/plan.xyz' });
     expect(await openResult(7, 'plan.xyz')).toBe(true);
-    expect(get(toasts).at(-1)).toMatchObject({ kind: 'ok', text: 'Opened plan.xyz' });
+    expect(toasts.list.at(-1)).toMatchObject({ kind: 'ok', text: 'Opened plan.xyz' });
   });
 });

@@ -7,6 +7,8 @@
 //
 // Errors from both are normalised into ApiError {status?, code, message, field?}.
 
+import { t } from './i18n.svelte';
+
 import type {
   FileRecord,
   FilterApplied,
@@ -138,7 +140,7 @@ export function normalizeHttpError(status: number, body: unknown, rawText = ''):
     }
   }
   const text = rawText.trim();
-  return new ApiError({ status, code: fallbackCode, message: text || `Request failed (HTTP ${status})` });
+  return new ApiError({ status, code: fallbackCode, message: text || t('api.httpFailed', { status }) });
 }
 
 /**
@@ -160,7 +162,7 @@ export function normalizeBindingError(e: unknown): ApiError {
   } catch {
     // not JSON: the raw text is the message
   }
-  return new ApiError({ code: 'ERROR', message: text || 'The desktop app reported an error' });
+  return new ApiError({ code: 'ERROR', message: text || t('api.desktopError') });
 }
 
 function fromObject(o: Record<string, any>, text: string): ApiError {
@@ -265,7 +267,7 @@ async function request(method: string, path: string, body?: unknown, opt: HttpOp
       });
     } catch (e) {
       if (e instanceof DOMException && e.name === 'AbortError') throw e;
-      throw new ApiError({ code: 'NETWORK', message: 'Cannot reach Trove: is it running?' });
+      throw new ApiError({ code: 'NETWORK', message: t('api.unreachable') });
     }
   };
 
@@ -306,7 +308,7 @@ async function http<T>(method: string, path: string, body?: unknown, opt: HttpOp
   const text = await res.text();
   const json = parseJSON(text);
   if (json === undefined && text) {
-    throw new ApiError({ status: res.status, code: 'INVALID_RESPONSE', message: 'Trove sent an answer that is not JSON' });
+    throw new ApiError({ status: res.status, code: 'INVALID_RESPONSE', message: t('api.notJSON') });
   }
   return (json ?? null) as T;
 }
@@ -323,7 +325,7 @@ const nothing = (): null => null;
 async function bind<T>(name: string, ...args: unknown[]): Promise<T> {
   const fn = bindings()?.[name];
   if (typeof fn !== 'function') {
-    throw new ApiError({ code: 'UNSUPPORTED', message: `This version of the desktop app cannot do ${name}` });
+    throw new ApiError({ code: 'UNSUPPORTED', message: t('api.unsupported', { name }) });
   }
   try {
     const r = await fn(...args);

@@ -2,6 +2,7 @@
 // the old selection trick (pages not served from a secure origin).
 
 import { isDesktop } from './api';
+import { t } from './i18n.svelte';
 
 export async function copyText(text: string): Promise<void> {
   const rt = isDesktop() ? window.runtime : undefined;
@@ -23,5 +24,5 @@ export async function copyText(text: string): Promise<void> {
   area.select();
   const ok = document.execCommand('copy');
   area.remove();
-  if (!ok) throw new Error('the clipboard refused the text');
+  if (!ok) throw new Error(t('actions.clipboardRefused'));
 }

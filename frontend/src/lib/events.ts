@@ -77,6 +77,7 @@ export interface Settings {
   queue: QueueSettings;
   scheduler: SchedulerSettings;
   extraction: ExtractionSettings;
+  ui: UISettings;
 }
 
 export interface FiltersChanged {
@@ -133,6 +134,10 @@ export interface ExtractionSettings {
   timeout_seconds: number;
   max_text_mb: number;
   ocr: boolean;
+}
+
+export interface UISettings {
+  language: string;
 }
 
 export interface SchedulerRule {

@@ -22,7 +22,7 @@ const explain: Explain = {
 describe('why this result', () => {
   it('lists matched words by weight, with their fields', () => {
     const why = describeWhy(explain);
-    expect(why.words.map((w) => `${w.word}: ${w.where}`)).toEqual(['roof: text ×3, title', 'leaks: text ×2', 'gutter: summary']);
+    expect(why.words.map((w) => `${w.word}: ${w.where.join(', ')}`)).toEqual(['roof: text ×3, title', 'leaks: text ×2', 'gutter: summary']);
     expect(why.name).toBe('roof in the name · notes in a folder');
     expect(why.corrections).toEqual(['laeks → leaks']);
     expect(why.feedback).toEqual(['gutter', 'storm']);

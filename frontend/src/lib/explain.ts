@@ -2,20 +2,17 @@
 // turned into short lines a person can read.
 
 import type { Explain } from './types';
+import { t } from './i18n.svelte';
+import { formatNumber, listOf } from './format';
 
-const fieldNames: Record<string, string> = {
-  text: 'text',
-  name: 'name',
-  folders: 'folder',
-  title: 'title',
-  keywords: 'keywords',
-  summary: 'summary',
-};
+const fields = ['text', 'name', 'folders', 'title', 'keywords', 'summary'] as const;
+const fieldName = (f: string) => (fields.includes(f as (typeof fields)[number]) ? t(`why.fields.${f as (typeof fields)[number]}`) : f);
 
 /** One matched word and where it was found: "roof: text ×3, title". */
 export interface WhyWord {
   word: string;
-  where: string;
+  /** The fields, most matches first: "text ×3", "title". */
+  where: string[];
   source: 'query' | 'correction' | 'feedback';
 }
 
@@ -31,7 +28,7 @@ export interface Why {
   sum: string;
 }
 
-const n2 = (x: number) => x.toFixed(2);
+const n2 = (x: number) => formatNumber(x, 2);
 
 export function describeWhy(x: Explain): Why {
   const words = [...x.words]
@@ -41,28 +38,28 @@ export function describeWhy(x: Explain): Why {
       source: w.source,
       where: Object.entries(w.fields)
         .sort((a, b) => b[1] - a[1])
-        .map(([f, count]) => (count > 1 ? `${fieldNames[f] ?? f} ×${count}` : (fieldNames[f] ?? f)))
-        .join(', '),
+        .map(([f, count]) => (count > 1 ? `${fieldName(f)} ×${count}` : fieldName(f))),
     }));
   const byPlace = new Map<string, string[]>();
   for (const m of x.name) byPlace.set(m.matched, [...(byPlace.get(m.matched) ?? []), m.word]);
-  const place = (key: string, label: string) => (byPlace.has(key) ? `${byPlace.get(key)!.join(', ')} ${label}` : '');
+  const place = (key: string, msg: 'why.inName' | 'why.asExtension' | 'why.inFolder') =>
+    byPlace.has(key) ? t(msg, { words: listOf(byPlace.get(key)!, 'unit') }) : '';
   const exact = (x.keyword.name_exact ?? 0) > 0;
   const name = [
-    exact ? 'the whole name, as typed' : '',
-    place('name', 'in the name'),
-    place('extension', 'as the extension'),
-    place('folders', 'in a folder'),
+    exact ? t('why.wholeName') : '',
+    place('name', 'why.inName'),
+    place('extension', 'why.asExtension'),
+    place('folders', 'why.inFolder'),
   ]
     .filter(Boolean)
     .join(' · ');
   const corrections = x.words.filter((w) => w.source === 'correction' && w.of).map((w) => `${w.of} → ${w.word}`);
   const near = x.keyword.proximity ?? 0;
-  const parts = [`text ${n2(x.keyword.text - near)}`];
-  if (near > 0) parts.push(`words together ${n2(near)}`);
+  const parts = [t('why.text', { score: n2(x.keyword.text - near) })];
+  if (near > 0) parts.push(t('why.together', { score: n2(near) }));
   const named = x.keyword.name + (x.keyword.name_exact ?? 0);
-  if (named > 0) parts.push(`name ${n2(named * x.keyword.name_weight)}`);
-  if (x.semantic.score > 0) parts.push(`meaning ${n2(x.semantic.score)}`);
+  if (named > 0) parts.push(t('why.name', { score: n2(named * x.keyword.name_weight) }));
+  if (x.semantic.score > 0) parts.push(t('why.meaning', { score: n2(x.semantic.score) }));
   const total = x.keyword.score + x.semantic.score;
   return { words, name, corrections, feedback: x.feedback, sum: `${n2(total)} = ${parts.join(' + ')}` };
 }

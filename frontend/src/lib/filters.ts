@@ -2,6 +2,7 @@
 // default patterns a list lacks.
 
 import type { FilterConfig, FilterDefaults, FilterMode, PatternList } from './api';
+import { t } from './i18n.svelte';
 
 export const APPLY_KEY = 'trove.filters.applyImmediately';
 
@@ -20,15 +21,15 @@ export function listsOf(mode: FilterMode): ListInfo[] {
       {
         key: 'whitelist_include',
         legacy: 'include',
-        title: 'Included',
-        hint: 'Only files matching one of these are indexed.',
+        title: t('filterEditor.lists.included'),
+        hint: t('filterEditor.lists.includedHint'),
         placeholder: '**/*.md',
       },
       {
         key: 'whitelist_exclude',
         legacy: 'exclude',
-        title: 'Excluded',
-        hint: 'Never indexed, even when included.',
+        title: t('filterEditor.lists.excluded'),
+        hint: t('filterEditor.lists.excludedWhiteHint'),
         placeholder: '**/drafts/**',
       },
     ];
@@ -37,15 +38,15 @@ export function listsOf(mode: FilterMode): ListInfo[] {
     {
       key: 'blacklist_exclude',
       legacy: 'exclude',
-      title: 'Excluded',
-      hint: 'Files and folders matching these are not indexed.',
+      title: t('filterEditor.lists.excluded'),
+      hint: t('filterEditor.lists.excludedBlackHint'),
       placeholder: '*.log',
     },
     {
       key: 'blacklist_include',
       legacy: 'include',
-      title: 'Exceptions',
-      hint: 'Indexed even when an excluded pattern matches.',
+      title: t('filterEditor.lists.exceptions'),
+      hint: t('filterEditor.lists.exceptionsHint'),
       placeholder: 'important.log',
     },
   ];

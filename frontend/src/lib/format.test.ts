@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { safeSnippet, parseTime, relativeTime, formatBytes, dirname, basename, localDay, secondsUntil } from './format';
-import { normalize } from './router';
+import { normalize } from './router.svelte';
 
 describe('snippets', () => {
   it('keeps <mark> and escapes any other tag', () => {
@@ -22,9 +22,9 @@ describe('times', () => {
 
   it('says how long ago', () => {
     const now = new Date(2026, 10, 22, 12, 0, 0);
-    expect(relativeTime('2026-11-22T11:59:50', now)).toBe('just now');
-    expect(relativeTime('2026-11-22T11:50:00', now)).toBe('10 min ago');
-    expect(relativeTime('2026-11-22T09:00:00', now)).toBe('3 h ago');
+    expect(relativeTime('2026-11-22T11:59:50', now)).toBe('now');
+    expect(relativeTime('2026-11-22T11:50:00', now)).toBe('10 minutes ago');
+    expect(relativeTime('2026-11-22T09:00:00', now)).toBe('3 hours ago');
     expect(relativeTime('2026-11-21T09:00:00', now)).toBe('yesterday');
     expect(relativeTime('2026-11-18T12:00:00', now)).toBe('4 days ago');
     expect(relativeTime(null, now)).toBe('');
@@ -36,8 +36,8 @@ describe('times', () => {
 
 describe('small formatters', () => {
   it('formats sizes and paths', () => {
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(512)).toBe('512 byte');
+    expect(formatBytes(1536)).toBe('1.5 kB');
     expect(formatBytes(88012345)).toBe('84 MB');
     expect(dirname('/a/b/c.txt')).toBe('/a/b');
     expect(dirname('/c.txt')).toBe('/');

@@ -1,25 +1,47 @@
-// Formatting helpers shared by the screens.
+// Formatting helpers shared by the screens: numbers, sizes, dates and
+// lists through Intl, in the UI's language (intlLocale). Each result is
+// data to the pseudo-locale (isolate).
 
-const numberFmt = new Intl.NumberFormat();
+import { intlLocale, isolate } from './i18n.svelte';
+
+// One formatter per locale and options: building one is not cheap.
+const formatters = new Map<string, unknown>();
+function cached<T>(kind: string, opts: object, make: (locale: string) => T): T {
+  const key = `${kind}|${intlLocale()}|${JSON.stringify(opts)}`;
+  let f = formatters.get(key) as T | undefined;
+  if (!f) formatters.set(key, (f = make(intlLocale())));
+  return f;
+}
 
 export function formatCount(n: number | null | undefined): string {
-  return numberFmt.format(n ?? 0);
+  return isolate(cached('n', {}, (l) => new Intl.NumberFormat(l)).format(n ?? 0));
 }
 
-export function plural(n: number, one: string, many = one + 's'): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
+/** A number with exactly this many decimals ("0.62", "0,62"). */
+export function formatNumber(n: number, decimals: number): string {
+  const opts = { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
+  return isolate(cached('n', opts, (l) => new Intl.NumberFormat(l, opts)).format(n));
 }
 
+/** A list in the UI's language: "a, b and c" (conjunction) or "a, b, c" (unit). */
+export function listOf(items: string[], type: 'conjunction' | 'unit' = 'conjunction'): string {
+  const opts = { type, style: type === 'unit' ? 'short' : 'long' } as const;
+  return isolate(cached('l', opts, (l) => new Intl.ListFormat(l, opts)).format(items));
+}
+
+const byteUnits = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'];
+
+/** A size in the UI's language: "512 byte", "1.5 kB", "84 MB" (1024 to a step). */
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '';
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let i = 0;
   let v = n;
-  while (v >= 1024 && i < units.length - 1) {
+  while (v >= 1024 && i < byteUnits.length - 1) {
     v /= 1024;
     i++;
   }
-  return `${i === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+  const opts = { style: 'unit', unit: byteUnits[i], unitDisplay: 'short', maximumFractionDigits: i > 0 && v < 10 ? 1 : 0 } as const;
+  return isolate(cached('b', opts, (l) => new Intl.NumberFormat(l, opts)).format(v));
 }
 
 /**
@@ -33,41 +55,52 @@ export function parseTime(t: string | number | null | undefined): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-const dateFmt = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-const dateTimeFmt = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+const dateOpts = { year: 'numeric', month: 'short', day: 'numeric' } as const;
+const dateTimeOpts = { ...dateOpts, hour: '2-digit', minute: '2-digit' } as const;
 
 export function formatDate(t: string | number | null | undefined): string {
   const d = parseTime(t);
-  return d ? dateFmt.format(d) : '';
+  return d ? isolate(cached('d', dateOpts, (l) => new Intl.DateTimeFormat(l, dateOpts)).format(d)) : '';
 }
 
 export function formatDateTime(t: string | number | null | undefined): string {
   const d = parseTime(t);
-  return d ? dateTimeFmt.format(d) : '';
+  return d ? isolate(cached('d', dateTimeOpts, (l) => new Intl.DateTimeFormat(l, dateTimeOpts)).format(d)) : '';
 }
 
-/** "just now", "5 min ago", "3 h ago", "yesterday", else a date. */
+/** A time relative to now, "in 3 seconds", in the UI's language. */
+export function relativeSeconds(seconds: number): string {
+  const opts = { numeric: 'auto' } as const;
+  return isolate(cached('r', opts, (l) => new Intl.RelativeTimeFormat(l, opts)).format(Math.round(seconds), 'second'));
+}
+
+/** "now", "10 minutes ago", "3 hours ago", "yesterday", "4 days ago", else a date. */
 export function relativeTime(t: string | number | null | undefined, now = new Date()): string {
   const d = parseTime(t);
   if (!d) return '';
   const s = (now.getTime() - d.getTime()) / 1000;
+  const opts = { numeric: 'auto' } as const;
+  const rtf = cached('r', opts, (l) => new Intl.RelativeTimeFormat(l, opts));
+  const ago = (n: number, unit: Intl.RelativeTimeFormatUnit) => isolate(rtf.format(-n, unit));
   if (s < -60) {
     const ahead = -s;
-    if (ahead < 3600) return `in ${Math.round(ahead / 60)} min`;
+    if (ahead < 3600) return isolate(rtf.format(Math.round(ahead / 60), 'minute'));
     return formatDateTime(t);
   }
-  if (s < 45) return 'just now';
-  if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min ago`;
-  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
-  if (s < 2 * 86400) return 'yesterday';
-  if (s < 7 * 86400) return `${Math.floor(s / 86400)} days ago`;
+  if (s < 45) return ago(0, 'second');
+  if (s < 3600) return ago(Math.max(1, Math.round(s / 60)), 'minute');
+  if (s < 86400) return ago(Math.round(s / 3600), 'hour');
+  if (s < 2 * 86400) return ago(1, 'day');
+  if (s < 7 * 86400) return ago(Math.floor(s / 86400), 'day');
   return formatDate(t);
+}
+
+/** The names of the days of the week, Monday first ("narrow": "M", "long": "Monday"). */
+export function weekdayNames(width: 'narrow' | 'short' | 'long'): string[] {
+  const opts = { weekday: width } as const;
+  const fmt = cached('w', opts, (l) => new Intl.DateTimeFormat(l, opts));
+  // 1 January 2024 was a Monday.
+  return Array.from({ length: 7 }, (_, i) => isolate(fmt.format(new Date(2024, 0, 1 + i))));
 }
 
 /** Seconds until a Unix time, for cooldowns ("3 s"). */

@@ -1,13 +1,12 @@
 import { describe, it, expect, vi, afterEach } from 'vitest';
-import { get } from 'svelte/store';
 import {
   foldersReducer,
   queueReducer,
   mergeFolders,
   activityReducer,
-  createLiveStore,
+  Live,
   emptyQueue,
-} from './live';
+} from './live.svelte';
 import type { Folder, TroveEvent, EventType } from './api';
 
 const ev = (type: EventType, data: any, id = 1): TroveEvent => ({ id, type, time: '2026-11-22T08:14:03Z', data });
@@ -130,7 +129,7 @@ describe('the live store', () => {
       queueStatus: vi.fn(async () => ({ ...emptyQueue, total: 4 })),
       statsThrottleMs: 1000,
     };
-    const store = createLiveStore(deps as any);
+    const store = new Live(deps as any);
     return { store, deps, push: (e: TroveEvent) => push(e), setState: (s: any) => setState(s) };
   }
 
@@ -140,8 +139,8 @@ describe('the live store', () => {
     store.start();
     push(ev('folder.status', { id: 1, path: '/f1', status: 'watching', message: '', file_count: 2, indexed_count: 2, failed_count: 0 }));
     answer({ total_directories: 1, directories: [folder(1, { status: 'indexing', file_count: 2 })] });
-    await vi.waitFor(() => expect(get(store.foldersLoaded)).toBe(true));
-    expect(get(store.folders)[0]).toMatchObject({ status: 'watching', indexed_count: 2, added_at: '2026-11-22T08:00:00Z' });
+    await vi.waitFor(() => expect(store.foldersLoaded).toBe(true));
+    expect(store.folders[0]).toMatchObject({ status: 'watching', indexed_count: 2, added_at: '2026-11-22T08:00:00Z' });
   });
 
   it('fetches the list again once folder events pause, and its counts win', async () => {
@@ -155,14 +154,14 @@ describe('the live store', () => {
     push(ev('folder.status', { id: 1, path: '/f1', status: 'watching', message: '', file_count: 11, indexed_count: 10, failed_count: 1 }, 9));
     await vi.advanceTimersByTimeAsync(100);
     push(ev('scan.progress', { id: 1, path: '/f1', status: 'watching', file_count: 11, indexed_count: 10, failed_count: 0, pending: 0 }, 8));
-    expect(get(store.folders)[0].failed_count).toBe(0);
+    expect(store.folders[0].failed_count).toBe(0);
     answer = { total_directories: 1, directories: [folder(1, { status: 'watching', file_count: 11, indexed_count: 10, failed_count: 1 })] };
     await vi.advanceTimersByTimeAsync(399);
     expect(deps.folders).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(deps.folders).toHaveBeenCalledTimes(2);
     await vi.advanceTimersByTimeAsync(0);
-    expect(get(store.folders)[0]).toMatchObject({ failed_count: 1, indexed_count: 10, status: 'watching' });
+    expect(store.folders[0]).toMatchObject({ failed_count: 1, indexed_count: 10, status: 'watching' });
     store.stop();
   });
 
@@ -173,12 +172,12 @@ describe('the live store', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(deps.stats).toHaveBeenCalledTimes(1);
     setState('open');
-    expect(get(store.connection)).toBe('open');
+    expect(store.connection).toBe('open');
     await vi.advanceTimersByTimeAsync(0);
     expect(deps.stats).toHaveBeenCalledTimes(2); // caught up on connecting
     expect(deps.folders).toHaveBeenCalledTimes(2);
     push(ev('queue.status', { ...emptyQueue, paused: true, paused_manually: true, total: 2 }));
-    expect(get(store.queue)).toMatchObject({ paused: true, total: 2 });
+    expect(store.queue).toMatchObject({ paused: true, total: 2 });
     for (let i = 0; i < 20; i++) push(ev('file.indexed', { id: i, path: `/x${i}` }, i));
     await vi.advanceTimersByTimeAsync(0);
     // the first event refreshes at once; the rest wait for the throttle
@@ -199,6 +198,6 @@ describe('the live store', () => {
     push(ev('filters.changed', { version: 2, removed_count: 0 }));
     expect(seen).toEqual(['settings.changed', 'resync']);
     await vi.waitFor(() => expect(deps.folders).toHaveBeenCalledTimes(2));
-    await vi.waitFor(() => expect(get(store.queue)?.total).toBe(4));
+    await vi.waitFor(() => expect(store.queue?.total).toBe(4));
   });
 });

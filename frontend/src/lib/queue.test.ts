@@ -1,11 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { describeQueue } from './queue';
-import { emptyQueue } from './live';
+import { emptyQueue } from './live.svelte';
 
 describe('the queue in words', () => {
   it('says the storage hold first: it holds whatever else does', () => {
     const held = describeQueue({ ...emptyQueue, paused: true, paused_by_storage: true, storage_reason: 'database or disk is full', paused_manually: true, total: 4, processing: 2 });
-    expect(held).toEqual({ key: 'held', title: 'Held: the index cannot be written', detail: 'database or disk is full' });
+    expect(held).toEqual({ key: 'held', title: 'Held: the index cannot be written', detail: 'database or disk is full', foreign: true });
     expect(describeQueue({ ...emptyQueue, paused: true, paused_by_storage: true }).detail).toMatch(/full or failing/);
   });
 

@@ -1,31 +1,32 @@
 // How the indexing queue is doing, in words (the Activity screen's header).
 
-import { formatCount } from './format';
 import type { QueueStatus } from './types';
+import { t } from './i18n.svelte';
 
 export interface QueueState {
   /** unknown, held, paused, scheduled, idle or running. */
   key: string;
   title: string;
   detail: string;
+  /** The detail is the server's own words (a reason it gave), in English. */
+  foreign?: boolean;
 }
 
 export function describeQueue(q: QueueStatus | null): QueueState {
-  if (!q) return { key: 'unknown', title: 'Connecting…', detail: '' };
+  if (!q) return { key: 'unknown', title: t('queueState.connecting'), detail: '' };
   // Before any other: no pause or schedule ends this one.
   if (q.paused_by_storage)
-    return {
-      key: 'held',
-      title: 'Held: the index cannot be written',
-      detail: q.storage_reason || 'Its disk is full or failing. Indexing resumes by itself once a write succeeds.',
-    };
+    return q.storage_reason
+      ? { key: 'held', title: t('queueState.heldTitle'), detail: q.storage_reason, foreign: true }
+      : { key: 'held', title: t('queueState.heldTitle'), detail: t('queueState.heldText') };
   if (q.paused_manually && q.paused_by_scheduler)
-    return { key: 'paused', title: 'Paused', detail: `Paused by you, and held by the schedule: ${q.scheduler_reason}` };
-  if (q.paused_manually) return { key: 'paused', title: 'Paused', detail: 'Indexing waits until you resume. Changes are still collected.' };
+    return { key: 'paused', title: t('queueState.paused'), detail: t('queueState.pausedAndHeld', { reason: q.scheduler_reason }) };
+  if (q.paused_manually) return { key: 'paused', title: t('queueState.paused'), detail: t('queueState.pausedText') };
   if (q.paused_by_scheduler)
-    return { key: 'scheduled', title: 'Held by the schedule', detail: q.scheduler_reason || 'The scheduler rules do not hold right now.' };
-  if (q.total === 0 && q.merging)
-    return { key: 'idle', title: 'Up to date', detail: 'Tidying the index for faster searches, in the background. Searches work as usual.' };
-  if (q.total === 0) return { key: 'idle', title: 'Up to date', detail: 'Nothing waits to be indexed.' };
-  return { key: 'running', title: 'Indexing', detail: `${formatCount(q.processing)} in progress now (read a few at a time, as Settings says, then written together).` };
+    return q.scheduler_reason
+      ? { key: 'scheduled', title: t('queueState.scheduledTitle'), detail: q.scheduler_reason, foreign: true }
+      : { key: 'scheduled', title: t('queueState.scheduledTitle'), detail: t('queueState.scheduledText') };
+  if (q.total === 0 && q.merging) return { key: 'idle', title: t('queueState.upToDate'), detail: t('queueState.merging') };
+  if (q.total === 0) return { key: 'idle', title: t('queueState.upToDate'), detail: t('queueState.nothing') };
+  return { key: 'running', title: t('queueState.indexing'), detail: t('queueState.running', { count: q.processing }) };
 }

@@ -1,6 +1,5 @@
 import { describe, it, expect, vi, beforeEach } from 'vitest';
-import { get } from 'svelte/store';
-import { buildRequest, createSearchController, emptyParams, paramsFromURL, paramsToURL, type SearchParams } from './search';
+import { buildRequest, SearchController, emptyParams, paramsFromURL, paramsToURL, type SearchParams } from './search.svelte';
 import { clearRecent, recentSearches, rememberSearch, MAX_RECENT } from './recent';
 import { problemLabel } from './problems';
 import type { SearchRequest, SearchResponse } from './api';
@@ -83,33 +82,33 @@ describe('paging', () => {
       const ids = Array.from({ length: Math.min(req.limit ?? 50, 120 - from) }, (_, i) => from + i + 1);
       return { query: req.query, total: 123, total_groups: 120, results: ids.map((id) => hit(id)), did_you_mean: { query: 'license', corrections: [] } };
     });
-    const c = createSearchController({ search, debounceMs: 0, limit: 50 });
+    const c = new SearchController({ search, debounceMs: 0, limit: 50 });
     c.set({ query: 'licnese' });
-    await vi.waitFor(() => expect(get(c).phase).toBe('done'));
-    expect(get(c)).toMatchObject({ total: 123, totalGroups: 120, didYouMean: 'license' });
+    await vi.waitFor(() => expect(c.state.phase).toBe('done'));
+    expect(c.state).toMatchObject({ total: 123, totalGroups: 120, didYouMean: 'license' });
     expect(c.hasMore()).toBe(true);
     c.move(47); // near the end: the next page comes
-    await vi.waitFor(() => expect(get(c).results).toHaveLength(100));
+    await vi.waitFor(() => expect(c.state.results).toHaveLength(100));
     expect(reqs[1].offset).toBe(50);
     c.loadMore();
-    await vi.waitFor(() => expect(get(c).results).toHaveLength(120));
+    await vi.waitFor(() => expect(c.state.results).toHaveLength(120));
     expect(c.hasMore()).toBe(false);
     c.loadMore();
     expect(search).toHaveBeenCalledTimes(3);
-    expect(new Set(get(c).results.map((r) => r.file.id)).size).toBe(120);
+    expect(new Set(c.state.results.map((r) => r.file.id)).size).toBe(120);
   });
 
   it('stops paging when a page brings nothing new, whatever the count says', async () => {
     const search = vi.fn(async (req: SearchRequest): Promise<SearchResponse> => {
       return { query: req.query, total: 80, total_groups: 80, results: Array.from({ length: 50 }, (_, i) => hit(i + 1)) };
     });
-    const c = createSearchController({ search, debounceMs: 0 });
+    const c = new SearchController({ search, debounceMs: 0 });
     c.set({ query: 'a' });
-    await vi.waitFor(() => expect(get(c).phase).toBe('done'));
+    await vi.waitFor(() => expect(c.state.phase).toBe('done'));
     expect(c.hasMore()).toBe(true);
     c.loadMore();
-    await vi.waitFor(() => expect(get(c).loadingMore).toBe(false));
-    expect(get(c).results).toHaveLength(50);
+    await vi.waitFor(() => expect(c.state.loadingMore).toBe(false));
+    expect(c.state.results).toHaveLength(50);
     expect(c.hasMore()).toBe(false);
     expect(search).toHaveBeenCalledTimes(2);
   });
@@ -120,15 +119,15 @@ describe('paging', () => {
       if (req.offset) return new Promise((r) => (release = r));
       return { query: req.query, total: 60, results: Array.from({ length: 50 }, (_, i) => hit(i + 1)) };
     });
-    const c = createSearchController({ search, debounceMs: 0 });
+    const c = new SearchController({ search, debounceMs: 0 });
     c.set({ query: 'a' });
-    await vi.waitFor(() => expect(get(c).phase).toBe('done'));
+    await vi.waitFor(() => expect(c.state.phase).toBe('done'));
     c.loadMore();
     c.set({ query: 'b' });
-    await vi.waitFor(() => expect(get(c).shownQuery).toBe('b'));
+    await vi.waitFor(() => expect(c.state.shownQuery).toBe('b'));
     release({ query: 'a', total: 60, results: [hit(999)] });
     await Promise.resolve();
-    expect(get(c).results.some((r) => r.file.id === 999)).toBe(false);
+    expect(c.state.results.some((r) => r.file.id === 999)).toBe(false);
   });
 });
 

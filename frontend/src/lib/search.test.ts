@@ -1,6 +1,5 @@
 import { describe, it, expect, vi, beforeEach, afterEach } from 'vitest';
-import { get } from 'svelte/store';
-import { buildRequest, createSearchController, modifiedAfter, hasFilters, emptyParams } from './search';
+import { buildRequest, SearchController, modifiedAfter, hasFilters, emptyParams } from './search.svelte';
 import { ApiError, type SearchRequest, type SearchResponse } from './api';
 import { searchResult as result } from './fixtures';
 
@@ -57,21 +56,21 @@ describe('buildRequest', () => {
 describe('search as you type', () => {
   it('waits for a pause in typing (150 ms) and sends one request', async () => {
     const { fn, pending } = deferredSearch();
-    const s = createSearchController({ search: fn, now });
+    const s = new SearchController({ search: fn, now });
     s.set({ query: 'r' });
     await vi.advanceTimersByTimeAsync(100);
     s.set({ query: 'ro' });
     await vi.advanceTimersByTimeAsync(100);
     s.set({ query: 'roof' });
-    expect(get(s).pending).toBe(true);
+    expect(s.state.pending).toBe(true);
     await vi.advanceTimersByTimeAsync(149);
     expect(fn).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     expect(fn).toHaveBeenCalledTimes(1);
     expect(fn.mock.calls[0][0].query).toBe('roof');
     pending[0].resolve(answer('roof', [1, 2]));
-    await vi.waitFor(() => expect(get(s).phase).toBe('done'));
-    const st = get(s);
+    await vi.waitFor(() => expect(s.state.phase).toBe('done'));
+    const st = s.state;
     expect(st.results.map((r) => r.file.id)).toEqual([1, 2]);
     expect(st.shownQuery).toBe('roof');
     expect(st.pending).toBe(false);
@@ -79,25 +78,25 @@ describe('search as you type', () => {
 
   it('keeps the notice of the answer shown, and only of that one', async () => {
     const { fn, pending } = deferredSearch();
-    const s = createSearchController({ search: fn, now });
+    const s = new SearchController({ search: fn, now });
     s.set({ query: 'garden' });
     await vi.advanceTimersByTimeAsync(150);
     const notice = 'Semantic search is unavailable (ollama at http://127.0.0.1:11434 is not reachable); these results match your words only.';
     pending[0].resolve({ ...answer('garden', [3]), notice });
-    await vi.waitFor(() => expect(get(s).phase).toBe('done'));
-    expect(get(s).notice).toBe(notice);
+    await vi.waitFor(() => expect(s.state.phase).toBe('done'));
+    expect(s.state.notice).toBe(notice);
     s.set({ query: 'garden bed' });
     await vi.advanceTimersByTimeAsync(150);
     pending[1].resolve(answer('garden bed', [3]));
-    await vi.waitFor(() => expect(get(s).shownQuery).toBe('garden bed'));
-    expect(get(s).notice).toBe('');
+    await vi.waitFor(() => expect(s.state.shownQuery).toBe('garden bed'));
+    expect(s.state.notice).toBe('');
     s.clear();
-    expect(get(s).notice).toBe('');
+    expect(s.state.notice).toBe('');
   });
 
   it('ignores an answer that arrives after a newer request', async () => {
     const { fn, pending } = deferredSearch();
-    const s = createSearchController({ search: fn, now });
+    const s = new SearchController({ search: fn, now });
     s.set({ query: 'roof' });
     await vi.advanceTimersByTimeAsync(150);
     s.set({ query: 'roof leak' });
@@ -106,16 +105,16 @@ describe('search as you type', () => {
     expect(pending[0].signal?.aborted).toBe(true);
     // The newer answer first, then the stale one.
     pending[1].resolve(answer('roof leak', [7]));
-    await vi.waitFor(() => expect(get(s).shownQuery).toBe('roof leak'));
+    await vi.waitFor(() => expect(s.state.shownQuery).toBe('roof leak'));
     pending[0].resolve(answer('roof', [1, 2, 3]));
     await vi.advanceTimersByTimeAsync(0);
-    expect(get(s).results.map((r) => r.file.id)).toEqual([7]);
-    expect(get(s).shownQuery).toBe('roof leak');
+    expect(s.state.results.map((r) => r.file.id)).toEqual([7]);
+    expect(s.state.shownQuery).toBe('roof leak');
   });
 
   it('ignores a stale failure too', async () => {
     const { fn, pending } = deferredSearch();
-    const s = createSearchController({ search: fn, now });
+    const s = new SearchController({ search: fn, now });
     s.set({ query: 'a1' });
     await vi.advanceTimersByTimeAsync(150);
     s.set({ query: 'a2' });
@@ -123,38 +122,38 @@ describe('search as you type', () => {
     pending[1].resolve(answer('a2', [2]));
     pending[0].reject(new ApiError({ status: 400, code: 'INVALID_QUERY', message: 'bad' }));
     await vi.advanceTimersByTimeAsync(0);
-    expect(get(s).phase).toBe('done');
-    expect(get(s).error).toBeNull();
+    expect(s.state.phase).toBe('done');
+    expect(s.state.error).toBeNull();
   });
 
   it('shows the error of the latest request', async () => {
     const { fn, pending } = deferredSearch();
-    const s = createSearchController({ search: fn, now });
+    const s = new SearchController({ search: fn, now });
     s.set({ query: 'after:2024-13' });
     await vi.advanceTimersByTimeAsync(150);
     pending[0].reject(new ApiError({ status: 400, code: 'INVALID_QUERY', message: 'after: bad date' }));
-    await vi.waitFor(() => expect(get(s).phase).toBe('error'));
-    expect(get(s).error?.code).toBe('INVALID_QUERY');
+    await vi.waitFor(() => expect(s.state.phase).toBe('error'));
+    expect(s.state.error?.code).toBe('INVALID_QUERY');
   });
 
   it('clears at once when the box is emptied, dropping the answer on its way', async () => {
     const { fn, pending } = deferredSearch();
-    const s = createSearchController({ search: fn, now });
+    const s = new SearchController({ search: fn, now });
     s.set({ query: 'roof' });
     await vi.advanceTimersByTimeAsync(150);
     s.set({ query: '   ' });
-    expect(get(s).phase).toBe('idle');
+    expect(s.state.phase).toBe('idle');
     pending[0].resolve(answer('roof', [1]));
     await vi.advanceTimersByTimeAsync(0);
-    expect(get(s).results).toEqual([]);
-    expect(get(s).phase).toBe('idle');
+    expect(s.state.results).toEqual([]);
+    expect(s.state.phase).toBe('idle');
     await vi.advanceTimersByTimeAsync(500);
     expect(fn).toHaveBeenCalledTimes(1);
   });
 
   it('searches at once when a filter chip changes', async () => {
     const { fn } = deferredSearch();
-    const s = createSearchController({ search: fn, now });
+    const s = new SearchController({ search: fn, now });
     s.set({ query: 'plan' });
     await vi.advanceTimersByTimeAsync(150);
     s.set({ extensions: ['md'] });
@@ -168,28 +167,28 @@ describe('search as you type', () => {
 
   it('moves the selection within the results, and a refresh keeps it on its file', async () => {
     const { fn, pending } = deferredSearch();
-    const s = createSearchController({ search: fn, now });
+    const s = new SearchController({ search: fn, now });
     s.set({ query: 'x' });
     await vi.advanceTimersByTimeAsync(150);
     pending[0].resolve(answer('x', [1, 2, 3]));
-    await vi.waitFor(() => expect(get(s).phase).toBe('done'));
+    await vi.waitFor(() => expect(s.state.phase).toBe('done'));
     s.move(1);
     s.move(5);
-    expect(get(s).selected).toBe(2);
+    expect(s.state.selected).toBe(2);
     s.move(-10);
-    expect(get(s).selected).toBe(0);
+    expect(s.state.selected).toBe(0);
     s.select(1);
     expect(s.selected()?.file.id).toBe(2);
     s.refresh();
     await vi.advanceTimersByTimeAsync(0);
     pending[1].resolve(answer('x', [9, 2, 1]));
-    await vi.waitFor(() => expect(get(s).results[0].file.id).toBe(9));
+    await vi.waitFor(() => expect(s.state.results[0].file.id).toBe(9));
     expect(s.selected()?.file.id).toBe(2);
   });
 
   it('does nothing on refresh while idle, and destroy drops what is pending', async () => {
     const { fn, pending } = deferredSearch();
-    const s = createSearchController({ search: fn, now });
+    const s = new SearchController({ search: fn, now });
     s.refresh();
     expect(fn).not.toHaveBeenCalled();
     s.set({ query: 'x' });
@@ -197,6 +196,6 @@ describe('search as you type', () => {
     s.destroy();
     pending[0].resolve(answer('x', [1]));
     await vi.advanceTimersByTimeAsync(0);
-    expect(get(s).results).toEqual([]);
+    expect(s.state.results).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ describe('the settings patch', () => {
     const f = flatten(base as any);
     expect(f['queue.max_concurrency']).toBe(2);
     expect(f['scheduler.rules']).toEqual([]);
-    expect(Object.keys(f)).toHaveLength(21);
+    expect(Object.keys(f)).toHaveLength(22);
   });
 
   it('holds only the keys that changed', () => {
@@ -114,7 +114,7 @@ describe('scheduler rules', () => {
   });
 
   it('describes rules in words', () => {
-    expect(describeRule({ type: 'time_window', start: '22:00', end: '07:00', days: ['sat'] })).toBe('between 22:00 and 07:00 on sat');
+    expect(describeRule({ type: 'time_window', start: '22:00', end: '07:00', days: ['sat'] })).toBe('between 22:00 and 07:00 on Sat');
     expect(describeRule({ type: 'cpu_below', percent: 40 })).toBe('while CPU use is below 40%');
   });
 });
@@ -129,12 +129,12 @@ describe('the OCR switch', () => {
       problem: false,
     });
     expect(ocrControl({ available: true, languages: ['eng', 'deu', 'xyz'], message: '' }, true).note).toBe(
-      'tesseract reads English, German and xyz.',
+      'tesseract reads English, German, and xyz.',
     );
   });
 
   it('cannot be turned on without tesseract, and says what to install', () => {
-    expect(ocrControl(missing, false)).toEqual({ disabled: true, note: missing.message, problem: true });
+    expect(ocrControl(missing, false)).toEqual({ disabled: true, note: missing.message, problem: true, foreign: true });
   });
 
   it('can always be turned off', () => {

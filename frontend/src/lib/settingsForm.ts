@@ -2,6 +2,8 @@
 // validation errors mapped to the fields they name.
 
 import { ApiError, type OCRStatus, type Settings, type SettingsPatch, type SchedulerRule, type RuleType } from './api';
+import { intlLocale, t } from './i18n.svelte';
+import { listOf, weekdayNames } from './format';
 
 /** Arrays (scheduler.rules) are one value: the API replaces them whole. */
 export function flatten(obj: Record<string, any>, prefix = ''): Record<string, unknown> {
@@ -81,12 +83,10 @@ export function unplacedErrors(errors: FieldErrors, shown: (key: string) => bool
 // ---------------------------------------------------------------------------
 // Scheduler rules
 
-export const ruleTypes: { type: RuleType; label: string }[] = [
-  { type: 'time_window', label: 'Time window' },
-  { type: 'on_ac_power', label: 'On mains power' },
-  { type: 'cpu_below', label: 'CPU use below' },
-  { type: 'battery_above', label: 'Battery above' },
-];
+export const ruleTypes: RuleType[] = ['time_window', 'on_ac_power', 'cpu_below', 'battery_above'];
+
+/** A rule type in words. */
+export const ruleTypeLabel = (type: RuleType): string => t(`rules.types.${type}`);
 
 export const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
@@ -125,15 +125,17 @@ export function cleanRules(rules: SchedulerRule[]): SchedulerRule[] {
 export function describeRule(r: SchedulerRule): string {
   switch (r.type) {
     case 'time_window': {
-      const d = r.days && r.days.length ? ` on ${r.days.join(', ')}` : '';
-      return `between ${r.start || '?'} and ${r.end || '?'}${d}`;
+      const times = { start: r.start || '?', end: r.end || '?' };
+      if (!r.days?.length) return t('rules.between', times);
+      const names = weekdayNames('short');
+      return t('rules.betweenOn', { ...times, days: listOf(r.days.map((d) => names[days.indexOf(d)] ?? d), 'unit') });
     }
     case 'on_ac_power':
-      return 'while on mains power';
+      return t('rules.onPower');
     case 'cpu_below':
-      return `while CPU use is below ${r.percent ?? '?'}%`;
+      return t('rules.cpuBelow', { percent: r.percent ?? '?' });
     case 'battery_above':
-      return `while the battery is above ${r.percent ?? '?'}%`;
+      return t('rules.batteryAbove', { percent: r.percent ?? '?' });
     default:
       return String(r.type);
   }
@@ -153,6 +155,8 @@ export interface OCRControl {
   note: string;
   /** The note is a problem (tesseract missing or broken). */
   problem: boolean;
+  /** The note is the server's own words, in English. */
+  foreign?: boolean;
 }
 
 /**
@@ -163,28 +167,24 @@ export function ocrControl(status: OCRStatus | undefined, on: boolean): OCRContr
   if (!status) return { disabled: false, note: '', problem: false };
   if (status.available) {
     const langs = (status.languages ?? []).map(languageName);
-    return { disabled: false, note: langs.length ? `tesseract reads ${listOf(langs)}.` : '', problem: false };
+    return { disabled: false, note: langs.length ? t('settings.extraction.ocrReads', { languages: listOf(langs) }) : '', problem: false };
   }
-  if (status.message === OCR_CHECKING) return { disabled: false, note: 'Looking for tesseract…', problem: false };
-  return { disabled: !on, note: status.message || 'OCR cannot run on this machine.', problem: true };
+  if (status.message === OCR_CHECKING) return { disabled: false, note: t('settings.extraction.ocrLooking'), problem: false };
+  if (status.message) return { disabled: !on, note: status.message, problem: true, foreign: true };
+  return { disabled: !on, note: t('settings.extraction.ocrCannot'), problem: true };
 }
 
-// Names of common tesseract language packs (tesseract-ocr-<code>); other
-// codes are shown as they are.
-const languageNames: Record<string, string> = {
-  eng: 'English', deu: 'German', fra: 'French', spa: 'Spanish', ita: 'Italian', por: 'Portuguese',
-  nld: 'Dutch', dan: 'Danish', swe: 'Swedish', nor: 'Norwegian', fin: 'Finnish', pol: 'Polish',
-  ces: 'Czech', rus: 'Russian', ukr: 'Ukrainian', ell: 'Greek', tur: 'Turkish', ara: 'Arabic',
-  heb: 'Hebrew', hin: 'Hindi', jpn: 'Japanese', kor: 'Korean',
-  chi_sim: 'Chinese (simplified)', chi_tra: 'Chinese (traditional)',
+// BCP 47 tags of common tesseract language packs (tesseract-ocr-<code>),
+// named by Intl in the UI's language; other codes are shown as they are.
+const languageTags: Record<string, string> = {
+  eng: 'en', deu: 'de', fra: 'fr', spa: 'es', ita: 'it', por: 'pt', nld: 'nl', dan: 'da', swe: 'sv', nor: 'no',
+  fin: 'fi', pol: 'pl', ces: 'cs', rus: 'ru', ukr: 'uk', ell: 'el', tur: 'tr', ara: 'ar', heb: 'he', hin: 'hi',
+  jpn: 'ja', kor: 'ko', chi_sim: 'zh-Hans', chi_tra: 'zh-Hant',
 };
 
 export function languageName(code: string): string {
-  return languageNames[code] ?? code;
-}
-
-function listOf(items: string[]): string {
-  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  const tag = languageTags[code];
+  return tag ? (new Intl.DisplayNames(intlLocale(), { type: 'language' }).of(tag) ?? code) : code;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 // Live state: pure reducers that fold events into the folder list and the
-// queue status, and the app-wide store that feeds them from api.subscribe.
+// queue status, and the app-wide live state that feeds them from api.subscribe.
 
-import { writable, get, type Readable } from 'svelte/store';
 import * as api from './api';
 import type { ConnectionState, Folder, FolderStatus, QueueStatus, Stats, TroveEvent } from './api';
 
@@ -139,7 +138,10 @@ export interface ActivityEntry {
   type: TroveEvent['type'];
   time: string;
   path: string;
+  /** Trove's own words about the file (a warning, an error), in English. */
   detail: string;
+  /** Where a moved file was. */
+  from?: string;
 }
 
 export function activityOf(ev: TroveEvent): ActivityEntry | null {
@@ -153,7 +155,7 @@ export function activityOf(ev: TroveEvent): ActivityEntry | null {
     case 'file.removed':
       return { key, type: ev.type, time: ev.time, path: d.path, detail: '' };
     case 'file.moved':
-      return { key, type: ev.type, time: ev.time, path: d.to, detail: d.from ? `from ${d.from}` : '' };
+      return { key, type: ev.type, time: ev.time, path: d.to, detail: '', from: d.from || undefined };
     default:
       return null;
   }
@@ -166,27 +168,9 @@ export function activityReducer(list: ActivityEntry[], ev: TroveEvent, max = 50)
 }
 
 // ---------------------------------------------------------------------------
-// The store
+// The live state
 
-export interface LiveStore {
-  folders: Readable<Folder[]>;
-  foldersLoaded: Readable<boolean>;
-  queue: Readable<QueueStatus | null>;
-  stats: Readable<Stats | null>;
-  connection: Readable<ConnectionState>;
-  activity: Readable<ActivityEntry[]>;
-  /** Every event, for screens that react to settings.changed and the like. */
-  onEvent(cb: (ev: TroveEvent) => void): () => void;
-  refreshFolders(): Promise<void>;
-  refreshStats(): Promise<void>;
-  setQueue(q: QueueStatus): void;
-  /** Feeds an event (the transport does; tests may too). */
-  dispatch(ev: TroveEvent): void;
-  start(): void;
-  stop(): void;
-}
-
-export function createLiveStore(deps: {
+export interface LiveDeps {
   subscribe: typeof api.subscribe;
   folders: typeof api.folders;
   stats: typeof api.stats;
@@ -194,82 +178,105 @@ export function createLiveStore(deps: {
   statsThrottleMs?: number;
   /** Quiet time after folder events before the list is fetched again. */
   reconcileMs?: number;
-}): LiveStore {
-  const folders = writable<Folder[]>([]);
-  const foldersLoaded = writable(false);
-  const queue = writable<QueueStatus | null>(null);
-  const stats = writable<Stats | null>(null);
-  const connection = writable<ConnectionState>('connecting');
-  const activity = writable<ActivityEntry[]>([]);
-  const listeners = new Set<(ev: TroveEvent) => void>();
+}
+
+/**
+ * The app's view of the server, kept current by its events: folders, queue,
+ * stats, connection and recent activity. Each field is a $state.raw value
+ * replaced by the reducers above, never mutated in place.
+ */
+export class Live {
+  folders: Folder[] = $state.raw([]);
+  foldersLoaded = $state(false);
+  queue: QueueStatus | null = $state.raw(null);
+  stats: Stats | null = $state.raw(null);
+  connection: ConnectionState = $state('connecting');
+  activity: ActivityEntry[] = $state.raw([]);
+
+  readonly #deps: LiveDeps;
+  readonly #listeners = new Set<(ev: TroveEvent) => void>();
   // Folders changed by events while a folder fetch is under way.
-  const fetches = new Set<Set<number>>();
-  let unsubscribe: (() => void) | null = null;
-  let statsTimer: ReturnType<typeof setTimeout> | undefined;
-  let statsDue = false;
-  const throttle = deps.statsThrottleMs ?? 1000;
+  readonly #fetches = new Set<Set<number>>();
+  #unsubscribe: (() => void) | null = null;
+  #statsTimer: ReturnType<typeof setTimeout> | undefined;
+  #statsDue = false;
+  #reconcileTimer: ReturnType<typeof setTimeout> | undefined;
+  #running = false;
+
+  constructor(deps: LiveDeps) {
+    this.#deps = deps;
+  }
+
   // Folder events from concurrent workers may arrive out of order, so the
   // last one is not always the latest state: once they pause, the list is
   // fetched again (its counts are read at once, from the index).
-  const reconcileMs = deps.reconcileMs ?? 400;
-  let reconcileTimer: ReturnType<typeof setTimeout> | undefined;
-  let running = false;
-  const reconcileSoon = () => {
-    if (!running) return;
-    clearTimeout(reconcileTimer);
-    reconcileTimer = setTimeout(() => void refreshFolders().catch(() => undefined), reconcileMs);
-  };
+  #reconcileSoon() {
+    if (!this.#running) return;
+    clearTimeout(this.#reconcileTimer);
+    this.#reconcileTimer = setTimeout(() => void this.refreshFolders().catch(() => undefined), this.#deps.reconcileMs ?? 400);
+  }
 
-  const refreshFolders = async () => {
+  async refreshFolders(): Promise<void> {
     const changed = new Set<number>();
-    fetches.add(changed);
+    this.#fetches.add(changed);
     try {
-      const list = await deps.folders();
-      folders.set(mergeFolders(get(folders), list.directories ?? [], changed));
-      foldersLoaded.set(true);
+      const list = await this.#deps.folders();
+      this.folders = mergeFolders(this.folders, list.directories ?? [], changed);
+      this.foldersLoaded = true;
     } finally {
-      fetches.delete(changed);
+      this.#fetches.delete(changed);
     }
-  };
+  }
 
-  const refreshStats = async () => {
+  async refreshStats(): Promise<void> {
     try {
-      stats.set(await deps.stats());
+      this.stats = await this.#deps.stats();
     } catch {
       // the status line keeps its last figures
     }
-  };
+  }
 
-  const statsSoon = () => {
-    if (statsTimer) {
-      statsDue = true;
+  #statsSoon() {
+    if (this.#statsTimer) {
+      this.#statsDue = true;
       return;
     }
-    void refreshStats();
-    statsTimer = setTimeout(function again() {
-      statsTimer = undefined;
-      if (statsDue) {
-        statsDue = false;
-        statsSoon();
+    void this.refreshStats();
+    this.#statsTimer = setTimeout(() => {
+      this.#statsTimer = undefined;
+      if (this.#statsDue) {
+        this.#statsDue = false;
+        this.#statsSoon();
       }
-    }, throttle);
-  };
+    }, this.#deps.statsThrottleMs ?? 1000);
+  }
 
-  const dispatch = (ev: TroveEvent) => {
+  setQueue(q: QueueStatus): void {
+    this.queue = q;
+  }
+
+  /** Every event, for screens that react to settings.changed and the like. */
+  onEvent(cb: (ev: TroveEvent) => void): () => void {
+    this.#listeners.add(cb);
+    return () => this.#listeners.delete(cb);
+  }
+
+  /** Feeds an event (the transport does; tests may too). */
+  dispatch = (ev: TroveEvent): void => {
     const id = folderIdOf(ev);
     if (id !== undefined) {
-      for (const s of fetches) s.add(id);
-      reconcileSoon();
+      for (const s of this.#fetches) s.add(id);
+      this.#reconcileSoon();
     }
-    folders.update((f) => foldersReducer(f, ev));
-    queue.update((q) => queueReducer(q, ev));
-    activity.update((a) => activityReducer(a, ev));
-    if (changesStats(ev)) statsSoon();
+    this.folders = foldersReducer(this.folders, ev);
+    this.queue = queueReducer(this.queue, ev);
+    this.activity = activityReducer(this.activity, ev);
+    if (changesStats(ev)) this.#statsSoon();
     if (ev.type === 'resync') {
-      void refreshFolders().catch(() => undefined);
-      void deps.queueStatus().then((q) => queue.set(q), () => undefined);
+      void this.refreshFolders().catch(() => undefined);
+      void this.#deps.queueStatus().then((q) => (this.queue = q), () => undefined);
     }
-    for (const l of listeners) {
+    for (const l of this.#listeners) {
       try {
         l(ev);
       } catch (e) {
@@ -278,49 +285,34 @@ export function createLiveStore(deps: {
     }
   };
 
-  return {
-    folders,
-    foldersLoaded,
-    queue,
-    stats,
-    connection,
-    activity,
-    onEvent(cb) {
-      listeners.add(cb);
-      return () => listeners.delete(cb);
-    },
-    refreshFolders,
-    refreshStats,
-    setQueue: (q) => queue.set(q),
-    dispatch,
-    start() {
-      if (unsubscribe) return;
-      running = true;
-      unsubscribe = deps.subscribe(dispatch, (s) => {
-        connection.set(s);
-        // (Re)connected, perhaps after a restart or a token: catch up.
-        if (s === 'open') {
-          void refreshFolders().catch(() => undefined);
-          void refreshStats();
-        }
-      });
-      void refreshFolders().catch(() => foldersLoaded.set(true));
-      void refreshStats();
-      if (!get(queue)) void deps.queueStatus().then((q) => queue.update((cur) => cur ?? q), () => undefined);
-    },
-    stop() {
-      unsubscribe?.();
-      unsubscribe = null;
-      running = false;
-      clearTimeout(reconcileTimer);
-      clearTimeout(statsTimer);
-      statsTimer = undefined;
-    },
-  };
+  start(): void {
+    if (this.#unsubscribe) return;
+    this.#running = true;
+    this.#unsubscribe = this.#deps.subscribe(this.dispatch, (s) => {
+      this.connection = s;
+      // (Re)connected, perhaps after a restart or a token: catch up.
+      if (s === 'open') {
+        void this.refreshFolders().catch(() => undefined);
+        void this.refreshStats();
+      }
+    });
+    void this.refreshFolders().catch(() => (this.foldersLoaded = true));
+    void this.refreshStats();
+    if (!this.queue) void this.#deps.queueStatus().then((q) => (this.queue = this.queue ?? q), () => undefined);
+  }
+
+  stop(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    this.#running = false;
+    clearTimeout(this.#reconcileTimer);
+    clearTimeout(this.#statsTimer);
+    this.#statsTimer = undefined;
+  }
 }
 
-/** The app's one live store. */
-export const live = createLiveStore({
+/** The app's one live state. */
+export const live = new Live({
   subscribe: api.subscribe,
   folders: api.folders,
   stats: api.stats,

@@ -1,8 +1,7 @@
-// Search as you type: a debounced controller whose state is a Svelte store.
+// Search as you type: a debounced controller whose state is one $state.raw snapshot.
 // Each request carries a sequence number; an answer that is not the latest
 // request's is dropped, so a slow early answer never replaces a newer one.
 
-import { writable, type Readable } from 'svelte/store';
 import {
   ApiError,
   asApiError,
@@ -14,6 +13,7 @@ import {
   type SortOrder,
 } from './api';
 import { localDay } from './format';
+import { t } from './i18n.svelte';
 
 export type DateRange = 'any' | 'today' | 'week' | 'month' | 'year' | 'custom';
 
@@ -73,26 +73,19 @@ export const emptyParams: SearchParams = {
   order: '',
 };
 
-export const sortLabels: Record<SortKey, string> = {
-  relevance: 'Relevance',
-  modified: 'Date modified',
-  name: 'Name',
-  size: 'Size',
-};
+/** A sort in words. */
+export const sortLabel = (k: SortKey): string => t(`sort.${k}`);
+
+/** A kind of file in words; a kind the catalogue does not know keeps the server's label. */
+export const kindLabel = (kind: string, label: string): string => t(`kinds.${kind}` as 'kinds.other', { defaultValue: label });
 
 /** The direction a sort goes in without an explicit order. */
 export function defaultOrder(sort: SortKey): SortOrder {
   return sort === 'name' ? 'asc' : 'desc';
 }
 
-export const dateLabels: Record<DateRange, string> = {
-  any: 'Any time',
-  today: 'Today',
-  week: 'Past 7 days',
-  month: 'Past 30 days',
-  year: 'Past year',
-  custom: 'Between…',
-};
+/** A date range in words. */
+export const dateLabel = (d: DateRange): string => t(`dates.${d}`);
 
 /** The first day (YYYY-MM-DD, local) a date range includes, or "" for any. */
 export function modifiedAfter(p: Pick<SearchParams, 'date' | 'customAfter'>, now: Date): string {
@@ -226,70 +219,63 @@ export interface SearchControllerOptions {
   now?: () => Date;
 }
 
-export interface SearchController extends Readable<SearchState> {
-  /** Changes some parameters and searches after the debounce. */
-  set(p: Partial<SearchParams>): void;
-  /** Searches now (Enter in the box, a retry, a chip change). */
-  runNow(): void;
-  /** Searches again quietly when the index changed (nothing when idle). */
-  refresh(): void;
-  /** Fetches the next page and appends it (nothing when all are shown). */
-  loadMore(): void;
-  /** Whether more results than those shown exist. */
-  hasMore(): boolean;
-  /** Replaces every parameter (the address bar changed) and searches at once. */
-  replace(p: SearchParams): void;
-  /** Moves the selection by delta, within the results (loading more at the end). */
-  move(delta: number): void;
-  select(index: number): void;
-  selected(): SearchResult | undefined;
-  clear(): void;
-  destroy(): void;
-}
+/**
+ * Search as you type over one set of parameters. Its state is one
+ * immutable snapshot ($state.raw), replaced whole on each change: readers
+ * (components, $derived) see a consistent state, and a test reads it
+ * directly (c.state.phase).
+ */
+export class SearchController {
+  state: SearchState = $state.raw({ params: { ...emptyParams }, ...idle });
 
-export function createSearchController(opt: SearchControllerOptions): SearchController {
-  const debounceMs = opt.debounceMs ?? 150;
-  const now = opt.now ?? (() => new Date());
-  let state: SearchState = { params: { ...emptyParams }, ...idle };
-  const limit = opt.limit ?? 50;
-  const store = writable(state);
-  const commit = (next: Partial<SearchState>) => {
-    state = { ...state, ...next };
-    store.set(state);
-  };
+  readonly #opt: SearchControllerOptions;
+  readonly #debounceMs: number;
+  readonly #limit: number;
+  readonly #now: () => Date;
+  #seq = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #inflight: AbortController | null = null;
 
-  let seq = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let inflight: AbortController | null = null;
+  constructor(opt: SearchControllerOptions) {
+    this.#opt = opt;
+    this.#debounceMs = opt.debounceMs ?? 150;
+    this.#limit = opt.limit ?? 50;
+    this.#now = opt.now ?? (() => new Date());
+  }
 
-  const cancel = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    inflight?.abort();
-    inflight = null;
-  };
+  #commit(next: Partial<SearchState>) {
+    this.state = { ...this.state, ...next };
+  }
 
-  const run = async () => {
-    timer = undefined;
-    const params = state.params;
-    const query = params.query.trim();
+  #cancel() {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#inflight?.abort();
+    this.#inflight = null;
+  }
+
+  async #run() {
+    this.#timer = undefined;
+    const st = this.state;
+    const query = st.params.query.trim();
     if (!query) return;
-    const mine = ++seq;
-    inflight?.abort();
+    const mine = ++this.#seq;
+    this.#inflight?.abort();
     const ctrl = typeof AbortController !== 'undefined' ? new AbortController() : null;
-    inflight = ctrl;
-    commit({ pending: true, phase: state.phase === 'done' ? 'done' : 'loading' });
+    this.#inflight = ctrl;
+    this.#commit({ pending: true, phase: st.phase === 'done' ? 'done' : 'loading' });
     try {
       // A refresh keeps as many results as are shown.
-      const size = query === state.shownQuery ? Math.max(limit, state.results.length) : limit;
-      const res = await opt.search(buildRequest(params, now(), size, opt.explain), { signal: ctrl?.signal });
-      if (mine !== seq) return; // a newer request was made: this answer is stale
-      inflight = null;
+      const size = query === st.shownQuery ? Math.max(this.#limit, st.results.length) : this.#limit;
+      const res = await this.#opt.search(buildRequest(st.params, this.#now(), size, this.#opt.explain), { signal: ctrl?.signal });
+      if (mine !== this.#seq) return; // a newer request was made: this answer is stale
+      this.#inflight = null;
       const results = res.results ?? [];
       // The same query again (a refresh): the selection stays on its file.
-      const prev = query === state.shownQuery ? state.results[state.selected]?.file.id : undefined;
+      const cur = this.state;
+      const prev = query === cur.shownQuery ? cur.results[cur.selected]?.file.id : undefined;
       const keep = prev === undefined ? -1 : results.findIndex((r) => r.file.id === prev);
-      commit({
+      this.#commit({
         phase: 'done',
         pending: false,
         results,
@@ -301,104 +287,124 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
         notice: res.notice ?? '',
       });
     } catch (e) {
-      if (mine !== seq) return;
+      if (mine !== this.#seq) return;
       if (e instanceof DOMException && e.name === 'AbortError') return;
-      inflight = null;
-      commit({ phase: 'error', pending: false, error: asApiError(e) });
+      this.#inflight = null;
+      this.#commit({ phase: 'error', pending: false, error: asApiError(e) });
     }
-  };
+  }
 
-  const counts = (res: SearchResponse) => {
-    const total = res.total ?? res.results?.length ?? 0;
-    return {
-      total,
-      estimated: res.total_estimated === true,
-      totalGroups: res.total_groups ?? total,
-      didYouMean: res.did_you_mean?.query ?? '',
-      facets: res.facets?.kinds ?? [],
-    };
-  };
-
-  const hasMore = () => morePages(state);
-
-  const loadMore = async () => {
-    if (!hasMore() || state.loadingMore || state.pending) return;
-    const mine = seq;
-    commit({ loadingMore: true });
+  async #loadMore() {
+    const st = this.state;
+    if (!this.hasMore() || st.loadingMore || st.pending) return;
+    const mine = this.#seq;
+    this.#commit({ loadingMore: true });
     try {
-      const res = await opt.search(buildRequest(state.params, now(), limit, opt.explain, state.results.length), {});
-      if (mine !== seq) return; // the search changed meanwhile
-      const have = new Set(state.results.map((r) => r.file.id));
+      const res = await this.#opt.search(buildRequest(st.params, this.#now(), this.#limit, this.#opt.explain, st.results.length), {});
+      if (mine !== this.#seq) return; // the search changed meanwhile
+      const have = new Set(this.state.results.map((r) => r.file.id));
       const more = (res.results ?? []).filter((r) => !have.has(r.file.id));
-      const results = [...state.results, ...more];
+      const results = [...this.state.results, ...more];
       // A page with nothing new ends the paging, whatever the count says.
       const ends = more.length === 0 ? { totalGroups: results.length } : {};
-      commit({ results, ...counts(res), ...ends, loadingMore: false });
+      this.#commit({ results, ...counts(res), ...ends, loadingMore: false });
     } catch (e) {
-      if (mine !== seq) return;
-      commit({ loadingMore: false, phase: 'error', error: asApiError(e) });
+      if (mine !== this.#seq) return;
+      this.#commit({ loadingMore: false, phase: 'error', error: asApiError(e) });
     }
-  };
+  }
 
-  const schedule = (delay: number) => {
-    cancel();
-    if (!state.params.query.trim()) {
-      seq++; // any answer still on its way is now stale
-      commit(idle);
+  #schedule(delay: number) {
+    this.#cancel();
+    if (!this.state.params.query.trim()) {
+      this.#seq++; // any answer still on its way is now stale
+      this.#commit(idle);
       return;
     }
-    commit({ pending: true });
-    if (delay <= 0) void run();
-    else timer = setTimeout(() => void run(), delay);
-  };
+    this.#commit({ pending: true });
+    if (delay <= 0) void this.#run();
+    else this.#timer = setTimeout(() => void this.#run(), delay);
+  }
 
+  /** Changes some parameters and searches after the debounce. */
+  set(p: Partial<SearchParams>): void {
+    const params = { ...this.state.params, ...p };
+    const changed = JSON.stringify(params) !== JSON.stringify(this.state.params);
+    this.#commit({ params });
+    if (!changed) return;
+    // Typing waits for a pause; chips and scopes search at once.
+    const typed = Object.keys(p).length === 1 && 'query' in p;
+    this.#schedule(typed ? this.#debounceMs : 0);
+  }
+
+  /** Searches now (Enter in the box, a retry, a chip change). */
+  runNow(): void {
+    this.#schedule(0);
+  }
+
+  /** Searches again quietly when the index changed (nothing when idle). */
+  refresh(): void {
+    if (this.state.params.query.trim() && !this.#timer) void this.#run();
+  }
+
+  /** Fetches the next page and appends it (nothing when all are shown). */
+  loadMore(): void {
+    void this.#loadMore();
+  }
+
+  /** Whether more results than those shown exist. */
+  hasMore(): boolean {
+    return morePages(this.state);
+  }
+
+  /** Replaces every parameter (the address bar changed) and searches at once. */
+  replace(p: SearchParams): void {
+    const params = { ...p, extensions: [...p.extensions], kinds: [...p.kinds] };
+    if (JSON.stringify(params) === JSON.stringify(this.state.params)) return;
+    this.#commit({ params });
+    this.#schedule(0);
+  }
+
+  /** Drops every filter (type, date, folder), keeping the query and the sort. */
+  clearFilters(): void {
+    this.set({ extensions: [], kinds: [], date: 'any', customAfter: '', customBefore: '', directory: '' });
+  }
+
+  /** Moves the selection by delta, within the results (loading more at the end). */
+  move(delta: number): void {
+    const n = this.state.results.length;
+    if (!n) return;
+    const to = this.state.selected + delta;
+    if (to >= n - 5 && this.hasMore()) void this.#loadMore();
+    this.#commit({ selected: Math.min(n - 1, Math.max(0, to)) });
+  }
+
+  select(index: number): void {
+    if (index >= 0 && index < this.state.results.length) this.#commit({ selected: index });
+  }
+
+  selected(): SearchResult | undefined {
+    return this.state.results[this.state.selected];
+  }
+
+  clear(): void {
+    this.#commit({ params: { ...this.state.params, query: '' } });
+    this.#schedule(0);
+  }
+
+  destroy(): void {
+    this.#cancel();
+    this.#seq++;
+  }
+}
+
+function counts(res: SearchResponse) {
+  const total = res.total ?? res.results?.length ?? 0;
   return {
-    subscribe: store.subscribe,
-    set(p) {
-      const params = { ...state.params, ...p };
-      const changed = JSON.stringify(params) !== JSON.stringify(state.params);
-      commit({ params });
-      if (!changed) return;
-      // Typing waits for a pause; chips and scopes search at once.
-      const typed = Object.keys(p).length === 1 && 'query' in p;
-      schedule(typed ? debounceMs : 0);
-    },
-    runNow() {
-      schedule(0);
-    },
-    refresh() {
-      if (state.params.query.trim() && !timer) void run();
-    },
-    loadMore() {
-      void loadMore();
-    },
-    hasMore,
-    replace(p) {
-      const params = { ...p, extensions: [...p.extensions], kinds: [...p.kinds] };
-      if (JSON.stringify(params) === JSON.stringify(state.params)) return;
-      commit({ params });
-      schedule(0);
-    },
-    move(delta) {
-      const n = state.results.length;
-      if (!n) return;
-      const to = state.selected + delta;
-      if (to >= n - 5 && hasMore()) void loadMore();
-      commit({ selected: Math.min(n - 1, Math.max(0, to)) });
-    },
-    select(index) {
-      if (index >= 0 && index < state.results.length) commit({ selected: index });
-    },
-    selected() {
-      return state.results[state.selected];
-    },
-    clear() {
-      commit({ params: { ...state.params, query: '' } });
-      schedule(0);
-    },
-    destroy() {
-      cancel();
-      seq++;
-    },
+    total,
+    estimated: res.total_estimated === true,
+    totalGroups: res.total_groups ?? total,
+    didYouMean: res.did_you_mean?.query ?? '',
+    facets: res.facets?.kinds ?? [],
   };
 }

@@ -3,7 +3,6 @@
 // the desktop window, and whenever the page was opened with one, a hash
 // (#/quick) carries the route.
 
-import { writable } from 'svelte/store';
 import { isDesktop } from './api';
 
 export const routes = ['/', '/folders', '/activity', '/settings', '/quick'] as const;
@@ -24,7 +23,10 @@ export function currentRoute(): Route {
   return normalize(location.pathname);
 }
 
-export const route = writable<Route>(currentRoute());
+/** The current route; navigate() and the browser's history change it. */
+export const router = new (class {
+  route: Route = $state(currentRoute());
+})();
 
 export function navigate(to: string): void {
   const r = normalize(to);
@@ -33,10 +35,10 @@ export function navigate(to: string): void {
   } else if (location.pathname !== r) {
     history.pushState(null, '', r);
   }
-  route.set(r);
+  router.route = r;
 }
 
 if (typeof window !== 'undefined') {
-  window.addEventListener('popstate', () => route.set(currentRoute()));
-  window.addEventListener('hashchange', () => route.set(currentRoute()));
+  window.addEventListener('popstate', () => (router.route = currentRoute()));
+  window.addEventListener('hashchange', () => (router.route = currentRoute()));
 }
