@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -47,6 +48,7 @@ type Server struct {
 	providerRetry time.Duration
 	searchTimeout time.Duration
 	searchHook    func(context.Context, service.SearchRequest)
+	ui            fs.FS
 }
 
 // Option adjusts a server before it starts.
@@ -83,6 +85,9 @@ func WithSearchHook(hook func(context.Context, service.SearchRequest)) Option {
 	return func(s *Server) { s.searchHook = hook }
 }
 
+// WithUI serves ui as the built web interface at /.
+func WithUI(ui fs.FS) Option { return func(s *Server) { s.ui = ui } }
+
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
 
@@ -104,7 +109,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
-		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook,
+		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, UI: s.ui,
 	})
 	if err != nil {
 		t.Fatal(err)

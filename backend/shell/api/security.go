@@ -28,10 +28,11 @@ import (
 //
 // Every answer, refusals included, says Cross-Origin-Resource-Policy:
 // same-origin, so a browser that sent a request from another page without
-// the Sec-Fetch-Site header still hands that page nothing to show or measure.
+// the Sec-Fetch-Site header still hands that page nothing to show or measure;
+// and that no page may frame it (see noFraming).
 
 func (s *Server) guard(c *fiber.Ctx) error {
-	c.Set("Cross-Origin-Resource-Policy", "same-origin")
+	shielded(c)
 	if !s.allowedHost(c.Get(fiber.HeaderHost)) {
 		return fiber.NewError(fiber.StatusForbidden, "forbidden host: the Trove API answers only on loopback names such as 127.0.0.1 and localhost")
 	}
@@ -68,6 +69,25 @@ func (s *Server) guard(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderCacheControl, "no-store")
 	}
 	return c.Next()
+}
+
+// noFraming is the CSP directive that forbids showing an answer inside a
+// frame of any page, Trove's own included: a page that framed the UI could
+// lay its own buttons over it (clickjacking) and choose its address, and
+// Trove never frames itself (the desktop window is a webview, not a frame).
+const noFraming = "frame-ancestors 'none'"
+
+// shielded sets the headers every answer carries, refusals included: the
+// error handler sets them again for errors raised before the guard runs.
+// The UI's page and an image replace the CSP with a fuller one that keeps
+// noFraming; X-Frame-Options says the same to browsers that predate
+// frame-ancestors.
+func shielded(c *fiber.Ctx) {
+	c.Set("Cross-Origin-Resource-Policy", "same-origin")
+	c.Set(fiber.HeaderXFrameOptions, "DENY")
+	if len(c.Response().Header.Peek(fiber.HeaderContentSecurityPolicy)) == 0 {
+		c.Set(fiber.HeaderContentSecurityPolicy, noFraming)
+	}
 }
 
 // crossSite reports whether a browser made the request for a page of
