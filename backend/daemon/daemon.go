@@ -48,6 +48,9 @@ type Config struct {
 	OCR *extract.OCRProbe
 	// UI is the built web interface served at /.
 	UI fs.FS
+	// Origins are the other origins whose pages may call the API (the
+	// desktop window's; see api.Options).
+	Origins []string
 	// MaxWatches caps the folders watched live (0: the kernel's limit);
 	// folders beyond it are rescanned periodically instead.
 	MaxWatches int
@@ -184,7 +187,7 @@ func (d *Daemon) wire() error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI})
+	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI, Origins: cfg.Origins})
 	return nil
 }
 

@@ -49,6 +49,7 @@ type Server struct {
 	searchTimeout time.Duration
 	searchHook    func(context.Context, service.SearchRequest)
 	ui            fs.FS
+	origins       []string
 }
 
 // Option adjusts a server before it starts.
@@ -88,6 +89,10 @@ func WithSearchHook(hook func(context.Context, service.SearchRequest)) Option {
 // WithUI serves ui as the built web interface at /.
 func WithUI(ui fs.FS) Option { return func(s *Server) { s.ui = ui } }
 
+// WithOrigins admits pages of these origins too, as the desktop build
+// admits its window's.
+func WithOrigins(origins ...string) Option { return func(s *Server) { s.origins = origins } }
+
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
 
@@ -109,7 +114,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
-		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, UI: s.ui,
+		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, UI: s.ui, Origins: s.origins,
 	})
 	if err != nil {
 		t.Fatal(err)

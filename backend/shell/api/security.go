@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"mime"
 	"net"
+	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -16,8 +17,9 @@ import (
 //
 //  1. Host must be a loopback name (or the address the user chose to bind),
 //     which defeats DNS rebinding.
-//  2. A request carrying an Origin must come from Trove's own UI; other
-//     origins get 403 and no CORS headers.
+//  2. A request carrying an Origin must come from Trove's own UI (at its
+//     addresses, or the desktop window's origins the desktop build gives
+//     in Options.Origins); other origins get 403 and no CORS headers.
 //  3. An /api request that a browser says another site made (Sec-Fetch-Site)
 //     and that carries no Origin gets 403: see crossSite.
 //  4. A request with a body must say it is JSON, which browsers cannot send
@@ -127,9 +129,11 @@ func (s *Server) allowedHost(host string) bool {
 	return h != "" && h == s.boundHost
 }
 
+// allowedOrigin reports whether a page of origin may call the API: the web
+// UI at one of Trove's own addresses, or a page of an origin the server was
+// given (the desktop window's, in the desktop build only).
 func (s *Server) allowedOrigin(origin string) bool {
-	switch origin {
-	case "wails://wails", "http://wails.localhost", "wails://wails.localhost":
+	if slices.Contains(s.origins, origin) {
 		return true
 	}
 	for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {

@@ -37,6 +37,10 @@ type Options struct {
 	// UI is the built web interface served at /; nil serves a page that
 	// says it is not built.
 	UI fs.FS
+	// Origins are the origins, besides Trove's own addresses, whose pages
+	// may call the API: the desktop window's, set by the desktop build
+	// only (app.WindowOrigins). A headless Trove admits no other.
+	Origins []string
 }
 
 // Server serves the API on one listener.
@@ -49,7 +53,8 @@ type Server struct {
 	closing   chan struct{} // closed at shutdown: event streams end
 	streams   chan struct{} // one token per open /api/updates stream
 	port      string
-	boundHost string // a non-loopback host the user bound explicitly, if any
+	boundHost string   // a non-loopback host the user bound explicitly, if any
+	origins   []string // Options.Origins
 }
 
 // Timeouts of a connection: to send a request's headers and body, to take a
@@ -65,7 +70,7 @@ const (
 func New(svc *service.Service, ln net.Listener, opt Options) *Server {
 	conns := maxConns()
 	s := &Server{svc: svc, log: opt.Log, token: opt.Token, ln: newLimitListener(ln, conns, opt.Log), closing: make(chan struct{}),
-		streams: make(chan struct{}, MaxUpdateClients)}
+		streams: make(chan struct{}, MaxUpdateClients), origins: slices.Clone(opt.Origins)}
 	host, port, _ := net.SplitHostPort(ln.Addr().String())
 	s.port = port
 	if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() && !ip.IsUnspecified() {
