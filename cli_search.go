@@ -52,7 +52,11 @@ func search(args []string, stdout, stderr io.Writer) int {
 	if set["order"] {
 		req.Order = *order
 	}
-	if *dir != "" {
+	if set["dir"] {
+		if problem := emptyArg("--dir", *dir); problem != "" {
+			fmt.Fprintf(stderr, "%s search: %s (run \"%s search --help\")\n", prog, problem, prog)
+			return exitUsage
+		}
 		abs, err := absDir(*dir)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s search: --dir %s: %v\n", prog, *dir, err)
@@ -96,6 +100,17 @@ func checkSearch(query string, limit, offset int, sortBy, order string) string {
 		return fmt.Sprintf("--sort %q: use relevance, modified, name or size", sortBy)
 	case order != "" && order != "asc" && order != "desc":
 		return fmt.Sprintf("--order %q: use asc or desc", order)
+	}
+	return ""
+}
+
+// emptyArg is what is wrong with a path argument that is empty or only
+// blanks, or "". A script passes one for an unset variable ("$DIR"), and
+// it must not mean the current folder (watch, serve) or every folder
+// (search --dir).
+func emptyArg(name, value string) string {
+	if strings.TrimSpace(value) == "" {
+		return name + " is empty (an unset variable?): give a path"
 	}
 	return ""
 }

@@ -275,3 +275,29 @@ func TestServeRefusesANewerIndex(t *testing.T) {
 		t.Error("the refused index was changed")
 	}
 }
+
+// An empty or blank path on the command line (a script's unset variable)
+// is a usage error naming the argument, before any request: it must not
+// watch the current folder, search every folder, or keep the index in the
+// working folder.
+func TestEmptyPathArgumentsAreUsageErrors(t *testing.T) {
+	nowhere := []string{"--addr", "127.0.0.1:1"} // nothing answers: a request would exit 3
+	for _, c := range []struct {
+		args []string
+		name string
+	}{
+		{append([]string{"watch", ""}, nowhere...), "FOLDER"},
+		{append([]string{"watch", "  "}, nowhere...), "FOLDER"},
+		{append([]string{"watch", "--wait", "\t"}, nowhere...), "FOLDER"},
+		{append([]string{"search", "--dir", "", "roof"}, nowhere...), "--dir"},
+		{append([]string{"search", "--dir", " ", "roof"}, nowhere...), "--dir"},
+		{[]string{"serve", "--data-dir", "", "--addr", "127.0.0.1:0"}, "--data-dir"},
+		{[]string{"serve", "--config-dir", " ", "--addr", "127.0.0.1:0"}, "--config-dir"},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(c.args, &out, &errOut)
+		if code != exitUsage || !strings.Contains(errOut.String(), c.name) || !strings.Contains(errOut.String(), "empty") {
+			t.Errorf("%q: exit %d, stderr %q; want %d naming %s as empty", c.args, code, errOut.String(), exitUsage, c.name)
+		}
+	}
+}

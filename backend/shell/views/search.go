@@ -27,7 +27,7 @@ const (
 // window's search).
 type SearchRequest struct {
 	Query     *string         `json:"query"`
-	Directory string          `json:"directory"`
+	Directory *string         `json:"directory"`
 	Filters   json.RawMessage `json:"filters"`
 	Limit     *int            `json:"limit"`
 	Offset    *int            `json:"offset"`
@@ -55,11 +55,15 @@ func (r SearchRequest) Build() (service.SearchRequest, error) {
 		sr.MinScore = *r.MinScore
 	}
 	sr.Explain = r.Explain
-	if r.Directory != "" {
-		if !strings.HasPrefix(r.Directory, "/") {
-			return sr, core.InvalidField("INVALID_DIRECTORY", "directory", "must be an absolute path, got %q", r.Directory)
+	if r.Directory != nil {
+		dir := *r.Directory
+		switch {
+		case blank(dir):
+			return sr, core.InvalidField("INVALID_DIRECTORY", "directory", "is empty: give the absolute path of a folder, or leave directory out to search every folder")
+		case !strings.HasPrefix(dir, "/"):
+			return sr, core.InvalidField("INVALID_DIRECTORY", "directory", "must be an absolute path, got %q", dir)
 		}
-		sr.Directory = strings.TrimSuffix(r.Directory, "/")
+		sr.Directory = strings.TrimSuffix(dir, "/")
 	}
 	sr.Filters, err = parseFilters(r.Filters)
 	return sr, err
@@ -102,7 +106,7 @@ type searchFilters struct {
 	CreatedBefore  string     `json:"created_before"`
 	MinSize        *int64     `json:"min_size"`
 	MaxSize        *int64     `json:"max_size"`
-	Path           string     `json:"path"`
+	Path           *string    `json:"path"`
 	Kinds          stringList `json:"kinds"` // read by parseKinds
 }
 
@@ -138,7 +142,13 @@ func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
 		return out, core.InvalidField("INVALID_FILTER", "filters", "%s (accepted keys: extensions, kinds, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
 			strings.TrimPrefix(err.Error(), "json: "))
 	}
-	out.Extensions, out.PathGlob = f.Extensions, f.Path
+	out.Extensions = f.Extensions
+	if f.Path != nil {
+		if blank(*f.Path) {
+			return out, core.InvalidField("INVALID_FILTER", "filters.path", "is empty: give a glob such as */notes/*, or leave path out")
+		}
+		out.PathGlob = *f.Path
+	}
 	var err error
 	for _, d := range []struct {
 		key string

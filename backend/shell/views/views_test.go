@@ -166,7 +166,7 @@ func TestSearchRequestChecks(t *testing.T) {
 
 func TestWatchAndPatternRequests(t *testing.T) {
 	_, _, err := DecodeWatch([]byte(`{"directory_path": "/a"}`), "path")
-	if errCode(err) != "INVALID_PATH" || !strings.Contains(err.Error(), "path is required") {
+	if errCode(err) != "INVALID_PATH" || core.FieldOf(err) != "path" || !strings.HasPrefix(err.Error(), "path: required") {
 		t.Errorf("missing path: %v", err)
 	}
 	p, o, err := DecodeWatch([]byte(`{"directory_path": "/a", "recursive": false, "file_pattern": "*.md", "force": true}`), "directory_path")
