@@ -301,3 +301,33 @@ func TestEmptyPathArgumentsAreUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// Files found by meaning alone are not a match: trove search says "No
+// files match", as the UI does, and exits 1, for --json too; --related
+// lists them under their own heading, still exiting 1.
+func TestSearchReportsMeaningOnlyResultsAsNoMatch(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "garden.txt", "Plant tomatoes in spring. Water the garden every morning and pull the weeds.")
+	s.IndexDir(root, 1)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	if r := s.Do("POST", "/api/search/", map[string]any{"query": "vegetables"}); r.Field("total") != float64(1) {
+		t.Fatalf("vegetables finds nothing by meaning, so this test shows nothing: %s", r.Body)
+	}
+	code, out, _ := run3(t, "search", "--addr", addr, "vegetables")
+	if code != exitNothing || !strings.Contains(out, `No files match "vegetables"`) || strings.Contains(out, "garden.txt") {
+		t.Errorf("meaning only: %d %q", code, out)
+	}
+	code, out, _ = run3(t, "search", "--addr", addr, "--json", "vegetables")
+	if code != exitNothing || !strings.Contains(out, `"keyword_matches":0`) {
+		t.Errorf("meaning only, --json: %d %q", code, out)
+	}
+	code, out, _ = run3(t, "search", "--addr", addr, "--related", "vegetables")
+	heading := strings.Index(out, "Related by meaning")
+	if code != exitNothing || !strings.HasPrefix(out, `No files match "vegetables"`) || heading < 0 || strings.Index(out, "garden.txt") < heading {
+		t.Errorf("meaning only, --related: %d %q", code, out)
+	}
+	if code, out, _ := run3(t, "search", "--addr", addr, "tomatoes"); code != exitOK || !strings.Contains(out, "garden.txt") || strings.Contains(out, "No files match") {
+		t.Errorf("a match: %d %q", code, out)
+	}
+}

@@ -223,31 +223,23 @@ type SearchHit struct {
 	KeywordScore   float64    `json:"keyword_score"`
 	Snippet        string     `json:"snippet"`
 	Explain        *Explain   `json:"explain,omitempty"`
+	KeywordMatch   *bool      `json:"keyword_match" jsonschema:"description=true when the file holds a word of the query (as typed or corrected) or matches it by name; false for a file found by meaning alone; true for every file a query of filters only finds; null in mode semantic (which looks no word up)"`
 }
 
-// SearchResponse is the answer of POST /api/search/.
-type SearchResponse struct {
-	Results []SearchHit `json:"results"`
-	Total   int         `json:"total"`
-	Query   string      `json:"query"`
-	// Notice says what the results lack (semantic search unavailable).
-	Notice string `json:"notice,omitempty"`
-}
-
-// SearchResponseOf shows search results.
-func SearchResponseOf(query string, ans service.SearchAnswer) SearchResponse {
-	results := ans.Results
-	out := SearchResponse{Results: make([]SearchHit, len(results)), Total: len(results), Query: query, Notice: ans.Notice}
-	for i, r := range results {
-		out.Results[i] = searchHitOf(r)
-	}
-	return out
-}
-
-func searchHitOf(r service.SearchResult) SearchHit {
+func searchHitOf(r service.SearchResult, mode service.SearchMode) SearchHit {
 	return SearchHit{File: searchFileOf(r.File),
 		RelevanceScore: round(r.Score), SemanticScore: round(r.Semantic), KeywordScore: round(r.Keyword),
-		Snippet: r.Snippet, Explain: explainOf(r.Explain)}
+		Snippet: r.Snippet, Explain: explainOf(r.Explain), KeywordMatch: wordsKnown(mode, r.Matched)}
+}
+
+// wordsKnown is v where the search looked the query's words up, and nil
+// (null) in mode semantic, where it did not: whether a file holds a word
+// is then not known, and meaning is what was asked for.
+func wordsKnown[T any](mode service.SearchMode, v T) *T {
+	if mode == service.ModeSemantic {
+		return nil
+	}
+	return &v
 }
 
 func searchFileOf(f core.File) SearchFile {
@@ -267,6 +259,7 @@ type StreamHit struct {
 	KeywordScore  float64  `json:"keyword_score"`
 	Snippet       string   `json:"snippet"`
 	ID            int64    `json:"id"`
+	KeywordMatch  *bool    `json:"keyword_match" jsonschema:"description=as keyword_match of POST /api/search/: false for a file found by meaning alone; null in mode semantic"`
 }
 
 // StreamData is the data of GET /api/search/stream.
@@ -275,16 +268,24 @@ type StreamData struct {
 	TotalResults int         `json:"total_results"`
 	Results      []StreamHit `json:"results"`
 	Notice       string      `json:"notice,omitempty"`
+	// KeywordMatches counts the results that match a word of the query: 0
+	// with results means they were found by meaning alone.
+	KeywordMatches *int `json:"keyword_matches" jsonschema:"description=how many of the results match a word of the query (keyword_match); 0 with results: no file matches and those results were found by meaning alone; null in mode semantic"`
 }
 
-// StreamDataOf shows search results in the stream shape.
-func StreamDataOf(query string, ans service.SearchAnswer) StreamData {
+// StreamDataOf shows the results of search sr in the stream shape.
+func StreamDataOf(query string, sr service.SearchRequest, ans service.SearchAnswer) StreamData {
 	results := ans.Results
 	out := StreamData{Query: query, TotalResults: len(results), Results: make([]StreamHit, len(results)), Notice: ans.Notice}
+	matches := 0
 	for i, r := range results {
 		out.Results[i] = StreamHit{Path: r.File.Path, Title: titleOf(r.File), Summary: r.File.Summary,
 			Keywords: keywordsOf(r.File), Score: round(r.Score), SemanticScore: round(r.Semantic),
-			KeywordScore: round(r.Keyword), Snippet: r.Snippet, ID: r.File.ID}
+			KeywordScore: round(r.Keyword), Snippet: r.Snippet, ID: r.File.ID, KeywordMatch: wordsKnown(sr.Mode, r.Matched)}
+		if r.Matched {
+			matches++
+		}
 	}
+	out.KeywordMatches = wordsKnown(sr.Mode, matches)
 	return out
 }

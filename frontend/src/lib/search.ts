@@ -59,6 +59,8 @@ export interface SearchState {
   selected: number;
   /** What the shown results lack (semantic search unavailable), or "". */
   notice: string;
+  /** Some file holds a word of the query (matchedWords): false with results means they are related by meaning only. */
+  matched: boolean;
 }
 
 export const emptyParams: SearchParams = {
@@ -210,7 +212,18 @@ const idle: Omit<SearchState, 'params'> = {
   error: null,
   selected: 0,
   notice: '',
+  matched: false,
 };
+
+/**
+ * Whether a search found files that hold a word of its query: the rule of
+ * every Trove client (docs/api.md, "Matches and meaning"). With
+ * keyword_matches 0 none does, and any results were found by meaning alone:
+ * "No files match". Without the count (a semantic search) any result counts.
+ */
+export function matchedWords(res: SearchResponse): boolean {
+  return res.keyword_matches != null ? res.keyword_matches > 0 : (res.results?.length ?? 0) > 0;
+}
 
 /** Whether more results than those shown exist. */
 export function morePages(st: SearchState): boolean {
@@ -316,6 +329,7 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
       totalGroups: res.total_groups ?? total,
       didYouMean: res.did_you_mean?.query ?? '',
       facets: res.facets?.kinds ?? [],
+      matched: matchedWords(res),
     };
   };
 
@@ -333,7 +347,8 @@ export function createSearchController(opt: SearchControllerOptions): SearchCont
       const results = [...state.results, ...more];
       // A page with nothing new ends the paging, whatever the count says.
       const ends = more.length === 0 ? { totalGroups: results.length } : {};
-      commit({ results, ...counts(res), ...ends, loadingMore: false });
+      // Whether words matched is the search's, not this page's.
+      commit({ results, ...counts(res), matched: matchedWords({ ...res, results }), ...ends, loadingMore: false });
     } catch (e) {
       if (mine !== seq) return;
       commit({ loadingMore: false, phase: 'error', error: asApiError(e) });
