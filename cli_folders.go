@@ -101,6 +101,10 @@ func watch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s watch: give one folder (run \"%s watch --help\")\n", prog, prog)
 		return exitUsage
 	}
+	if problem := emptyArg("FOLDER", paths[0]); problem != "" {
+		fmt.Fprintf(stderr, "%s watch: %s (run \"%s watch --help\")\n", prog, problem, prog)
+		return exitUsage
+	}
 	dir, err := absDir(paths[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "%s watch: %s: %v\n", prog, paths[0], err)

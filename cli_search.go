@@ -20,7 +20,7 @@ import (
 // search runs `trove search [flags] words...` against a running Trove, for
 // scripts and for a desktop hotkey bound to a terminal command.
 func search(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("search", "[flags] WORDS...\n\nSearches the running Trove. Flags may come before or after the words; a\nword that starts with - goes after --. Exit codes: 0 found, 1 nothing\nfound, 2 bad arguments (or a query Trove refuses), 3 cannot reach Trove.", stdout)
+	fs := newFlags("search", "[flags] WORDS...\n\nSearches the running Trove. Flags may come before or after the words; a\nword that starts with - goes after --. When no file holds the words, the\nfiles found by meaning alone are no match (\"No files match\"; --related\nlists them). Exit codes: 0 found, 1 no file matches, 2 bad arguments (or a\nquery Trove refuses), 3 cannot reach Trove.", stdout)
 	addr := addrFlag(fs)
 	limit := fs.Int("limit", 10, "number of results (1-500)")
 	offset := fs.Int("offset", 0, "results to skip, for the next page")
@@ -29,6 +29,7 @@ func search(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the API's JSON answer (POST /api/search/)")
 	dir := fs.String("dir", "", "only files below this folder (relative paths are resolved)")
 	mode := fs.String("mode", "hybrid", "hybrid, keyword or semantic")
+	related := fs.Bool("related", false, "when no file matches the words, list the files found by meaning alone")
 	words, code, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		return code
@@ -52,7 +53,11 @@ func search(args []string, stdout, stderr io.Writer) int {
 	if set["order"] {
 		req.Order = *order
 	}
-	if *dir != "" {
+	if set["dir"] {
+		if problem := emptyArg("--dir", *dir); problem != "" {
+			fmt.Fprintf(stderr, "%s search: %s (run \"%s search --help\")\n", prog, problem, prog)
+			return exitUsage
+		}
 		abs, err := absDir(*dir)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s search: --dir %s: %v\n", prog, *dir, err)
@@ -66,16 +71,31 @@ func search(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failed("search", err, stderr)
 	}
-	if *asJSON {
+	switch {
+	case *asJSON:
 		stdout.Write(res.Raw)
 		fmt.Fprintln(stdout)
-	} else {
+	case !res.Matched():
+		printNoMatch(res, query, *related, stdout)
+	default:
 		printResults(res, stdout)
 	}
-	if len(res.Results) == 0 {
+	if !res.Matched() {
 		return exitNothing
 	}
 	return exitOK
+}
+
+// printNoMatch says that no file matches the query, as the web UI does,
+// and with related, lists the files found by meaning alone under a heading
+// of their own.
+func printNoMatch(res *client.SearchResponse, query string, related bool, stdout io.Writer) {
+	fmt.Fprintf(stdout, "No files match %q.\n", query)
+	if !related || len(res.Results) == 0 {
+		return
+	}
+	fmt.Fprintln(stdout, "\nRelated by meaning (none of them holds the words):")
+	printResults(res, stdout)
 }
 
 // addrFlag is --addr of the commands that call a running Trove.
@@ -96,6 +116,17 @@ func checkSearch(query string, limit, offset int, sortBy, order string) string {
 		return fmt.Sprintf("--sort %q: use relevance, modified, name or size", sortBy)
 	case order != "" && order != "asc" && order != "desc":
 		return fmt.Sprintf("--order %q: use asc or desc", order)
+	}
+	return ""
+}
+
+// emptyArg is what is wrong with a path argument that is empty or only
+// blanks, or "". A script passes one for an unset variable ("$DIR"), and
+// it must not mean the current folder (watch, serve) or every folder
+// (search --dir).
+func emptyArg(name, value string) string {
+	if strings.TrimSpace(value) == "" {
+		return name + " is empty (an unset variable?): give a path"
 	}
 	return ""
 }
@@ -133,10 +164,6 @@ func failed(what string, err error, stderr io.Writer) int {
 var markRE = regexp.MustCompile(`</?mark>`)
 
 func printResults(res *client.SearchResponse, stdout io.Writer) {
-	if len(res.Results) == 0 {
-		fmt.Fprintln(stdout, "No results.")
-		return
-	}
 	bold, plain := "", ""
 	if f, ok := stdout.(*os.File); ok && isTerminal(f) {
 		bold, plain = "\x1b[1m", "\x1b[0m"

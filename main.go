@@ -192,6 +192,11 @@ func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, 
 	if fs.NArg() > 0 {
 		return daemon.Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	for _, dir := range []struct{ flag, value string }{{"--data-dir", *data}, {"--config-dir", *conf}} {
+		if problem := emptyArg(dir.flag, dir.value); problem != "" {
+			return daemon.Config{}, errors.New(problem)
+		}
+	}
 	return daemon.Config{
 		Addr: *addr, DataDir: *data, ConfigDir: *conf, Token: os.Getenv("TROVE_TOKEN"),
 		Version: version, Log: newLogger(stderr), UI: uiFS(),

@@ -275,3 +275,59 @@ func TestServeRefusesANewerIndex(t *testing.T) {
 		t.Error("the refused index was changed")
 	}
 }
+
+// An empty or blank path on the command line (a script's unset variable)
+// is a usage error naming the argument, before any request: it must not
+// watch the current folder, search every folder, or keep the index in the
+// working folder.
+func TestEmptyPathArgumentsAreUsageErrors(t *testing.T) {
+	nowhere := []string{"--addr", "127.0.0.1:1"} // nothing answers: a request would exit 3
+	for _, c := range []struct {
+		args []string
+		name string
+	}{
+		{append([]string{"watch", ""}, nowhere...), "FOLDER"},
+		{append([]string{"watch", "  "}, nowhere...), "FOLDER"},
+		{append([]string{"watch", "--wait", "\t"}, nowhere...), "FOLDER"},
+		{append([]string{"search", "--dir", "", "roof"}, nowhere...), "--dir"},
+		{append([]string{"search", "--dir", " ", "roof"}, nowhere...), "--dir"},
+		{[]string{"serve", "--data-dir", "", "--addr", "127.0.0.1:0"}, "--data-dir"},
+		{[]string{"serve", "--config-dir", " ", "--addr", "127.0.0.1:0"}, "--config-dir"},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(c.args, &out, &errOut)
+		if code != exitUsage || !strings.Contains(errOut.String(), c.name) || !strings.Contains(errOut.String(), "empty") {
+			t.Errorf("%q: exit %d, stderr %q; want %d naming %s as empty", c.args, code, errOut.String(), exitUsage, c.name)
+		}
+	}
+}
+
+// Files found by meaning alone are not a match: trove search says "No
+// files match", as the UI does, and exits 1, for --json too; --related
+// lists them under their own heading, still exiting 1.
+func TestSearchReportsMeaningOnlyResultsAsNoMatch(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "garden.txt", "Plant tomatoes in spring. Water the garden every morning and pull the weeds.")
+	s.IndexDir(root, 1)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	if r := s.Do("POST", "/api/search/", map[string]any{"query": "vegetables"}); r.Field("total") != float64(1) {
+		t.Fatalf("vegetables finds nothing by meaning, so this test shows nothing: %s", r.Body)
+	}
+	code, out, _ := run3(t, "search", "--addr", addr, "vegetables")
+	if code != exitNothing || !strings.Contains(out, `No files match "vegetables"`) || strings.Contains(out, "garden.txt") {
+		t.Errorf("meaning only: %d %q", code, out)
+	}
+	code, out, _ = run3(t, "search", "--addr", addr, "--json", "vegetables")
+	if code != exitNothing || !strings.Contains(out, `"keyword_matches":0`) {
+		t.Errorf("meaning only, --json: %d %q", code, out)
+	}
+	code, out, _ = run3(t, "search", "--addr", addr, "--related", "vegetables")
+	heading := strings.Index(out, "Related by meaning")
+	if code != exitNothing || !strings.HasPrefix(out, `No files match "vegetables"`) || heading < 0 || strings.Index(out, "garden.txt") < heading {
+		t.Errorf("meaning only, --related: %d %q", code, out)
+	}
+	if code, out, _ := run3(t, "search", "--addr", addr, "tomatoes"); code != exitOK || !strings.Contains(out, "garden.txt") || strings.Contains(out, "No files match") {
+		t.Errorf("a match: %d %q", code, out)
+	}
+}

@@ -30,6 +30,14 @@ type Options struct {
 	Hidden   bool      // start in the tray without the window (at login)
 }
 
+// WindowOrigins are the origins of the window's pages (Wails serves them
+// from wails://wails, or http://wails.localhost on Windows). The desktop
+// build passes them to the server (daemon.Config.Origins) so that the
+// window's pages may call the API; a headless Trove admits none of them.
+func WindowOrigins() []string {
+	return []string{"wails://wails", "http://wails.localhost", "wails://wails.localhost"}
+}
+
 // Run runs the desktop app until Quit (from the tray) or until ctx ends: the
 // backend with its API, the window and the tray, in one process. Closing
 // the window only hides it while a tray shows Trove (see beforeClose).

@@ -75,3 +75,27 @@ func TestClientAgainstARealServer(t *testing.T) {
 		t.Fatalf("unreachable: %#v", err)
 	}
 }
+
+// A search says whether its files match a word of the query; one whose
+// results were found by meaning alone matched nothing (Matched), as an
+// answer without the field (an older Trove, a semantic search) matched
+// when it has results.
+func TestSearchSaysWhetherAWordMatched(t *testing.T) {
+	s := testserver.Start(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "garden.txt", "Plant tomatoes in spring. Water the garden every morning and pull the weeds.")
+	s.IndexDir(root, 1)
+	c := client.New(s.URL, "")
+	for q, want := range map[string]bool{"tomatoes": true, "vegetables": false} {
+		res, err := c.Search(ctx, client.SearchRequest{Query: q})
+		if err != nil || len(res.Results) != 1 || res.Matched() != want || res.KeywordMatches == nil ||
+			res.Results[0].KeywordMatch == nil || *res.Results[0].KeywordMatch != want {
+			t.Errorf("%s: %+v %v, want matched %v", q, res, err, want)
+		}
+	}
+	older := client.SearchResponse{Results: []client.SearchHit{{}}}
+	if !older.Matched() || (&client.SearchResponse{}).Matched() {
+		t.Error("an answer without keyword_matches: matched when it has results")
+	}
+}

@@ -45,6 +45,21 @@ type SearchResponse struct {
 	Total  int    `json:"total"`
 	Query  string `json:"query"`
 	Notice string `json:"notice,omitempty"`
+	// KeywordMatches is how many of the Total files match a word of the
+	// query; 0 with results means they were found by meaning alone. nil
+	// from a semantic search (which looks no word up) or an older Trove.
+	KeywordMatches *int `json:"keyword_matches"`
+}
+
+// Matched reports whether the search found files matching a word of the
+// query: false when it found none, or only files close in meaning, which
+// Trove's clients report as "No files match". Without keyword_matches
+// (see KeywordMatches), any result counts.
+func (r *SearchResponse) Matched() bool {
+	if r.KeywordMatches != nil {
+		return *r.KeywordMatches > 0
+	}
+	return len(r.Results) > 0
 }
 
 // SearchHit is one result.
@@ -54,6 +69,10 @@ type SearchHit struct {
 	SemanticScore  float64    `json:"semantic_score"`
 	KeywordScore   float64    `json:"keyword_score"`
 	Snippet        string     `json:"snippet"`
+	// KeywordMatch: the file holds a word of the query (or matches it by
+	// name); false for a file found by meaning alone; nil as for
+	// SearchResponse.KeywordMatches.
+	KeywordMatch *bool `json:"keyword_match"`
 }
 
 // SearchFile is a result's file.

@@ -98,6 +98,10 @@ func TestShellExamples(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "\tRoof repairs\t"+root+"/roof.md") {
 		t.Fatalf("search: %d %q %q", code, out, errOut)
 	}
+	// Files found by meaning alone are no match, as in trove search.
+	if out, errOut, code := script(t, s, "shell/search.sh", "ceiling"); code != 1 || out != "" || !strings.Contains(errOut, `No files match "ceiling"`) {
+		t.Fatalf("search by meaning alone: %d %q %q", code, out, errOut)
+	}
 	if _, errOut, code := script(t, s, "shell/search.sh"); code != 2 || !strings.Contains(errOut, "INVALID_QUERY") {
 		t.Fatalf("search with no words: %d %q", code, errOut)
 	}
@@ -120,6 +124,9 @@ func TestPythonExamples(t *testing.T) {
 	out, errOut, code := script(t, s, "python/search.py", "tomatoes")
 	if code != 0 || !strings.HasSuffix(out, "\t"+root+"/notes/garden.txt\n") {
 		t.Fatalf("search.py: %d %q %q", code, out, errOut)
+	}
+	if out, errOut, code := script(t, s, "python/search.py", "ceiling"); code != 1 || out != "" || !strings.Contains(errOut, `No files match "ceiling"`) {
+		t.Fatalf("search.py by meaning alone: %d %q %q", code, out, errOut)
 	}
 	if _, errOut, code := script(t, s, "python/search.py"); code != 2 || !strings.Contains(errOut, "INVALID_QUERY") {
 		t.Fatalf("search.py with no words: %d %q", code, errOut)

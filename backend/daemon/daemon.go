@@ -50,6 +50,9 @@ type Config struct {
 	OCR *extract.OCRProbe
 	// UI is the built web interface served at /.
 	UI fs.FS
+	// Origins are the other origins whose pages may call the API (the
+	// desktop window's; see api.Options).
+	Origins []string
 	// MaxWatches caps the folders watched live (0: the kernel's limit);
 	// folders beyond it are rescanned periodically instead.
 	MaxWatches int
@@ -77,6 +80,7 @@ type Daemon struct {
 	health  *embedding.Health
 	ln      net.Listener
 	lock    *dirlock.Lock
+	quiet   *quiet // gives memory back when work stops
 	notice  string // what opening the index had to do, if anything
 }
 
@@ -114,7 +118,7 @@ func New(cfg Config) (*Daemon, error) {
 	}
 	notice = strings.TrimSpace(strings.Join(append([]string{notice}, madePrivate...), " "))
 	st.SetWriteHook(cfg.WriteHook)
-	d := &Daemon{cfg: cfg, store: st, lock: lock, notice: notice}
+	d := &Daemon{cfg: cfg, store: st, lock: lock, notice: notice, quiet: newQuiet()}
 	if err := d.wire(); err != nil {
 		st.Close()
 		lock.Release()
@@ -159,6 +163,8 @@ func (d *Daemon) wire() error {
 		return err
 	}
 	bus := events.New(cfg.Log)
+	// Indexing is work too: what it grew is given back when it stops.
+	publish := func(e core.EventData) { d.quiet.touch(); bus.Publish(e) }
 	var ix *indexer.Indexer
 	var mod *models
 	d.health = embedding.NewHealth(embedding.HealthOptions{
@@ -179,9 +185,9 @@ func (d *Daemon) wire() error {
 	pipe := pipeline.New(pipeline.Deps{
 		Store: d.store, Settings: set.Get, Matcher: flt.Matcher,
 		Extract: cfg.Extract, OCR: cfg.OCR,
-		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: bus.Publish, Log: cfg.Log,
+		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: publish, Log: cfg.Log,
 	})
-	ix, err = indexer.New(indexer.Deps{Store: d.store, Filters: flt, Pipeline: pipe, Settings: set.Get, Publish: bus.Publish,
+	ix, err = indexer.New(indexer.Deps{Store: d.store, Filters: flt, Pipeline: pipe, Settings: set.Get, Publish: publish,
 		Log: cfg.Log, MaxWatches: cfg.MaxWatches, Exclude: []string{cfg.DataDir, cfg.ConfigDir},
 		FolderList: filepath.Join(cfg.ConfigDir, store.FolderListName), Notice: d.notice,
 		Rebuilt: func() { vecs.Reset(mod.Embedder().Model()) }})
@@ -206,14 +212,23 @@ func (d *Daemon) wire() error {
 	d.svc = service.New(service.Deps{
 		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Search: engine, Opener: launch.Desktop{}, Log: cfg.Log, Version: cfg.Version,
 		Health: d.health, TokenSet: cfg.Token != "", DataDir: cfg.DataDir, ConfigDir: cfg.ConfigDir,
-		SearchTimeout: cfg.SearchTimeout, SearchHook: cfg.SearchHook, OCR: cfg.OCR,
+		SearchTimeout: cfg.SearchTimeout, SearchHook: d.searchStarts, OCR: cfg.OCR,
 	})
 	d.ln, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI})
+	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI, Origins: cfg.Origins, OnRequest: d.quiet.touch})
 	return nil
+}
+
+// searchStarts is called as each search starts, from the API or the
+// desktop window (whose searches reach the service without a request).
+func (d *Daemon) searchStarts(ctx context.Context, req service.SearchRequest) {
+	d.quiet.touch()
+	if d.cfg.SearchHook != nil {
+		d.cfg.SearchHook(ctx, req)
+	}
 }
 
 // checkLoopback warns when the API is exposed beyond this machine: allowed,
@@ -243,7 +258,7 @@ func (d *Daemon) API() *api.Server { return d.api }
 func (d *Daemon) Run(ctx context.Context) error {
 	d.cfg.Log.Info("trove started", "addr", d.Addr(), "data_dir", d.cfg.DataDir, "config_dir", d.cfg.ConfigDir, "version", d.cfg.Version)
 	g, gctx := errgroup.WithContext(ctx)
-	for _, run := range []func(context.Context) error{d.api.Run, d.indexer.Run, d.sched.Run, d.health.Run} {
+	for _, run := range []func(context.Context) error{d.api.Run, d.indexer.Run, d.sched.Run, d.health.Run, d.quiet.run} {
 		// A panic that escapes a part becomes its error: the others stop
 		// and the index is closed cleanly, rather than the process dying.
 		g.Go(func() error {

@@ -10,6 +10,7 @@ import (
 type (
 	PageRequest = search.PageRequest
 	Page        = search.Page
+	PageResult  = search.PageResult
 	SortKey     = search.SortKey
 	ExtCount    = search.ExtCount
 )

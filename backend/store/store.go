@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 //go:embed migrations/*.sql
@@ -112,6 +113,10 @@ func openPools(path string) (*pools, error) {
 	}
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()))
 	r.SetMaxIdleConns(max(4, runtime.NumCPU()))
+	// Each connection is a WebAssembly instance whose memory grows to its
+	// page cache and never shrinks while it is open: a read connection
+	// idle for 30 s is closed, which gives all of it back.
+	r.SetConnMaxIdleTime(30 * time.Second)
 	return &pools{w: w, r: r}, nil
 }
 

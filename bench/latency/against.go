@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"time"
 
 	"trove/bench/internal/harness"
@@ -20,13 +18,8 @@ import (
 
 // buildAt compiles the trove binary of git revision rev into dir.
 func buildAt(rev, dir string) string {
-	src := filepath.Join(dir, "src")
-	harness.Run("git", "worktree", "add", "--detach", src, rev)
-	defer harness.Run("git", "worktree", "remove", "--force", src)
-	bin := filepath.Join(dir, "trove")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir, cmd.Stdout, cmd.Stderr = src, os.Stderr, os.Stderr
-	harness.Check(cmd.Run())
+	bin, err := troveproc.BuildAt(rev, dir)
+	harness.Check(err)
 	return bin
 }
 

@@ -28,7 +28,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -40,9 +39,7 @@ import (
 )
 
 func main() {
-	files := flag.Int("files", 20000, "approximate corpus size")
-	corpusDir := flag.String("corpus", "", "the corpus folder (default /var/tmp/trove-corpus-FILES; built with make-corpus.sh)")
-	shared := flag.String("shared", ir.SharedDir(), "the shared folder with bench/make-corpus.sh and bench/queries.txt")
+	corpusFlags := ir.NewCorpusFlags()
 	reps := flag.Int("reps", 20, "timed repetitions of each query once indexing is done (20 x 20 queries: a p95 over 400 samples)")
 	recoll := flag.Bool("recoll", false, "also run Recoll's query benchmark on the same corpus (indexes it with recollindex)")
 	keep := flag.String("work", "", "folder for Trove's index, kept and used again (default: a temporary one)")
@@ -51,15 +48,9 @@ func main() {
 	rev := flag.String("against", "", "a git revision whose server answers alternately with this checkout's, for ratios from one stretch of time")
 	revWork := flag.String("against-work", "", "folder for that server's index, kept and used again (default: a temporary one)")
 	flag.Parse()
-	sharedAbs, _ := filepath.Abs(*shared)
-	corpus := *corpusDir
-	if corpus == "" {
-		corpus = fmt.Sprintf("/var/tmp/trove-corpus-%d", *files)
-	}
-	harness.Run("bash", filepath.Join(sharedAbs, "bench", "make-corpus.sh"), corpus, strconv.Itoa(*files))
-	queries := readLines(filepath.Join(sharedAbs, "bench", "queries.txt"))
+	corpus, queries, sharedAbs := corpusFlags.Build()
 
-	work, done := workDir(*keep, "trove-latency-")
+	work, done := harness.WorkDir(*keep, "trove-latency-")
 	defer done()
 	bin, err := troveproc.Build(work)
 	harness.Check(err)
@@ -76,7 +67,7 @@ func main() {
 	var during []time.Duration
 	rounds := 0
 	for !api.idle(corpus) {
-		if api.indexed(corpus) >= *files/4 { // search a partly built index, while writes go on
+		if api.indexed(corpus) >= corpusFlags.Files()/4 { // search a partly built index, while writes go on
 			during = append(during, api.round(queries, "hybrid")...)
 			rounds++
 		} else {
@@ -99,7 +90,7 @@ func main() {
 		perQuery(queries, hybrid)
 	}
 	if *rev != "" {
-		w, done := workDir(*revWork, "trove-latency-against-")
+		w, done := harness.WorkDir(*revWork, "trove-latency-against-")
 		defer done()
 		against(api, *rev, w, corpus, queries, *reps)
 	}
@@ -123,16 +114,6 @@ func main() {
 	if *recoll {
 		recollBaseline(sharedAbs, work, corpus)
 	}
-}
-
-// workDir is keep, or else a temporary folder that done removes.
-func workDir(keep, prefix string) (dir string, done func()) {
-	if keep != "" {
-		return keep, func() {}
-	}
-	tmp, err := os.MkdirTemp("", prefix)
-	harness.Check(err)
-	return tmp, func() { os.RemoveAll(tmp) }
 }
 
 // longQuery repeats the query lines, space-separated, to n characters:
@@ -266,18 +247,6 @@ func (c client) round(queries []string, mode string) []time.Duration {
 		out = append(out, time.Since(t0))
 		if resp.StatusCode != 200 {
 			log.Fatalf("query %q: %s", q, resp.Status)
-		}
-	}
-	return out
-}
-
-func readLines(path string) []string {
-	b, err := os.ReadFile(path)
-	harness.Check(err)
-	var out []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
 		}
 	}
 	return out

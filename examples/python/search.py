@@ -4,8 +4,9 @@
     python3 examples/python/search.py roof leak
 
 TROVE_ADDR (default 127.0.0.1:8765) and TROVE_TOKEN are honoured. Exit
-codes are those of `trove search`: 0 found, 1 nothing found, 2 refused,
-3 no Trove answers at the address.
+codes are those of `trove search`: 0 found, 1 no file matches (files found
+by meaning alone are no match), 2 refused, 3 no Trove answers at the
+address.
 """
 import json
 import os
@@ -58,9 +59,20 @@ def main():
         answer = call("POST", "/api/search/", {"query": " ".join(sys.argv[1:]), "limit": 10})
     except TroveError as e:
         return fail(e)
+    if not matched(answer):
+        print(f'No files match "{" ".join(sys.argv[1:])}"', file=sys.stderr)
+        return 1
     for hit in answer["results"]:
         print(f"{hit['file']['title']}\t{hit['file']['file_path']}")
-    return 0 if answer["results"] else 1
+    return 0
+
+
+def matched(answer):
+    """Whether any file holds a word of the query: keyword_matches 0 means
+    the results, if any, were found by meaning alone. A Trove that does not
+    say (null, or absent) matched when it found anything."""
+    n = answer.get("keyword_matches")
+    return n > 0 if n is not None else bool(answer["results"])
 
 
 if __name__ == "__main__":

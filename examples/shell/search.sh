@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Search Trove and print score, title and path, one result a line.
 #   examples/shell/search.sh roof leak
-# TROVE_ADDR (default 127.0.0.1:8765) and TROVE_TOKEN are honoured.
+# TROVE_ADDR (default 127.0.0.1:8765) and TROVE_TOKEN are honoured. Exit
+# codes are those of `trove search`: 0 found, 1 no file matches (files
+# found by meaning alone are no match), 2 refused.
 set -euo pipefail
 trove="http://${TROVE_ADDR:-127.0.0.1:8765}"
 auth=()
@@ -13,5 +15,12 @@ answer=$(curl -sS "${auth[@]}" -H 'Content-Type: application/json' -d "$body" "$
 if [ "$(jq -r '.status // empty' <<<"$answer")" = error ]; then
   jq -r '"trove: \(.error.message) (\(.error.code))"' <<<"$answer" >&2
   exit 2
+fi
+# keyword_matches counts the files that hold a word of the query: 0 means
+# none does, and any results were found by meaning alone (null: a Trove
+# that does not say, where any result counts).
+if [ "$(jq '.keyword_matches // (.results | length)' <<<"$answer")" = 0 ]; then
+  echo "No files match \"$*\"" >&2
+  exit 1
 fi
 jq -r '.results[] | "\(.relevance_score)\t\(.file.title)\t\(.file.file_path)"' <<<"$answer"

@@ -242,6 +242,32 @@ describe('results', () => {
     expect(await page.getByTestId('did-you-mean').count()).toBe(0);
   });
 
+  it('says no files match when files are found by meaning alone, and lists them as related', async () => {
+    // The API's answer first: files found, none holding the word (else
+    // this test shows nothing).
+    const ask = async (query: string) =>
+      (await (
+        await fetch(server.url + '/api/search/', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ query }),
+        })
+      ).json()) as { keyword_matches: number; results: { file: { file_path: string } }[] };
+    const byMeaning = await ask('oven');
+    expect(byMeaning.keyword_matches).toBe(0);
+    expect(byMeaning.results.length).toBeGreaterThan(0);
+    await search('oven');
+    await page.getByTestId('empty-no-results').waitFor({ timeout: T });
+    await page.getByTestId('related-by-meaning').waitFor({ timeout: T });
+    await expect.poll(shownPaths, { timeout: T }).toEqual(byMeaning.results.map((r) => r.file.file_path));
+    expect(await page.getByTestId('result-count').textContent()).toMatch(/No matches/);
+    // A word a file holds: its results, and no "No files match".
+    await search('sourdough');
+    await expect.poll(async () => (await shownPaths())[0] ?? '', { timeout: T }).toMatch(/sourdough\.md$/);
+    expect(await page.getByTestId('empty-no-results').count()).toBe(0);
+    expect(await page.getByTestId('related-by-meaning').count()).toBe(0);
+  });
+
   it('previews an image with the picture itself', async () => {
     await search('harbour-photo.png');
     const first = page.getByTestId('result').first();

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -55,6 +56,8 @@ type Server struct {
 	// still running after Stop is the backend's, and a leak.
 	running   goleak.Option
 	leaksSeen bool // leaks are expected (reads stuck on a hung mount)
+	ui        fs.FS
+	origins   []string
 }
 
 // Option adjusts a server before it starts.
@@ -100,6 +103,13 @@ func WithWriteHook(hook func(path string)) Option { return func(s *Server) { s.w
 // Stop does not look for leaks.
 func WithStuckReads() Option { return func(s *Server) { s.leaksSeen = true } }
 
+// WithUI serves ui as the built web interface at /.
+func WithUI(ui fs.FS) Option { return func(s *Server) { s.ui = ui } }
+
+// WithOrigins admits pages of these origins too, as the desktop build
+// admits its window's.
+func WithOrigins(origins ...string) Option { return func(s *Server) { s.origins = origins } }
+
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
 
@@ -121,7 +131,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
-		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, WriteHook: s.writeHook,
+		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, WriteHook: s.writeHook, UI: s.ui, Origins: s.origins,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -69,7 +69,7 @@ func shortlist(q Query, cands map[int64]*Candidate, byName map[int64]bool, col C
 		if in[id] {
 			continue
 		}
-		if byName[id] || c.HasVector && kept(q, c, 0, t) {
+		if byName[id] || c.HasVector && kept(q, c, matchesTyped(q, c, 0), t) {
 			list = append(list, id)
 		}
 	}

@@ -65,6 +65,10 @@ type Result struct {
 	Keyword  float64      // text BM25F (0 to 1) plus the weighted name match
 	Snippet  string       // HTML-escaped passage text with <mark> around matches
 	Explain  *Explanation // with Request.Explain
+	// Matched: the file holds a word of the query (as typed or corrected)
+	// or matches by name, or the query has no words (filters only); false
+	// for a file found by meaning alone (Scored.Matched).
+	Matched bool
 }
 
 // Index is the part of the store a search reads: the files, the evidence
@@ -175,7 +179,7 @@ func (e *Engine) browse(ctx context.Context, req Request, filter store.FileFilte
 	}
 	out := make([]Result, 0, len(files))
 	for _, f := range files {
-		out = append(out, Result{File: f})
+		out = append(out, Result{File: f, Matched: true}) // every file passes what the query asks
 	}
 	return out, nil
 }

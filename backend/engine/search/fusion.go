@@ -130,6 +130,11 @@ type Scored struct {
 	Text     float64 // BM25F over the most the query allows, 0 to 1
 	Name     float64 // name match, 0 to 1
 	Exact    bool    // the query spells the name out
+	// Matched: the file holds a word of the query as typed or corrected,
+	// or matches by name; a file found by meaning alone (or by feedback
+	// words alone) did not match. A semantic search looks no word up, so
+	// there it says nothing.
+	Matched bool
 }
 
 // Fuse scores the candidates and sorts them best first (ties by id). In
@@ -165,7 +170,8 @@ func score(q Query, cands []*Candidate, col Collection, t Tuning) []Scored {
 		if q.Mode != Keyword && c.HasVector {
 			s.Semantic = math.Exp(-t.DistanceScale * Distance(c.Similarity))
 		}
-		if !kept(q, c, s.Name, t) {
+		s.Matched = matchesTyped(q, c, s.Name)
+		if !kept(q, c, s.Matched, t) {
 			continue
 		}
 		if q.Mode == Semantic && !c.HasVector {
@@ -231,10 +237,11 @@ func siftDown(h []Scored, i int) {
 }
 
 // kept reports whether a search keeps a file it has found: in hybrid mode
-// the file must hold a typed word, match by name (name > 0) or be close
-// enough in meaning to stand on it alone (SemanticOnlyMin).
-func kept(q Query, c *Candidate, name float64, t Tuning) bool {
-	return q.Mode != Hybrid || matchesTyped(q, c, name) || c.Similarity >= t.SemanticOnlyMin
+// the file must hold a typed word or match by name (matched, see
+// matchesTyped), or be close enough in meaning to stand on it alone
+// (SemanticOnlyMin).
+func kept(q Query, c *Candidate, matched bool, t Tuning) bool {
+	return q.Mode != Hybrid || matched || c.Similarity >= t.SemanticOnlyMin
 }
 
 // matchesTyped reports whether a file holds a word of the query as typed

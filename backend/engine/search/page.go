@@ -69,10 +69,14 @@ type ExtCount struct {
 
 // Page is one page of results and what is known of all of them.
 type Page struct {
-	Results     []PageResult
-	Total       int  // matching files, copies included
-	Estimated   bool // Total is a lower bound: more than MaxCounted match
-	Groups      int  // results to page through: copies of one content count once
+	Results   []PageResult
+	Total     int  // matching files, copies included
+	Estimated bool // Total is a lower bound: more than MaxCounted match
+	Groups    int  // results to page through: copies of one content count once
+	// Matches is how many of the Total files match the query's words
+	// (entry.matched); 0 with files found means they were found by
+	// meaning alone.
+	Matches     int
 	Corrections []Correction
 	Facets      []ExtCount // by extension, over the matches before the type filter
 }
@@ -83,6 +87,11 @@ type entry struct {
 	scored *Scored
 	ranked bool // from rank's shortlist, in its order
 }
+
+// matched reports whether the file matches the query's words: a ranked
+// file says so itself; any other was listed for holding a typed word, or
+// by a query of filters only, which it passes.
+func (en entry) matched() bool { return !en.ranked || en.scored.Matched }
 
 // SearchPage runs a search and returns one page of its results.
 func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
@@ -219,6 +228,11 @@ func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []e
 		list = slices.DeleteFunc(list, func(en entry) bool { return !typeOK(en.key.Extension) })
 	}
 	out.Total, out.Estimated = len(list), more
+	for _, en := range list {
+		if en.matched() {
+			out.Matches++
+		}
+	}
 	if s != nil {
 		out.Corrections = s.corrections()
 	}
@@ -438,7 +452,7 @@ func (e *Engine) load(ctx context.Context, groups []groupOf) ([]PageResult, erro
 		if !ok {
 			continue // deleted meanwhile
 		}
-		r := PageResult{Result: Result{File: f}}
+		r := PageResult{Result: Result{File: f, Matched: g.head.matched()}}
 		if sc := g.head.scored; sc != nil {
 			r.Score, r.Keyword, r.Semantic = sc.Score, sc.Keyword, sc.Semantic
 		}

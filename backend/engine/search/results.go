@@ -51,7 +51,7 @@ func (s *searcher) results(ctx context.Context, ranked []Scored) ([]Result, erro
 		if !ok {
 			continue
 		}
-		res := Result{File: f, Score: r.Score, Keyword: r.Keyword, Semantic: r.Semantic}
+		res := Result{File: f, Score: r.Score, Keyword: r.Keyword, Semantic: r.Semantic, Matched: r.Matched}
 		if s.req.Explain {
 			x := explain(q, r, s.col, s.tuning)
 			res.Explain = &x

@@ -3,8 +3,11 @@ package settings
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -130,32 +133,32 @@ func (f field) set(s *core.Settings, raw json.RawMessage) error {
 		}
 		dst.SetBool(v)
 	case reflect.Int:
-		var n json.Number
-		if got != "number" || json.Unmarshal(raw, &n) != nil {
+		if got != "number" {
 			return typeError(f.path, "a whole number", got)
 		}
-		v, err := n.Int64()
+		v, err := strconv.ParseInt(string(bytes.TrimSpace(raw)), 10, 64)
 		if err != nil {
-			return core.InvalidField("INVALID_TYPE", f.path, "expected a whole number, got %s", n)
+			return numberError(f.path, numberWanted(reflect.Int), raw)
 		}
 		dst.SetInt(v)
 	case reflect.Float64:
-		var v float64
-		if got != "number" || json.Unmarshal(raw, &v) != nil {
+		if got != "number" {
 			return typeError(f.path, "a number", got)
+		}
+		var v float64
+		if json.Unmarshal(raw, &v) != nil {
+			return numberError(f.path, numberWanted(reflect.Float64), raw)
 		}
 		dst.SetFloat(v)
 	case reflect.Slice:
 		if got != "array" {
 			return typeError(f.path, "a list", got)
 		}
-		ptr := reflect.New(f.typ)
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(ptr.Interface()); err != nil {
-			return core.InvalidField("INVALID_TYPE", f.path, "malformed list: %s", strings.TrimPrefix(err.Error(), "json: "))
+		v, err := decodeList(f.path, f.typ, raw)
+		if err != nil {
+			return err
 		}
-		dst.Set(ptr.Elem())
+		dst.Set(v)
 	default:
 		panic("settings: unsupported field type " + f.typ.String())
 	}
@@ -164,6 +167,51 @@ func (f field) set(s *core.Settings, raw json.RawMessage) error {
 
 func typeError(path, want, got string) error {
 	return core.InvalidField("INVALID_TYPE", path, "expected %s, got %s", want, got)
+}
+
+// numberError is a number the setting cannot hold: one too large for its
+// type (JSON has no infinities, so 1e999 is how one arrives), or a
+// fraction where a whole number belongs. The type is right, the value is
+// not: INVALID_NUMBER, as in every other JSON body.
+func numberError(path, want string, raw json.RawMessage) error {
+	return core.InvalidField("INVALID_NUMBER", path, "must be %s, got %s", want, bytes.TrimSpace(raw))
+}
+
+// decodeList decodes a list setting element by element, strictly, so that a
+// number out of range names its element's field (scheduler.rules[1].percent).
+func decodeList(path string, typ reflect.Type, raw json.RawMessage) (reflect.Value, error) {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil {
+		return reflect.Value{}, core.InvalidField("INVALID_TYPE", path, "malformed list: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	out := reflect.MakeSlice(typ, len(elems), len(elems))
+	for i, el := range elems {
+		dec := json.NewDecoder(bytes.NewReader(el))
+		dec.DisallowUnknownFields()
+		err := dec.Decode(out.Index(i).Addr().Interface())
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case err == nil:
+		case errors.As(err, &typeErr) && numberWanted(typeErr.Type.Kind()) != "" && strings.HasPrefix(typeErr.Value, "number") && typeErr.Field != "":
+			return reflect.Value{}, numberError(fmt.Sprintf("%s[%d].%s", path, i, typeErr.Field),
+				numberWanted(typeErr.Type.Kind()), json.RawMessage(strings.TrimPrefix(typeErr.Value, "number ")))
+		default:
+			return reflect.Value{}, core.InvalidField("INVALID_TYPE", path, "malformed list: %s", strings.TrimPrefix(err.Error(), "json: "))
+		}
+	}
+	return out, nil
+}
+
+// numberWanted says what a number of kind k must be, or "" for a kind that
+// is not a number.
+func numberWanted(k reflect.Kind) string {
+	switch {
+	case k == reflect.Float32 || k == reflect.Float64:
+		return "a finite number"
+	case k >= reflect.Int && k <= reflect.Uint64:
+		return "a whole number within range"
+	}
+	return ""
 }
 
 // jsonKind names the JSON type of a raw value by its first byte.

@@ -205,3 +205,23 @@ func TestOpenDropsAKeyVariableNotAllowed(t *testing.T) {
 		t.Fatalf("%+v", s.Embedding)
 	}
 }
+
+// A number the setting's type cannot hold (JSON has no infinities, so
+// 1e999 is how one arrives; a fraction or 1e20 where a whole number
+// belongs) is INVALID_NUMBER, naming the setting, not a wrong type.
+func TestNumbersOutOfRangeAreInvalidNumbers(t *testing.T) {
+	for body, key := range map[string]string{
+		`{"queue.cooldown_seconds": 1e999}`:                                   "queue.cooldown_seconds",
+		`{"queue": {"cooldown_seconds": -1e999}}`:                             "queue.cooldown_seconds",
+		`{"queue.max_retries": 1e999}`:                                        "queue.max_retries",
+		`{"queue.max_retries": 1e20}`:                                         "queue.max_retries",
+		`{"queue.max_concurrency": 1.5}`:                                      "queue.max_concurrency",
+		`{"scheduler.rules": [{"type": "cpu_below", "percent": 1e400}]}`:      "scheduler.rules[0].percent",
+		`{"scheduler.rules": [{"type": "on_ac_power"}, {"percent": -1e400}]}`: "scheduler.rules[1].percent",
+	} {
+		_, err := Apply(Defaults(), patch(t, body))
+		if core.CodeOf(err, "") != "INVALID_NUMBER" || core.FieldOf(err) != key || !strings.HasPrefix(err.Error(), key+": ") {
+			t.Errorf("%s: %v (code %s, field %q), want INVALID_NUMBER naming %s", body, err, core.CodeOf(err, ""), core.FieldOf(err), key)
+		}
+	}
+}

@@ -17,6 +17,8 @@ type App struct {
 	ID   string // the entry's file name, such as org.gnome.TextEditor.desktop
 	Name string
 	exec []string
+	icon string // the Icon key, for %i
+	file string // the entry's own path, for %k
 }
 
 // appDirs are where .desktop entries live, most personal first.
@@ -77,7 +79,7 @@ func readEntry(path string) (App, []string, bool) {
 		return App{}, nil, false
 	}
 	defer f.Close()
-	var a App
+	a := App{file: path}
 	var mimes []string
 	var typ, execLine string
 	hidden := false
@@ -98,6 +100,8 @@ func readEntry(path string) (App, []string, bool) {
 			typ = v
 		case "Name":
 			a.Name = v
+		case "Icon":
+			a.icon = v
 		case "Exec":
 			execLine = v
 		case "MimeType":
@@ -142,30 +146,73 @@ func splitExec(s string) []string {
 	return out
 }
 
-// command is the app's command line for one file: %f and %F become the
-// path, %u and %U its file: URL, other field codes go, and the path is
-// added at the end when the line names no file.
+// command is the app's command line for one file, by the Desktop Entry
+// specification's field codes: %f and %F become the path, %u and %U its
+// file: URL, %c the name, %k the entry's path, %i "--icon ICON", %% a
+// literal %, and the deprecated codes nothing. A code may stand inside an
+// argument ("--file=%f"), where it expands in place. The path is added at
+// the end when the line names no file.
 func (a App) command(path string) []string {
 	uri := (&url.URL{Scheme: "file", Path: path}).String()
 	var out []string
-	used := false
+	named := false
 	for _, arg := range a.exec {
-		switch arg {
-		case "%f", "%F":
-			out, used = append(out, path), true
-			continue
-		case "%u", "%U":
-			out, used = append(out, uri), true
-			continue
-		case "%i", "%c", "%k", "%d", "%D", "%n", "%N", "%v", "%m":
+		if arg == "%i" {
+			if a.icon != "" {
+				out = append(out, "--icon", a.icon)
+			}
 			continue
 		}
-		out = append(out, strings.ReplaceAll(arg, "%%", "%"))
+		s, file := a.expand(arg, path, uri)
+		named = named || file
+		if s == "" && isFieldCode(arg) {
+			continue // a code that stood alone and expands to nothing
+		}
+		out = append(out, s)
 	}
-	if !used {
+	if !named {
 		out = append(out, path)
 	}
 	return out
+}
+
+// expand expands the field codes of one argument in a single pass (a path
+// holding "%f" is not expanded again), and reports whether it named the
+// file. A % before anything that is not a code is kept as written.
+func (a App) expand(arg, path, uri string) (string, bool) {
+	var b strings.Builder
+	file := false
+	for i := 0; i < len(arg); i++ {
+		if arg[i] != '%' || i+1 == len(arg) {
+			b.WriteByte(arg[i])
+			continue
+		}
+		i++
+		switch arg[i] {
+		case 'f', 'F':
+			b.WriteString(path)
+			file = true
+		case 'u', 'U':
+			b.WriteString(uri)
+			file = true
+		case 'c':
+			b.WriteString(a.Name)
+		case 'k':
+			b.WriteString(a.file)
+		case '%':
+			b.WriteByte('%')
+		case 'd', 'D', 'n', 'N', 'v', 'm', 'i': // deprecated; %i only stands alone
+		default:
+			b.WriteByte('%')
+			b.WriteByte(arg[i])
+		}
+	}
+	return b.String(), file
+}
+
+// isFieldCode reports whether arg is one field code standing alone.
+func isFieldCode(arg string) bool {
+	return len(arg) == 2 && arg[0] == '%' && strings.IndexByte("fFuUckidDnNvm", arg[1]) >= 0
 }
 
 // OpenWith opens path with the application id, which must be one that

@@ -93,6 +93,7 @@ func statusOf(err error) int {
 // Internal errors are logged with detail (a panic with its stack) and
 // reported without it.
 func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
+	shielded(c)
 	err = views.Shown(err)
 	status := statusOf(err)
 	code := core.CodeOf(err, views.CodeOfStatus(status))

@@ -33,9 +33,9 @@ func (s *Server) getFile(c *fiber.Ctx) error {
 
 // GET /api/files/lookup?path=/abs/path: the record of one path.
 func (s *Server) lookupFile(c *fiber.Ctx) error {
-	path := c.Query("path")
-	if path == "" {
-		return core.Invalid("MISSING_FIELD", "path is required: /api/files/lookup?path=/absolute/path")
+	path, err := views.LookupPath(c.Query("path"))
+	if err != nil {
+		return err
 	}
 	f, err := s.svc.FileByPath(c.UserContext(), path)
 	if err != nil {

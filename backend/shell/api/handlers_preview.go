@@ -33,7 +33,7 @@ func (s *Server) fileImage(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, mime)
-	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; sandbox")
+	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; sandbox; "+noFraming)
 	c.Set(fiber.HeaderContentDisposition, "inline")
 	return c.Send(data)
 }

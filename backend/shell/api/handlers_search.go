@@ -40,5 +40,5 @@ func (s *Server) searchStream(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(views.SearchStreamAnswer{Status: views.StatusSuccess, Data: views.StreamDataOf(q, results)})
+	return c.JSON(views.SearchStreamAnswer{Status: views.StatusSuccess, Data: views.StreamDataOf(q, sr, results)})
 }

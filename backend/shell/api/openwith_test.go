@@ -23,7 +23,7 @@ func TestOpenWithDesktopApplications(t *testing.T) {
 		t.Fatal(err)
 	}
 	testserver.WriteFiles(t, data,
-		"applications/editor.desktop", "[Desktop Entry]\nType=Application\nName=Plain Editor\nExec=\""+script+"\" --new %F\nMimeType=text/plain;text/markdown;\n",
+		"applications/editor.desktop", "[Desktop Entry]\nType=Application\nName=Plain Editor\nExec=\""+script+"\" --new \"--file=%f\"\nMimeType=text/plain;text/markdown;\n",
 		"applications/viewer.desktop", "[Desktop Entry]\nType=Application\nName=Image Viewer\nExec=viewer %u\nMimeType=image/png;\n",
 		"applications/hidden.desktop", "[Desktop Entry]\nType=Application\nName=Hidden\nExec=hidden %f\nNoDisplay=true\nMimeType=text/plain;\n",
 	)
@@ -46,8 +46,9 @@ func TestOpenWithDesktopApplications(t *testing.T) {
 	if r.Status != 200 {
 		t.Fatalf("open with: %d %s", r.Status, r.Body)
 	}
-	// The script gets "--new" then the path as one argument (no shell).
-	want := "--new|" + filepath.Join(root, "a b.txt")
+	// The script gets "--new" then the path in place of the field code
+	// inside its argument, as one argument (no shell).
+	want := "--new|--file=" + filepath.Join(root, "a b.txt")
 	testserver.Eventually(t, 10*time.Second, "the application to run", func() bool {
 		b, _ := os.ReadFile(out)
 		return strings.TrimSpace(string(b)) == want

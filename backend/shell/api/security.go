@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"mime"
 	"net"
+	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -16,8 +17,9 @@ import (
 //
 //  1. Host must be a loopback name (or the address the user chose to bind),
 //     which defeats DNS rebinding.
-//  2. A request carrying an Origin must come from Trove's own UI; other
-//     origins get 403 and no CORS headers.
+//  2. A request carrying an Origin must come from Trove's own UI (at its
+//     addresses, or the desktop window's origins the desktop build gives
+//     in Options.Origins); other origins get 403 and no CORS headers.
 //  3. An /api request that a browser says another site made (Sec-Fetch-Site)
 //     and that carries no Origin gets 403: see crossSite.
 //  4. A request with a body must say it is JSON, which browsers cannot send
@@ -28,10 +30,11 @@ import (
 //
 // Every answer, refusals included, says Cross-Origin-Resource-Policy:
 // same-origin, so a browser that sent a request from another page without
-// the Sec-Fetch-Site header still hands that page nothing to show or measure.
+// the Sec-Fetch-Site header still hands that page nothing to show or measure;
+// and that no page may frame it (see noFraming).
 
 func (s *Server) guard(c *fiber.Ctx) error {
-	c.Set("Cross-Origin-Resource-Policy", "same-origin")
+	shielded(c)
 	if !s.allowedHost(c.Get(fiber.HeaderHost)) {
 		return fiber.NewError(fiber.StatusForbidden, "forbidden host: the Trove API answers only on loopback names such as 127.0.0.1 and localhost")
 	}
@@ -68,6 +71,25 @@ func (s *Server) guard(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderCacheControl, "no-store")
 	}
 	return c.Next()
+}
+
+// noFraming is the CSP directive that forbids showing an answer inside a
+// frame of any page, Trove's own included: a page that framed the UI could
+// lay its own buttons over it (clickjacking) and choose its address, and
+// Trove never frames itself (the desktop window is a webview, not a frame).
+const noFraming = "frame-ancestors 'none'"
+
+// shielded sets the headers every answer carries, refusals included: the
+// error handler sets them again for errors raised before the guard runs.
+// The UI's page and an image replace the CSP with a fuller one that keeps
+// noFraming; X-Frame-Options says the same to browsers that predate
+// frame-ancestors.
+func shielded(c *fiber.Ctx) {
+	c.Set("Cross-Origin-Resource-Policy", "same-origin")
+	c.Set(fiber.HeaderXFrameOptions, "DENY")
+	if len(c.Response().Header.Peek(fiber.HeaderContentSecurityPolicy)) == 0 {
+		c.Set(fiber.HeaderContentSecurityPolicy, noFraming)
+	}
 }
 
 // crossSite reports whether a browser made the request for a page of
@@ -107,9 +129,11 @@ func (s *Server) allowedHost(host string) bool {
 	return h != "" && h == s.boundHost
 }
 
+// allowedOrigin reports whether a page of origin may call the API: the web
+// UI at one of Trove's own addresses, or a page of an origin the server was
+// given (the desktop window's, in the desktop build only).
 func (s *Server) allowedOrigin(origin string) bool {
-	switch origin {
-	case "wails://wails", "http://wails.localhost", "wails://wails.localhost":
+	if slices.Contains(s.origins, origin) {
 		return true
 	}
 	for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {

@@ -96,3 +96,24 @@ func TestSettingsBadBodies(t *testing.T) {
 		}
 	}
 }
+
+// A number too large for its setting is a 400 INVALID_NUMBER naming the
+// setting, as in every other JSON body, and changes nothing.
+func TestSettingsNumberOutOfRange(t *testing.T) {
+	s := testserver.Start(t)
+	before := s.Get("/api/settings/").Body
+	for body, key := range map[string]string{
+		`{"queue.cooldown_seconds": 1e999}`:                              "queue.cooldown_seconds",
+		`{"queue.max_retries": 1e999}`:                                   "queue.max_retries",
+		`{"scheduler.rules": [{"type": "cpu_below", "percent": 1e999}]}`: "scheduler.rules[0].percent",
+	} {
+		r := s.Do("PUT", "/api/settings/", body)
+		msg, _ := r.Field("error.message").(string)
+		if r.Status != 400 || r.Field("error.code") != "INVALID_NUMBER" || r.Field("error.field") != key || !strings.Contains(msg, key) {
+			t.Errorf("%s: %d %s", body, r.Status, r.Body)
+		}
+	}
+	if after := s.Get("/api/settings/").Body; string(after) != string(before) {
+		t.Fatalf("refused updates changed settings:\n%s\n%s", before, after)
+	}
+}

@@ -17,6 +17,11 @@ const notBuilt = `<!doctype html><meta charset="utf-8"><title>Trove</title>
 <p>This build carries no web interface: build it with <code>make build</code> (which builds the
 frontend first). The API is at <a href="/api/status/">/api/status/</a>; see docs/api.md.</p>`
 
+// uiPolicy is the web UI's Content-Security-Policy. blob: draws the images
+// the UI fetches itself (with its token) and shows from memory; no other
+// site can name such an address.
+const uiPolicy = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; " + noFraming
+
 // serveUI serves the single-page web UI from ui: a file when it exists,
 // else index.html (the page routes itself), for GET and HEAD outside /api
 // (under any spelling: an odd spelling of an API path is a JSON 404).
@@ -34,6 +39,7 @@ func (s *Server) serveUI(ui fs.FS) fiber.Handler {
 			name = "index.html"
 			if data, err = fs.ReadFile(ui, name); err != nil {
 				c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+				c.Set(fiber.HeaderContentSecurityPolicy, uiPolicy)
 				return c.Status(http.StatusOK).SendString(notBuilt)
 			}
 		}
@@ -47,9 +53,7 @@ func (s *Server) serveUI(ui fs.FS) fiber.Handler {
 		} else {
 			c.Set(fiber.HeaderCacheControl, "no-cache")
 		}
-		// blob: draws the images the UI fetches itself (with its token)
-		// and shows from memory; no other site can name such an address.
-		c.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'")
+		c.Set(fiber.HeaderContentSecurityPolicy, uiPolicy)
 		return c.Send(data)
 	}
 }

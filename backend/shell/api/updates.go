@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -33,9 +32,9 @@ const updateQueue = 1024
 //
 // Query: types=kind,kind (only those kinds); heartbeat=seconds (1-60, 15).
 func (s *Server) updates(c *fiber.Ctx) error {
-	var types []string
-	if t := c.Query("types"); t != "" {
-		types = strings.Split(t, ",")
+	types, err := views.EventTypes(c.Query("types"))
+	if err != nil {
+		return err
 	}
 	beat, err := intQuery(c, "heartbeat", 15, 1, 60)
 	if err != nil {

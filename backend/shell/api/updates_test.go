@@ -3,6 +3,7 @@ package api_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,6 +43,23 @@ func TestUpdatesTypeFilterAndBadParameter(t *testing.T) {
 	}
 	if r := s.Get("/api/updates?heartbeat=0"); r.Status != 400 || r.Field("error.code") != "INVALID_PARAMETER" {
 		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+}
+
+// An unknown kind in types is a mistake to say, not a filter that lets no
+// event through: 400 naming the parameter and the kinds there are.
+func TestUpdatesRefuseUnknownTypes(t *testing.T) {
+	s := testserver.Start(t)
+	for _, q := range []string{"types=nope", "types=file.indexed,nope", "types=File.Indexed", "types=resync"} {
+		r := s.Raw("GET", "/api/updates?"+q)
+		msg, _ := r.Field("error.message").(string)
+		if r.Status != 400 || r.Field("error.code") != "INVALID_PARAMETER" || r.Field("error.field") != "types" ||
+			!strings.Contains(msg, "file.indexed") || !strings.Contains(msg, "embedding.status") {
+			t.Errorf("%s: %d %s", q, r.Status, r.Body)
+		}
+	}
+	if r := s.Raw("GET", "/api/updates?types=queue.status,+folder.status,"); r.Status != 200 || r.Header.Get("Content-Type") != "text/event-stream" {
+		t.Errorf("known kinds: %d %s", r.Status, r.Body)
 	}
 }
 

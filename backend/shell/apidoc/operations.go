@@ -76,7 +76,7 @@ var operations = []operation{
 	{method: "DELETE", path: "/api/queue/items/{item_id}", id: "deleteQueueItem", summary: "Drop a queued item", params: []param{inPath("item_id", "string", "the item's id")}, status: 200, answer: views.QueueItemDeleted{}, failure: ErrorQueueItem{}},
 
 	{method: "GET", path: "/api/updates", id: "streamUpdates", summary: "Server-Sent Events: the current state, then every change", params: []param{
-		query("types", "string", "comma-separated event kinds to receive (default: all)"),
+		query("types", "string", "comma-separated event kinds to receive (default: all); an unknown kind is a 400 INVALID_PARAMETER naming the kinds"),
 		query("heartbeat", "integer", "seconds between heartbeat comments, 1-60 (default 15)")}, status: 200, failure: ErrorStatus{}},
 
 	{method: "POST", path: "/api/search/", id: "search", summary: "Search the index", body: views.SearchRequest{}, required: []string{"query"}, status: 200, answer: views.PageResponse{}, failure: ErrorStatus{}},

@@ -1,5 +1,12 @@
 package views
 
+import (
+	"slices"
+	"strings"
+
+	"trove/backend/core"
+)
+
 // StatusSuccess is the status of every answer of the status family.
 const StatusSuccess = "success"
 
@@ -36,4 +43,28 @@ type (
 // whose client must fetch the state again.
 type ResyncEvent struct {
 	Reason string `json:"reason"`
+}
+
+// EventTypes reads the types parameter of /api/updates: kinds separated by
+// commas (blanks around them and empty ones ignored), each one Trove
+// publishes. An unknown kind would filter out every event without a word,
+// so it is refused, naming the kinds there are. None at all means every
+// kind.
+func EventTypes(raw string) ([]string, error) {
+	known := make([]string, len(core.EventPayloads))
+	for i, p := range core.EventPayloads {
+		known[i] = p.EventKind()
+	}
+	var out []string
+	for _, t := range strings.Split(raw, ",") {
+		t = strings.TrimSpace(t)
+		switch {
+		case t == "":
+		case slices.Contains(known, t):
+			out = append(out, t)
+		default:
+			return nil, core.InvalidField("INVALID_PARAMETER", "types", "%q is not an event kind (known: %s)", t, strings.Join(known, ", "))
+		}
+	}
+	return out, nil
 }

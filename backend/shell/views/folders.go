@@ -25,8 +25,9 @@ func (r WatchRequest) Target(field string) (string, service.WatchOptions, error)
 	if field == "directory_path" {
 		p = r.DirectoryPath
 	}
-	if p == nil {
-		return "", service.WatchOptions{}, core.Invalid("INVALID_PATH", "%s is required: the absolute path of a folder", field)
+	path, err := folderPath(field, p)
+	if err != nil {
+		return "", service.WatchOptions{}, err
 	}
 	o := service.WatchOptions{Recursive: true, Force: r.Force}
 	if r.Recursive != nil {
@@ -35,7 +36,7 @@ func (r WatchRequest) Target(field string) (string, service.WatchOptions, error)
 	if r.FilePattern != nil {
 		o.FilePattern = *r.FilePattern
 	}
-	return expandHome(*p), o, nil
+	return path, o, nil
 }
 
 // Watched is what POST /api/watch/directory reports in its data.

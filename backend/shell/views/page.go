@@ -93,6 +93,10 @@ type PageResponse struct {
 	Facets         Facets      `json:"facets"`
 	// Notice says what the results lack; absent when nothing is missing.
 	Notice string `json:"notice,omitempty"`
+	// KeywordMatches is how many of the total files match a word of the
+	// query: 0 with results means no file matches, and those shown were
+	// found by meaning alone (every client then says "No files match").
+	KeywordMatches *int `json:"keyword_matches" jsonschema:"description=how many of the total files match a word of the query or by name (keyword_match) over the whole search (not the page); 0 with results: no file matches and the results were found by meaning alone; null in mode semantic (which looks no word up)"`
 }
 
 // PageHit is one result with its kind and the copies of its content.
@@ -143,12 +147,12 @@ func PageResponseOf(query string, pr service.PageRequest, p service.PageAnswer) 
 	}
 	out := PageResponse{Results: make([]PageHit, len(p.Results)), Total: p.Total, TotalEstimated: p.Estimated,
 		TotalGroups: p.Groups, Offset: pr.Offset, Limit: pr.Limit, Sort: string(pr.Sort), Order: order, Query: query,
-		Facets: facetsOf(p.Facets), Notice: p.Notice}
+		Facets: facetsOf(p.Facets), Notice: p.Notice, KeywordMatches: wordsKnown(pr.Mode, p.Matches)}
 	if out.Sort == "" {
 		out.Sort = "relevance"
 	}
 	for i, r := range p.Results {
-		out.Results[i] = PageHit{SearchHit: searchHitOf(r.Result), Kind: service.KindOf(r.File.Extension), Copies: make([]SearchFile, len(r.Copies))}
+		out.Results[i] = PageHit{SearchHit: searchHitOf(r.Result, pr.Mode), Kind: service.KindOf(r.File.Extension), Copies: make([]SearchFile, len(r.Copies))}
 		for j, c := range r.Copies {
 			out.Results[i].Copies[j] = searchFileOf(c)
 		}

@@ -27,7 +27,7 @@ const (
 // window's search).
 type SearchRequest struct {
 	Query     *string         `json:"query"`
-	Directory string          `json:"directory"`
+	Directory *string         `json:"directory"`
 	Filters   json.RawMessage `json:"filters"`
 	Limit     *int            `json:"limit"`
 	Offset    *int            `json:"offset"`
@@ -55,11 +55,15 @@ func (r SearchRequest) Build() (service.SearchRequest, error) {
 		sr.MinScore = *r.MinScore
 	}
 	sr.Explain = r.Explain
-	if r.Directory != "" {
-		if !strings.HasPrefix(r.Directory, "/") {
-			return sr, core.InvalidField("INVALID_DIRECTORY", "directory", "must be an absolute path, got %q", r.Directory)
+	if r.Directory != nil {
+		dir := *r.Directory
+		switch {
+		case blank(dir):
+			return sr, core.InvalidField("INVALID_DIRECTORY", "directory", "is empty: give the absolute path of a folder, or leave directory out to search every folder")
+		case !strings.HasPrefix(dir, "/"):
+			return sr, core.InvalidField("INVALID_DIRECTORY", "directory", "must be an absolute path, got %q", dir)
 		}
-		sr.Directory = strings.TrimSuffix(r.Directory, "/")
+		sr.Directory = strings.TrimSuffix(dir, "/")
 	}
 	sr.Filters, err = parseFilters(r.Filters)
 	return sr, err
@@ -102,7 +106,7 @@ type searchFilters struct {
 	CreatedBefore  string     `json:"created_before"`
 	MinSize        *int64     `json:"min_size"`
 	MaxSize        *int64     `json:"max_size"`
-	Path           string     `json:"path"`
+	Path           *string    `json:"path"`
 	Kinds          stringList `json:"kinds"` // read by parseKinds
 }
 
@@ -138,7 +142,13 @@ func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
 		return out, core.InvalidField("INVALID_FILTER", "filters", "%s (accepted keys: extensions, kinds, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
 			strings.TrimPrefix(err.Error(), "json: "))
 	}
-	out.Extensions, out.PathGlob = f.Extensions, f.Path
+	out.Extensions = f.Extensions
+	if f.Path != nil {
+		if blank(*f.Path) {
+			return out, core.InvalidField("INVALID_FILTER", "filters.path", "is empty: give a glob such as */notes/*, or leave path out")
+		}
+		out.PathGlob = *f.Path
+	}
 	var err error
 	for _, d := range []struct {
 		key string
@@ -213,31 +223,23 @@ type SearchHit struct {
 	KeywordScore   float64    `json:"keyword_score"`
 	Snippet        string     `json:"snippet"`
 	Explain        *Explain   `json:"explain,omitempty"`
+	KeywordMatch   *bool      `json:"keyword_match" jsonschema:"description=true when the file holds a word of the query (as typed or corrected) or matches it by name; false for a file found by meaning alone; true for every file a query of filters only finds; null in mode semantic (which looks no word up)"`
 }
 
-// SearchResponse is the answer of POST /api/search/.
-type SearchResponse struct {
-	Results []SearchHit `json:"results"`
-	Total   int         `json:"total"`
-	Query   string      `json:"query"`
-	// Notice says what the results lack (semantic search unavailable).
-	Notice string `json:"notice,omitempty"`
-}
-
-// SearchResponseOf shows search results.
-func SearchResponseOf(query string, ans service.SearchAnswer) SearchResponse {
-	results := ans.Results
-	out := SearchResponse{Results: make([]SearchHit, len(results)), Total: len(results), Query: query, Notice: ans.Notice}
-	for i, r := range results {
-		out.Results[i] = searchHitOf(r)
-	}
-	return out
-}
-
-func searchHitOf(r service.SearchResult) SearchHit {
+func searchHitOf(r service.SearchResult, mode service.SearchMode) SearchHit {
 	return SearchHit{File: searchFileOf(r.File),
 		RelevanceScore: round(r.Score), SemanticScore: round(r.Semantic), KeywordScore: round(r.Keyword),
-		Snippet: r.Snippet, Explain: explainOf(r.Explain)}
+		Snippet: r.Snippet, Explain: explainOf(r.Explain), KeywordMatch: wordsKnown(mode, r.Matched)}
+}
+
+// wordsKnown is v where the search looked the query's words up, and nil
+// (null) in mode semantic, where it did not: whether a file holds a word
+// is then not known, and meaning is what was asked for.
+func wordsKnown[T any](mode service.SearchMode, v T) *T {
+	if mode == service.ModeSemantic {
+		return nil
+	}
+	return &v
 }
 
 func searchFileOf(f core.File) SearchFile {
@@ -257,6 +259,7 @@ type StreamHit struct {
 	KeywordScore  float64  `json:"keyword_score"`
 	Snippet       string   `json:"snippet"`
 	ID            int64    `json:"id"`
+	KeywordMatch  *bool    `json:"keyword_match" jsonschema:"description=as keyword_match of POST /api/search/: false for a file found by meaning alone; null in mode semantic"`
 }
 
 // StreamData is the data of GET /api/search/stream.
@@ -265,16 +268,24 @@ type StreamData struct {
 	TotalResults int         `json:"total_results"`
 	Results      []StreamHit `json:"results"`
 	Notice       string      `json:"notice,omitempty"`
+	// KeywordMatches counts the results that match a word of the query: 0
+	// with results means they were found by meaning alone.
+	KeywordMatches *int `json:"keyword_matches" jsonschema:"description=how many of the results match a word of the query (keyword_match); 0 with results: no file matches and those results were found by meaning alone; null in mode semantic"`
 }
 
-// StreamDataOf shows search results in the stream shape.
-func StreamDataOf(query string, ans service.SearchAnswer) StreamData {
+// StreamDataOf shows the results of search sr in the stream shape.
+func StreamDataOf(query string, sr service.SearchRequest, ans service.SearchAnswer) StreamData {
 	results := ans.Results
 	out := StreamData{Query: query, TotalResults: len(results), Results: make([]StreamHit, len(results)), Notice: ans.Notice}
+	matches := 0
 	for i, r := range results {
 		out.Results[i] = StreamHit{Path: r.File.Path, Title: titleOf(r.File), Summary: r.File.Summary,
 			Keywords: keywordsOf(r.File), Score: round(r.Score), SemanticScore: round(r.Semantic),
-			KeywordScore: round(r.Keyword), Snippet: r.Snippet, ID: r.File.ID}
+			KeywordScore: round(r.Keyword), Snippet: r.Snippet, ID: r.File.ID, KeywordMatch: wordsKnown(sr.Mode, r.Matched)}
+		if r.Matched {
+			matches++
+		}
 	}
+	out.KeywordMatches = wordsKnown(sr.Mode, matches)
 	return out
 }

@@ -166,7 +166,7 @@ func TestSearchRequestChecks(t *testing.T) {
 
 func TestWatchAndPatternRequests(t *testing.T) {
 	_, _, err := DecodeWatch([]byte(`{"directory_path": "/a"}`), "path")
-	if errCode(err) != "INVALID_PATH" || !strings.Contains(err.Error(), "path is required") {
+	if errCode(err) != "INVALID_PATH" || core.FieldOf(err) != "path" || !strings.HasPrefix(err.Error(), "path: required") {
 		t.Errorf("missing path: %v", err)
 	}
 	p, o, err := DecodeWatch([]byte(`{"directory_path": "/a", "recursive": false, "file_pattern": "*.md", "force": true}`), "directory_path")
@@ -255,17 +255,24 @@ func TestShapesOfRecords(t *testing.T) {
 	if v := jsonOf(t, FileOf(core.File{})); v["error"] != nil {
 		t.Errorf("a file without error: %v", v["error"])
 	}
-	ans := service.SearchAnswer{Results: []service.SearchResult{{File: f, Score: 0.1234567891, Keyword: 1, Semantic: 0.5}}, Notice: "n"}
-	s := jsonOf(t, SearchResponseOf("q", ans))
+	found := service.SearchResult{File: f, Score: 0.1234567891, Keyword: 1, Semantic: 0.5, Matched: true}
+	page := service.PageAnswer{Page: service.Page{Results: []service.PageResult{{Result: found}}, Total: 1, Matches: 1}, Notice: "n"}
+	s := jsonOf(t, PageResponseOf("q", service.PageRequest{}, page))
 	hit := s["results"].([]any)[0].(map[string]any)
 	file := hit["file"].(map[string]any)
 	if s["total"] != 1.0 || s["notice"] != "n" || hit["relevance_score"] != 0.123457 || file["title"] != "scan.pdf" ||
-		file["keywords"] == nil {
+		file["keywords"] == nil || hit["keyword_match"] != true || s["keyword_matches"] != 1.0 {
 		t.Errorf("search response %v", s)
 	}
-	st := jsonOf(t, StreamDataOf("q", ans))
-	if st["total_results"] != 1.0 || st["results"].([]any)[0].(map[string]any)["path"] != "/d/scan.pdf" {
+	ans := service.SearchAnswer{Results: []service.SearchResult{found}, Notice: "n"}
+	st := jsonOf(t, StreamDataOf("q", service.SearchRequest{}, ans))
+	if st["total_results"] != 1.0 || st["results"].([]any)[0].(map[string]any)["path"] != "/d/scan.pdf" || st["keyword_matches"] != 1.0 {
 		t.Errorf("stream %v", st)
+	}
+	// A semantic search looks no word up: whether files hold one is not known.
+	sem := jsonOf(t, StreamDataOf("q", service.SearchRequest{Mode: service.ModeSemantic}, ans))
+	if sem["keyword_matches"] != nil || sem["results"].([]any)[0].(map[string]any)["keyword_match"] != nil {
+		t.Errorf("semantic stream %v", sem)
 	}
 	when := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	dirs := []core.WatchedDirectory{{ID: 1, Path: "/a", CreatedAt: when, FilePattern: "*.md"}, {ID: 2, Path: "/b", CreatedAt: when, LastScan: &when}}

@@ -29,6 +29,32 @@ func Check(err error) {
 	}
 }
 
+// WorkDir is keep, or else a temporary folder named from prefix that done
+// removes.
+func WorkDir(keep, prefix string) (dir string, done func()) {
+	if keep != "" {
+		return keep, func() {}
+	}
+	tmp, err := os.MkdirTemp("", prefix)
+	Check(err)
+	return tmp, func() { os.RemoveAll(tmp) }
+}
+
+// ReadLines reads a file's lines, blanks around them and empty ones left
+// out (a list of queries, one a line), and stops the benchmark if it
+// cannot.
+func ReadLines(path string) []string {
+	b, err := os.ReadFile(path)
+	Check(err)
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // Percentile is the p-th percentile (0 to 100) of xs by nearest rank, 0
 // for none.
 func Percentile(xs []time.Duration, p float64) time.Duration {

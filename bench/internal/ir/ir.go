@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,6 +16,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"trove/bench/internal/harness"
 )
 
 // Doc is one document of a collection.
@@ -267,4 +270,36 @@ func SharedDir() string {
 		}
 		dir = parent
 	}
+}
+
+// CorpusFlags are the flags of the benchmarks that run on the benchmark
+// corpus and its queries: -files, -corpus and -shared.
+type CorpusFlags struct {
+	files       *int
+	dir, shared *string
+}
+
+// NewCorpusFlags defines the corpus flags on the command line.
+func NewCorpusFlags() CorpusFlags {
+	return CorpusFlags{
+		files:  flag.Int("files", 20000, "approximate corpus size"),
+		dir:    flag.String("corpus", "", "the corpus folder (default /var/tmp/trove-corpus-FILES; built with make-corpus.sh)"),
+		shared: flag.String("shared", SharedDir(), "the shared folder with bench/make-corpus.sh and bench/queries.txt"),
+	}
+}
+
+// Files is the corpus size asked for.
+func (c CorpusFlags) Files() int { return *c.files }
+
+// Build makes the corpus the flags name with make-corpus.sh (which does
+// nothing when it is there already) and returns its folder, the queries of
+// bench/queries.txt and the shared folder, absolute.
+func (c CorpusFlags) Build() (corpus string, queries []string, shared string) {
+	shared, _ = filepath.Abs(*c.shared)
+	corpus = *c.dir
+	if corpus == "" {
+		corpus = fmt.Sprintf("/var/tmp/trove-corpus-%d", *c.files)
+	}
+	harness.Run("bash", filepath.Join(shared, "bench", "make-corpus.sh"), corpus, strconv.Itoa(*c.files))
+	return corpus, harness.ReadLines(filepath.Join(shared, "bench", "queries.txt")), shared
 }

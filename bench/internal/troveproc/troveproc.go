@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -21,6 +23,20 @@ func Build(dir string) (string, error) {
 	bin := filepath.Join(dir, "trove")
 	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return bin, cmd.Run()
+}
+
+// BuildAt compiles the trove binary of git revision rev into dir, from a
+// worktree of that revision made and removed for it.
+func BuildAt(rev, dir string) (string, error) {
+	src := filepath.Join(dir, "src")
+	if out, err := exec.Command("git", "worktree", "add", "--detach", src, rev).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("git worktree add %s: %v: %s", rev, err, out)
+	}
+	defer exec.Command("git", "worktree", "remove", "--force", src).Run()
+	bin := filepath.Join(dir, "trove")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = src, os.Stderr, os.Stderr
 	return bin, cmd.Run()
 }
 
@@ -59,6 +75,22 @@ func Start(bin, work string) (*Server, error) {
 	}
 	cmd.Wait()
 	return nil, fmt.Errorf("trove did not start: %s", last)
+}
+
+// RSS is the server process's resident memory, in bytes (Linux: VmRSS of
+// /proc/PID/status).
+func (s *Server) RSS() (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", s.cmd.Process.Pid)
 }
 
 // Stop interrupts the server and waits for it.

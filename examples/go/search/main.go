@@ -1,5 +1,6 @@
 // Command search is the Go client (trove/client) in a few lines: search a
-// running Trove and print each result's title and path.
+// running Trove and print each result's title and path. Files found by
+// meaning alone are no match: it says "No files match" and exits 1.
 //
 //	go run ./examples/go/search roof leak
 package main
@@ -26,11 +27,12 @@ func run(words []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "search:", err) // e.g. "query: must not be empty (INVALID_QUERY)"
 		return 2
 	}
+	if !res.Matched() {
+		fmt.Fprintf(stderr, "No files match %q\n", strings.Join(words, " "))
+		return 1
+	}
 	for _, hit := range res.Results {
 		fmt.Fprintf(stdout, "%s\t%s\n", hit.File.Title, hit.File.FilePath)
-	}
-	if len(res.Results) == 0 {
-		return 1
 	}
 	return 0
 }

@@ -59,6 +59,8 @@ export interface SearchState {
   selected: number;
   /** What the shown results lack (semantic search unavailable), or "". */
   notice: string;
+  /** Some file holds a word of the query (matchedWords): false with results means they are related by meaning only. */
+  matched: boolean;
 }
 
 export const emptyParams: SearchParams = {
@@ -203,7 +205,18 @@ const idle: Omit<SearchState, 'params'> = {
   error: null,
   selected: 0,
   notice: '',
+  matched: false,
 };
+
+/**
+ * Whether a search found files that hold a word of its query: the rule of
+ * every Trove client (docs/api.md, "Matches and meaning"). With
+ * keyword_matches 0 none does, and any results were found by meaning alone:
+ * "No files match". Without the count (a semantic search) any result counts.
+ */
+export function matchedWords(res: SearchResponse): boolean {
+  return res.keyword_matches != null ? res.keyword_matches > 0 : (res.results?.length ?? 0) > 0;
+}
 
 /** Whether more results than those shown exist. */
 export function morePages(st: SearchState): boolean {
@@ -285,6 +298,7 @@ export class SearchController {
         error: null,
         selected: Math.max(0, keep),
         notice: res.notice ?? '',
+        matched: matchedWords(res),
       });
     } catch (e) {
       if (mine !== this.#seq) return;
@@ -307,7 +321,8 @@ export class SearchController {
       const results = [...this.state.results, ...more];
       // A page with nothing new ends the paging, whatever the count says.
       const ends = more.length === 0 ? { totalGroups: results.length } : {};
-      this.#commit({ results, ...counts(res), ...ends, loadingMore: false });
+      // Whether words matched is the search's, not this page's.
+      this.#commit({ results, ...counts(res), matched: matchedWords({ ...res, results }), ...ends, loadingMore: false });
     } catch (e) {
       if (mine !== this.#seq) return;
       this.#commit({ loadingMore: false, phase: 'error', error: asApiError(e) });

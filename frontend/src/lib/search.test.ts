@@ -1,5 +1,5 @@
 import { describe, it, expect, vi, beforeEach, afterEach } from 'vitest';
-import { buildRequest, SearchController, modifiedAfter, hasFilters, emptyParams } from './search.svelte';
+import { buildRequest, SearchController, modifiedAfter, hasFilters, emptyParams, matchedWords } from './search.svelte';
 import { ApiError, type SearchRequest, type SearchResponse } from './api';
 import { searchResult as result } from './fixtures';
 
@@ -43,6 +43,13 @@ describe('buildRequest', () => {
     expect(p('year')).toBe('2025-11-23');
     expect(p('custom', '2024-02-01')).toBe('2024-02-01');
     expect(p('custom', 'garbage')).toBe('');
+  });
+
+  it('matches when some file holds a word: the one rule of every client', () => {
+    expect(matchedWords({ ...answer('q', [1]), keyword_matches: 0 })).toBe(false);
+    expect(matchedWords({ ...answer('q', [1]), keyword_matches: 2 })).toBe(true);
+    expect(matchedWords({ ...answer('q', [1]), keyword_matches: null })).toBe(true);
+    expect(matchedWords(answer('q', []))).toBe(false);
   });
 
   it('knows when filters are on', () => {
@@ -92,6 +99,29 @@ describe('search as you type', () => {
     expect(s.state.notice).toBe('');
     s.clear();
     expect(s.state.notice).toBe('');
+  });
+
+  it('takes whether any file holds the words from keyword_matches, not from the results', async () => {
+    const { fn, pending } = deferredSearch();
+    const s = new SearchController({ search: fn, now });
+    const ask = async (query: string, res: SearchResponse) => {
+      s.set({ query });
+      await vi.advanceTimersByTimeAsync(150);
+      pending[pending.length - 1].resolve(res);
+      await vi.waitFor(() => expect(s.state.shownQuery).toBe(query));
+      return s.state;
+    };
+    // Found by meaning alone: results, yet no match.
+    let st = await ask('vegetables', { ...answer('vegetables', [3]), keyword_matches: 0 });
+    expect(st.results.length).toBe(1);
+    expect(st.matched).toBe(false);
+    st = await ask('tomatoes', { ...answer('tomatoes', [3, 4]), keyword_matches: 1 });
+    expect(st.matched).toBe(true);
+    // Without the count (a semantic search), results are matches.
+    st = await ask('garden', { ...answer('garden', [3]), keyword_matches: null });
+    expect(st.matched).toBe(true);
+    st = await ask('nothing', answer('nothing', []));
+    expect(st.matched).toBe(false);
   });
 
   it('ignores an answer that arrives after a newer request', async () => {

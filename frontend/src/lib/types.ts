@@ -89,6 +89,11 @@ export interface SearchResult {
   semantic_score: number;
   snippet: string;
   explain?: Explain;
+  /**
+   * The file holds a word of the query (or matches it by name); false for a
+   * file found by meaning alone; null in mode semantic, which looks no word up.
+   */
+  keyword_match?: boolean | null;
   /** The kind of file (documents, pdf, code, none, ...). */
   kind?: string;
   /** Other files with the same content that match too. */
@@ -128,6 +133,12 @@ export interface SearchResponse {
   notice?: string;
   did_you_mean?: { query: string; corrections: { typed: string; suggested: string }[] } | null;
   facets?: { kinds: KindFacet[] };
+  /**
+   * How many of the files found hold a word of the query: 0 with results
+   * means none does, and they were found by meaning alone (see matchedWords).
+   * null in mode semantic.
+   */
+  keyword_matches?: number | null;
 }
 
 export interface KindFacet {
