@@ -64,6 +64,10 @@ type Config struct {
 	// WriteHook is called inside the index's transaction as each file is
 	// written; tests make it panic or fail.
 	WriteHook func(path string)
+	// SessionBus is the D-Bus address where Trove offers its search to
+	// the desktop (GNOME Shell, KRunner): SessionBusFromEnv for the
+	// desktop session's, "" for none (tests).
+	SessionBus string
 }
 
 // Daemon is a started Trove backend.
@@ -243,7 +247,11 @@ func (d *Daemon) API() *api.Server { return d.api }
 func (d *Daemon) Run(ctx context.Context) error {
 	d.cfg.Log.Info("trove started", "addr", d.Addr(), "data_dir", d.cfg.DataDir, "config_dir", d.cfg.ConfigDir, "version", d.cfg.Version)
 	g, gctx := errgroup.WithContext(ctx)
-	for _, run := range []func(context.Context) error{d.api.Run, d.indexer.Run, d.sched.Run, d.health.Run} {
+	parts := []func(context.Context) error{d.api.Run, d.indexer.Run, d.sched.Run, d.health.Run}
+	if d.cfg.SessionBus != "" {
+		parts = append(parts, d.desktopSearch)
+	}
+	for _, run := range parts {
 		// A panic that escapes a part becomes its error: the others stop
 		// and the index is closed cleanly, rather than the process dying.
 		g.Go(func() error {

@@ -48,6 +48,7 @@ type Server struct {
 	searchTimeout time.Duration
 	searchHook    func(context.Context, service.SearchRequest)
 	writeHook     func(path string)
+	sessionBus    string
 }
 
 // Option adjusts a server before it starts.
@@ -88,6 +89,10 @@ func WithSearchHook(hook func(context.Context, service.SearchRequest)) Option {
 // written, to inject faults (a panic, say) where SQLite would raise them.
 func WithWriteHook(hook func(path string)) Option { return func(s *Server) { s.writeHook = hook } }
 
+// WithSessionBus offers desktop search on the D-Bus at addr (a private
+// bus: see internal/desktoptest).
+func WithSessionBus(addr string) Option { return func(s *Server) { s.sessionBus = addr } }
+
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
 
@@ -109,7 +114,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
-		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, WriteHook: s.writeHook,
+		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, WriteHook: s.writeHook, SessionBus: s.sessionBus,
 	})
 	if err != nil {
 		t.Fatal(err)
