@@ -194,7 +194,7 @@ func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, 
 	}
 	return daemon.Config{
 		Addr: *addr, DataDir: *data, ConfigDir: *conf, Token: os.Getenv("TROVE_TOKEN"),
-		Version: version, Log: newLogger(stderr), UI: uiFS(),
+		Version: version, Log: newLogger(stderr), UI: uiFS(), SessionBus: daemon.SessionBusFromEnv,
 	}, nil
 }
 
