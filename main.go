@@ -3,6 +3,7 @@
 //	trove serve [--addr 127.0.0.1:8765] [--data-dir DIR] [--config-dir DIR]
 //	trove search [flags] WORDS...
 //	trove status | folders | watch PATH [--wait]
+//	trove mcp
 //	trove version
 //
 // Built plainly it is the headless server; built with the desktop tag it is
@@ -75,6 +76,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return watch(args, stdout, stderr)
 	case "quick":
 		return quick(stderr)
+	case "mcp":
+		return mcpCommand(args, os.Stdin, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "trove", version)
 		return 0
@@ -113,6 +116,7 @@ commands:
   folders   the watched folders and their progress (--json)
   watch     watch a folder; --wait blocks until it is indexed
   quick     open the running desktop app's quick search (bind it to a hotkey)
+  mcp       serve the Model Context Protocol on stdin/stdout for AI agents (docs/integrations.md)
   version   print the version
 
 environment:

@@ -32,6 +32,7 @@ import (
 	"trove/backend/platform/privdir"
 	"trove/backend/service"
 	"trove/backend/shell/api"
+	"trove/backend/shell/mcp"
 	"trove/backend/store"
 )
 
@@ -216,7 +217,8 @@ func (d *Daemon) wire() error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI})
+	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI,
+		MCP: mcp.Handler(d.svc, mcp.Options{Version: cfg.Version, Log: cfg.Log})})
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/engine/provider"
+	"trove/backend/platform/globalkey"
 )
 
 // Defaults returns the settings Trove starts with.
@@ -37,6 +38,7 @@ func Defaults() core.Settings {
 			TimeoutSeconds: 30,
 			MaxTextMB:      10,
 		},
+		Desktop: core.DesktopSettings{Shortcut: globalkey.DefaultShortcut},
 	}
 }
 
@@ -65,6 +67,7 @@ func Validate(s core.Settings) error {
 		between("extraction.timeout_seconds", s.Extraction.TimeoutSeconds, 0.1, 3600),
 		// The index holds at most store.MaxTextBytes of one file's text.
 		between("extraction.max_text_mb", s.Extraction.MaxTextMB, 0.001, store.MaxTextBytes>>20),
+		shortcut(s.Desktop.Shortcut),
 	}
 	for _, err := range checks {
 		if err != nil {
@@ -121,6 +124,17 @@ func baseURL(key, v string) error {
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return core.InvalidField("INVALID_VALUE", key, "%q is not an http(s) URL", v)
+	}
+	return nil
+}
+
+// shortcut checks that a global shortcut can be bound ("" binds none).
+func shortcut(v string) error {
+	if v == "" {
+		return nil
+	}
+	if _, err := globalkey.ParseAccel(v); err != nil {
+		return core.InvalidField("INVALID_VALUE", "desktop.shortcut", "%v", err)
 	}
 	return nil
 }

@@ -12,10 +12,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/http"
 	"slices"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/valyala/fasthttp"
 
 	"trove/backend/core"
@@ -37,6 +39,9 @@ type Options struct {
 	// UI is the built web interface served at /; nil serves a page that
 	// says it is not built.
 	UI fs.FS
+	// MCP, when set, serves the Model Context Protocol's streamable HTTP
+	// transport at /mcp, behind the same guards as /api.
+	MCP http.Handler
 }
 
 // Server serves the API on one listener.
@@ -91,7 +96,7 @@ func New(svc *service.Service, ln net.Listener, opt Options) *Server {
 	})
 	s.app.Use(recoverPanic)
 	s.app.Use(s.guard)
-	s.routes(opt.UI)
+	s.routes(opt)
 	srv := s.app.Server()
 	srv.Handler = s.outermost(srv.Handler)
 	srv.SecureErrorLogMessage = true // errors quote no request bytes back
@@ -149,7 +154,8 @@ func recoverPanic(c *fiber.Ctx) (err error) {
 	return c.Next()
 }
 
-func (s *Server) routes(ui fs.FS) {
+func (s *Server) routes(opt Options) {
+	ui := opt.UI
 	a := s.app.Group(apiPrefix)
 
 	set := a.Group("/settings")
@@ -195,6 +201,9 @@ func (s *Server) routes(ui fs.FS) {
 	q.Delete("/items/:item_id", s.deleteQueueItem)
 
 	a.Get("/updates", s.updates)
+	if opt.MCP != nil {
+		s.app.All(mcpPath, adaptor.HTTPHandler(opt.MCP))
+	}
 	a.Get("/openapi.json", openAPI)
 
 	srch := a.Group("/search", cancelOnHangup) // a search stops when its client leaves

@@ -77,6 +77,8 @@ export interface Settings {
   queue: QueueSettings;
   scheduler: SchedulerSettings;
   extraction: ExtractionSettings;
+  desktop: DesktopSettings;
+  mcp: MCPSettings;
 }
 
 export interface FiltersChanged {
@@ -97,6 +99,14 @@ export interface IndexHealth {
   message: string;
   notice: string;
   checked_at: string | null;
+}
+
+export interface AgentCall {
+  tool: string;
+  arguments: string;
+  results: number;
+  bytes: number;
+  error: string;
 }
 
 export interface SummarizerSettings {
@@ -135,6 +145,15 @@ export interface ExtractionSettings {
   ocr: boolean;
 }
 
+export interface DesktopSettings {
+  shortcut: string;
+}
+
+export interface MCPSettings {
+  allow_open: boolean;
+  allow_watch: boolean;
+}
+
 export interface SchedulerRule {
   type: string;
   start?: string;
@@ -157,6 +176,7 @@ export interface EventPayloads {
   'filters.changed': FiltersChanged;
   'embedding.status': EmbeddingHealth;
   'index.status': IndexHealth;
+  'mcp.call': AgentCall;
 }
 
 export type EventKind = keyof EventPayloads;
