@@ -75,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "watch":
 		return watch(args, stdout, stderr)
 	case "quick":
-		return quick(stderr)
+		return quickCommand(args, stderr)
 	case "mcp":
 		return mcpCommand(args, os.Stdin, stdout, stderr)
 	case "version", "--version", "-v":
@@ -115,7 +115,7 @@ commands:
   status    the running Trove's status (--json)
   folders   the watched folders and their progress (--json)
   watch     watch a folder; --wait blocks until it is indexed
-  quick     open the running desktop app's quick search (bind it to a hotkey)
+  quick     open the desktop app's quick search (bind it to a hotkey); --folder DIR searches below DIR
   mcp       serve the Model Context Protocol on stdin/stdout for AI agents (docs/integrations.md)
   version   print the version
 
