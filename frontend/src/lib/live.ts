@@ -4,6 +4,7 @@
 import { writable, get, type Readable } from 'svelte/store';
 import * as api from './api';
 import type { ConnectionState, Folder, FolderStatus, QueueStatus, Stats, TroveEvent } from './api';
+import { formatBytes } from './format';
 
 // ---------------------------------------------------------------------------
 // Reducers
@@ -140,6 +141,8 @@ export interface ActivityEntry {
   time: string;
   path: string;
   detail: string;
+  /** What an agent asked (mcp.call): the tool and its arguments. */
+  title?: string;
 }
 
 export function activityOf(ev: TroveEvent): ActivityEntry | null {
@@ -154,6 +157,15 @@ export function activityOf(ev: TroveEvent): ActivityEntry | null {
       return { key, type: ev.type, time: ev.time, path: d.path, detail: '' };
     case 'file.moved':
       return { key, type: ev.type, time: ev.time, path: d.to, detail: d.from ? `from ${d.from}` : '' };
+    case 'mcp.call':
+      return {
+        key,
+        type: ev.type,
+        time: ev.time,
+        path: '',
+        title: `${d.tool} ${d.arguments || ''}`.trim(),
+        detail: d.error ? `refused: ${d.error}` : `${d.results} ${d.results === 1 ? 'file' : 'files'}, ${formatBytes(d.bytes)} sent`,
+      };
     default:
       return null;
   }
