@@ -26,7 +26,7 @@ var Kept []byte
 
 // Version is the API's version: it changes with every change a script
 // could notice (docs/api-changes.md).
-const Version = "1.3.0"
+const Version = "1.4.0"
 
 // Generate builds the document from the operations and the Go types.
 func Generate() ([]byte, error) {
