@@ -117,11 +117,12 @@ type ScanProgress struct {
 // what the agent asked and how much left Trove in the answer, so the
 // person sees it in Activity.
 type AgentCall struct {
-	Tool      string `json:"tool"`
-	Arguments string `json:"arguments"` // the arguments as sent (JSON), cut at 1 KiB
-	Results   int    `json:"results"`   // files named in the answer
-	Bytes     int    `json:"bytes"`     // size of the answer's content
-	Error     string `json:"error"`     // why the call failed, or ""
+	Tool      string   `json:"tool"`
+	Arguments string   `json:"arguments"` // the arguments as sent (JSON), cut at 1 KiB
+	Results   int      `json:"results"`   // files named in the answer
+	Files     []string `json:"files"`     // their paths, the first 20
+	Bytes     int      `json:"bytes"`     // size of the answer's content
+	Error     string   `json:"error"`     // why the call failed, or ""
 }
 
 // FiltersChanged: the filters changed, or files they exclude were removed.

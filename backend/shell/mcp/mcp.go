@@ -105,11 +105,14 @@ type tools struct {
 	log *slog.Logger
 }
 
-// answer is what a tool returns: its result, and how many files it names.
+// answer is what a tool returns: its result, and the files it names.
 type answer struct {
 	out   any
-	files int
+	files []string
 }
+
+// shownFiles is how many of an answer's files its mcp.call event lists.
+const shownFiles = 20
 
 // addTool adds one tool whose handler decodes In, runs, and answers JSON
 // text of at most MaxBytes. Each call, failed or not, is recorded.
@@ -135,7 +138,7 @@ func addTool[In any](s *sdk.Server, t tools, def *sdk.Tool, run func(context.Con
 			t.svc.RecordAgentCall(call)
 			return nil, nil, errors.New(msg)
 		}
-		call.Results, call.Bytes = a.files, len(text)
+		call.Results, call.Files, call.Bytes = len(a.files), a.files[:min(len(a.files), shownFiles)], len(text)
 		t.svc.RecordAgentCall(call)
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(text)}}}, nil, nil
 	})

@@ -133,7 +133,9 @@ func TestHTTPSearchAndPreview(t *testing.T) {
 	}
 	ev := updates.WaitFor(t, "mcp.call", 10*time.Second, func(e testserver.Event) bool { return e.Payload()["tool"] == "search" })
 	p := ev.Payload()
-	if !strings.Contains(p["arguments"].(string), "roof leak") || p["results"].(float64) != float64(len(found.Results)) || p["bytes"].(float64) <= 0 || p["error"] != "" {
+	files, _ := p["files"].([]any)
+	if !strings.Contains(p["arguments"].(string), "roof leak") || p["results"].(float64) != float64(len(found.Results)) ||
+		len(files) != len(found.Results) || files[0] != roof || p["bytes"].(float64) <= 0 || p["error"] != "" {
 		t.Errorf("mcp.call event = %v", p)
 	}
 

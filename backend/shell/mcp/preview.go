@@ -87,7 +87,7 @@ func (t tools) preview(ctx context.Context, in PreviewInput) (answer, error) {
 	for over := jsonSize(out) - MaxBytes; over > 0; over = jsonSize(out) - MaxBytes {
 		out.Text, out.Truncated = cut(out.Text, len(out.Text)-over-len("…")), true
 	}
-	return answer{out: out, files: 1}, nil
+	return answer{out: out, files: []string{out.Path}}, nil
 }
 
 // span is a marked stretch of a rendered text, in bytes.

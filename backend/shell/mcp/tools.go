@@ -101,7 +101,11 @@ func (t tools) search(ctx context.Context, in SearchInput) (answer, error) {
 		}
 		out.Results = append(out.Results, res)
 	}
-	return answer{out: out, files: len(out.Results)}, nil
+	files := make([]string, len(out.Results))
+	for i, r := range out.Results {
+		files[i] = r.Path
+	}
+	return answer{out: out, files: files}, nil
 }
 
 // plainSnippet is a search snippet for an agent: the engine's HTML
@@ -249,7 +253,7 @@ func (t tools) open(ctx context.Context, in OpenInput) (answer, error) {
 	if in.Reveal {
 		action = "revealed"
 	}
-	return answer{out: OpenOutput{Path: path, Action: action}, files: 1}, nil
+	return answer{out: OpenOutput{Path: path, Action: action}, files: []string{path}}, nil
 }
 
 var watchTool = &sdk.Tool{

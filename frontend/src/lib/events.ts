@@ -105,6 +105,7 @@ export interface AgentCall {
   tool: string;
   arguments: string;
   results: number;
+  files: string[] | null;
   bytes: number;
   error: string;
 }

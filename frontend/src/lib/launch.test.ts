@@ -26,10 +26,10 @@ describe('routes the desktop app opens', () => {
 describe('activity', () => {
   it('shows what an agent asked and what it got', () => {
     const base = { id: 7, time: '2026-01-01T00:00:00Z', type: 'mcp.call' as const };
-    const ok = activityOf({ ...base, data: { tool: 'search', arguments: '{"query":"roof"}', results: 3, bytes: 2048, error: '' } });
+    const ok = activityOf({ ...base, data: { tool: 'search', arguments: '{"query":"roof"}', results: 3, files: ['/a/roof.md', '/b/leak.txt', '/c/tiles.pdf'], bytes: 2048, error: '' } });
     expect(ok?.title).toBe('search {"query":"roof"}');
-    expect(ok?.detail).toBe('3 files, 2.0 KB sent');
-    const refused = activityOf({ ...base, data: { tool: 'open', arguments: '{"id":1}', results: 0, bytes: 0, error: 'unknown tool "open"' } });
+    expect(ok?.detail).toBe('3 files (roof.md, leak.txt, tiles.pdf), 2.0 KB sent');
+    const refused = activityOf({ ...base, data: { tool: 'open', arguments: '{"id":1}', results: 0, files: [], bytes: 0, error: 'unknown tool "open"' } });
     expect(refused?.detail).toBe('refused: unknown tool "open"');
   });
 });

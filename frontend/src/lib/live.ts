@@ -164,11 +164,18 @@ export function activityOf(ev: TroveEvent): ActivityEntry | null {
         time: ev.time,
         path: '',
         title: `${d.tool} ${d.arguments || ''}`.trim(),
-        detail: d.error ? `refused: ${d.error}` : `${d.results} ${d.results === 1 ? 'file' : 'files'}, ${formatBytes(d.bytes)} sent`,
+        detail: d.error ? `refused: ${d.error}` : agentGot(d.results, d.files ?? [], d.bytes),
       };
     default:
       return null;
   }
+}
+
+/** What an agent was given: how many files (the first names) and bytes. */
+function agentGot(results: number, files: string[], bytes: number): string {
+  const names = files.slice(0, 3).map((f) => f.split('/').pop()).join(', ');
+  const more = results > 3 ? ', …' : '';
+  return `${results} ${results === 1 ? 'file' : 'files'}${names ? ` (${names}${more})` : ''}, ${formatBytes(bytes)} sent`;
 }
 
 export function activityReducer(list: ActivityEntry[], ev: TroveEvent, max = 50): ActivityEntry[] {
