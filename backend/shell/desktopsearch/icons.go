@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -38,20 +39,11 @@ func IconNames(mime string) []string {
 	names = append(names, lastResort)
 	out := names[:0]
 	for _, n := range names {
-		if !contains(out, n) {
+		if !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // genericIcons reads shared-mime-info's generic-icons files once: the
