@@ -20,7 +20,7 @@ import (
 const trayWatcher = "org.kde.StatusNotifierWatcher"
 
 const (
-	trayShown = "Trove's icon is in the tray."
+	trayShown  = "Trove's icon is in the tray."
 	noTrayHost = "No tray on this desktop: nothing here shows status icons (on GNOME, the AppIndicator extension adds them), " +
 		"so Trove runs without its tray icon. Everything else works: search from GNOME's Activities overview or KRunner, " +
 		"press the quick search shortcut (Settings › Desktop), or open Trove from the applications menu; " +
