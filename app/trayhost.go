@@ -23,7 +23,7 @@ const (
 	trayShown  = "Trove's icon is in the tray."
 	noTrayHost = "No tray on this desktop: nothing here shows status icons (on GNOME, the AppIndicator extension adds them), " +
 		"so Trove runs without its tray icon. Everything else works: search from GNOME's Activities overview or KRunner, " +
-		"press the quick search shortcut (Settings › Desktop), or open Trove from the applications menu; " +
+		"press the quick search shortcut (Settings › Desktop & agents), or open Trove from the applications menu; " +
 		"closing the window quits Trove here."
 )
 

@@ -64,7 +64,7 @@ func Run(ctx context.Context, o Options) {
 func (o Options) bind(ctx context.Context) func(context.Context, func()) {
 	text := o.Shortcut()
 	if text == "" {
-		o.Report(StateOff, "No global shortcut for quick search: the shortcut in Settings › Desktop is empty.", slog.LevelInfo)
+		o.Report(StateOff, "No global shortcut for quick search: the shortcut in Settings › Desktop & agents is empty.", slog.LevelInfo)
 		return nil
 	}
 	a, err := ParseAccel(text)
@@ -83,7 +83,7 @@ func (o Options) bind(ctx context.Context) func(context.Context, func()) {
 			return p.run
 		}
 		if errors.Is(err, ErrRefused) || ctx.Err() != nil {
-			o.Report(StateUnavailable, fmt.Sprintf("The desktop declined %s as the quick search shortcut. Choose another in Settings › Desktop, or allow it when the desktop asks.", a.Label()), slog.LevelInfo)
+			o.Report(StateUnavailable, fmt.Sprintf("The desktop declined %s as the quick search shortcut. Choose another in Settings › Desktop & agents, or allow it when the desktop asks.", a.Label()), slog.LevelInfo)
 			return nil
 		}
 		o.Report(StateUnavailable, "The desktop's shortcut service failed ("+err.Error()+"); trying another way.", slog.LevelDebug)
@@ -95,7 +95,7 @@ func (o Options) bind(ctx context.Context) func(context.Context, func()) {
 			o.Report(StateOK, a.Label()+" opens quick search.", slog.LevelInfo)
 			return g.run
 		case errors.Is(err, ErrTaken):
-			o.Report(StateUnavailable, fmt.Sprintf("%s is taken by another program, so it does not open quick search: choose another shortcut in Settings › Desktop.", a.Label()), slog.LevelInfo)
+			o.Report(StateUnavailable, fmt.Sprintf("%s is taken by another program, so it does not open quick search: choose another shortcut in Settings › Desktop & agents.", a.Label()), slog.LevelInfo)
 			return nil
 		default:
 			o.Report(StateUnavailable, fmt.Sprintf("%s could not be taken for quick search: %v.", a.Label(), err), slog.LevelWarn)
