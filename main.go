@@ -3,6 +3,7 @@
 //	trove serve [--addr 127.0.0.1:8765] [--data-dir DIR] [--config-dir DIR]
 //	trove search [flags] WORDS...
 //	trove status | folders | watch PATH [--wait]
+//	trove mcp
 //	trove version
 //
 // Built plainly it is the headless server; built with the desktop tag it is
@@ -74,7 +75,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "watch":
 		return watch(args, stdout, stderr)
 	case "quick":
-		return quick(stderr)
+		return quickCommand(args, stderr)
+	case "mcp":
+		return mcpCommand(args, os.Stdin, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "trove", version)
 		return 0
@@ -112,7 +115,8 @@ commands:
   status    the running Trove's status (--json)
   folders   the watched folders and their progress (--json)
   watch     watch a folder; --wait blocks until it is indexed
-  quick     open the running desktop app's quick search (bind it to a hotkey)
+  quick     open the desktop app's quick search (bind it to a hotkey); --folder DIR searches below DIR
+  mcp       serve the Model Context Protocol on stdin/stdout for AI agents (docs/integrations.md)
   version   print the version
 
 environment:
@@ -199,7 +203,7 @@ func serverConfig(name string, args []string, stderr io.Writer) (daemon.Config, 
 	}
 	return daemon.Config{
 		Addr: *addr, DataDir: *data, ConfigDir: *conf, Token: os.Getenv("TROVE_TOKEN"),
-		Version: version, Log: newLogger(stderr), UI: uiFS(),
+		Version: version, Log: newLogger(stderr), UI: uiFS(), SessionBus: daemon.SessionBusFromEnv,
 	}, nil
 }
 

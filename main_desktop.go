@@ -52,14 +52,14 @@ func windowConfig(cfg daemon.Config) daemon.Config {
 	return cfg
 }
 
-// quick opens the running app's quick search: the command for a desktop
-// hotkey.
-func quick(stderr io.Writer) int {
+// quick opens the running app's quick search, below folder when it is
+// not "": the command for a desktop hotkey and for file managers.
+func quick(folder string, stderr io.Writer) int {
 	if problem := sessionBusProblem(); problem != "" {
 		fmt.Fprintf(stderr, "%s quick: %s\n", prog, problem)
 		return 1
 	}
-	if err := app.ShowQuickSearch(); err != nil {
+	if err := app.ShowQuickSearch(folder); err != nil {
 		fmt.Fprintf(stderr, "%s quick: %v\n", prog, err)
 		return 1
 	}

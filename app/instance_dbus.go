@@ -37,7 +37,7 @@ func ClaimInstance(log *slog.Logger) (inst *Instance, first bool) {
 		return nil, true
 	}
 	inst = &Instance{conn: conn}
-	err = conn.ExportMethodTable(map[string]any{"Show": inst.onShow, "Quick": inst.onQuick}, instancePath, instanceIface)
+	err = conn.ExportMethodTable(map[string]any{"Show": inst.onShow, "Quick": inst.onQuick, "QuickIn": inst.onQuickIn}, instancePath, instanceIface)
 	if err != nil {
 		log.Warn("cannot offer Show and Quick on the session bus", "err", err)
 		conn.Close()
@@ -68,9 +68,13 @@ func (i *Instance) onShow() *dbus.Error {
 }
 
 // onQuick is the bus method `trove quick` calls (a hotkey's command).
-func (i *Instance) onQuick() *dbus.Error {
+func (i *Instance) onQuick() *dbus.Error { return i.onQuickIn("") }
+
+// onQuickIn is the bus method `trove quick --folder` calls (a file
+// manager's "Search in this folder").
+func (i *Instance) onQuickIn(folder string) *dbus.Error {
 	if w := i.win.Load(); w != nil {
-		w.ShowQuick()
+		w.ShowQuick(folder)
 	}
 	return nil
 }
@@ -83,18 +87,42 @@ func (i *Instance) attach(w *window) {
 }
 
 // ShowQuickSearch asks the session's running Trove to open its quick
-// search, for a desktop hotkey bound to `trove quick`.
-func ShowQuickSearch() error {
+// search below folder ("" for everywhere), for a desktop hotkey bound to
+// `trove quick` and a file manager's "Search in this folder". When no
+// Trove runs and the package's D-Bus service file is installed, the bus
+// starts the app first (as a desktop search does).
+func ShowQuickSearch(folder string) error {
 	conn, err := dbus.ConnectSessionBus()
 	if err != nil {
 		return fmt.Errorf("no session bus: %w", err)
 	}
 	defer conn.Close()
-	call := conn.Object(instanceName, instancePath).Call(instanceIface+".Quick", 0)
-	if call.Err != nil {
-		return fmt.Errorf("Trove is not running in this session (%v)", call.Err)
+	quick := func() error {
+		if folder == "" {
+			return conn.Object(instanceName, instancePath).Call(instanceIface+".Quick", 0).Err
+		}
+		return conn.Object(instanceName, instancePath).Call(instanceIface+".QuickIn", 0, folder).Err
+	}
+	err = quick()
+	if err != nil && startApp(conn) {
+		err = quick()
+	}
+	if err != nil {
+		return fmt.Errorf("Trove is not running in this session (%v)", err)
 	}
 	return nil
+}
+
+// searchService is the name the package's D-Bus service file starts the
+// app for (backend/shell/desktopsearch.BusName).
+const searchService = "dev.trove.Trove.Search"
+
+// startApp asks the bus to start the app through its service file, and
+// reports whether it now runs.
+func startApp(conn *dbus.Conn) bool {
+	var reply uint32
+	err := conn.BusObject().Call("org.freedesktop.DBus.StartServiceByName", 0, searchService, uint32(0)).Store(&reply)
+	return err == nil
 }
 
 // Release gives the claim up (at exit).

@@ -20,7 +20,7 @@ func ClaimInstance(log *slog.Logger) (inst *Instance, first bool) {
 }
 
 // ShowQuickSearch is not available without a session bus.
-func ShowQuickSearch() error {
+func ShowQuickSearch(folder string) error {
 	return errors.New("opening quick search from the command line is not supported on this system; use the tray's Quick search")
 }
 

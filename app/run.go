@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"log"
 	"log/slog"
+	"sync"
 
 	"fyne.io/systray"
+	"github.com/godbus/dbus/v5"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -20,6 +23,9 @@ import (
 type Backend interface {
 	Run(ctx context.Context) error
 	Service() *service.Service
+	// BindShortcut calls activated on each press of the global shortcut
+	// of Settings, until ctx ends.
+	BindShortcut(ctx context.Context, activated func())
 }
 
 // Options is what the desktop app needs besides a started backend.
@@ -54,6 +60,16 @@ func Run(ctx context.Context, d Backend, o Options) error {
 	win := &window{}
 	o.Instance.attach(win)
 	svc := d.Service()
+	svc.AttachWindow(win) // desktop search and the shortcut drive it
+	defer svc.AttachWindow(nil)
+	log.SetOutput(stdLog{o.Log})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() { d.BindShortcut(ctx, func() { win.ShowQuick("") }) })
+	if conn, err := dbus.ConnectSessionBus(); err == nil {
+		defer conn.Close()
+		wg.Go(func() { watchTrayHost(ctx, conn, svc) })
+	}
 	bound := New(svc, o.Log, win)
 	tr := newTray(svc, win, o.Log)
 	startTray, endTray := systray.RunWithExternalLoop(tr.ready, nil)

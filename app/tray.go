@@ -68,7 +68,7 @@ func (t *tray) ready() {
 		for {
 			select {
 			case <-quick.ClickedCh:
-				t.win.ShowQuick()
+				t.win.ShowQuick("")
 			case <-open.ClickedCh:
 				t.win.ShowMain()
 			case <-pause.ClickedCh:

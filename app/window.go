@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net/url"
 	"sync"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -18,13 +19,19 @@ const (
 type window struct {
 	mu       sync.Mutex
 	ctx      context.Context
-	quitting bool // Quit was asked for: closing must not just hide
+	quitting bool                      // Quit was asked for: closing must not just hide
+	pending  func(ctx context.Context) // a show asked for before start-up
 }
 
 func (w *window) started(ctx context.Context) {
 	w.mu.Lock()
 	w.ctx = ctx
+	pending := w.pending
+	w.pending = nil
 	w.mu.Unlock()
+	if pending != nil {
+		pending(ctx)
+	}
 }
 
 // do runs f with the window's context, or not at all before start-up.
@@ -40,10 +47,39 @@ func (w *window) do(f func(ctx context.Context)) {
 // ShowMain brings the main window forward on the search screen.
 func (w *window) ShowMain() { w.show("/", mainWidth, mainHeight) }
 
-// ShowQuick shows the quick search: a small centred box, input focused.
-func (w *window) ShowQuick() { w.show("/quick", quickWidth, quickHeight) }
+// ShowSearch brings the main window forward searching query (a desktop
+// search's "more results").
+func (w *window) ShowSearch(query string) {
+	w.show("/?q="+url.QueryEscape(query), mainWidth, mainHeight)
+}
 
+// ShowQuick shows the quick search: a small centred box, input focused,
+// searching below folder ("" for everywhere).
+func (w *window) ShowQuick(folder string) {
+	route := "/quick"
+	if folder != "" {
+		route += "?dir=" + url.QueryEscape(folder)
+	}
+	w.show(route, quickWidth, quickHeight)
+}
+
+// CopyText puts text on the clipboard.
+func (w *window) CopyText(text string) error {
+	var err error
+	w.do(func(ctx context.Context) { err = runtime.ClipboardSetText(ctx, text) })
+	return err
+}
+
+// show shows a screen of the window; asked before start-up (a search
+// that started Trove), it is shown as soon as the window is up.
 func (w *window) show(route string, width, height int) {
+	w.mu.Lock()
+	if w.ctx == nil {
+		w.pending = func(ctx context.Context) { w.show(route, width, height) }
+		w.mu.Unlock()
+		return
+	}
+	w.mu.Unlock()
 	w.do(func(ctx context.Context) {
 		runtime.EventsEmit(ctx, "trove:navigate", route)
 		runtime.WindowSetSize(ctx, width, height)

@@ -72,6 +72,10 @@ func layer(p string) string {
 		return "api"
 	case p == "backend/shell/views":
 		return "views"
+	case p == "backend/shell/desktopsearch":
+		return "desktopsearch"
+	case p == "backend/shell/mcp":
+		return "mcp"
 	case p == "backend/shell/apidoc", strings.HasPrefix(p, "backend/shell/apidoc/"):
 		return "apidoc"
 	case p == "backend/service":
@@ -84,7 +88,7 @@ func layer(p string) string {
 		return "platform"
 	case p == "backend/core":
 		return "base"
-	case p == "internal/hangfs", p == "internal/poll":
+	case p == "internal/hangfs", p == "internal/poll", p == "internal/desktoptest":
 		return "testing"
 	case strings.HasPrefix(p, "bench/"), strings.HasPrefix(p, "build/"), p == "app/smoke", p == "backend/engine/embedding/internal/gen":
 		return "tool"
@@ -129,21 +133,25 @@ var engineRank = map[string]int{
 
 // allowed lists, per tier, the tiers its packages may import directly.
 var allowed = map[string][]string{
-	"main":     {"shell", "root", "client", "platform", "base"},
-	"client":   {}, // the Go client stands alone: scripts import it without the server
-	"example":  {"client"},
-	"shell":    {"views", "service", "base"},
-	"api":      {"apidoc", "views", "service", "base"},
-	"apidoc":   {"apidoc", "views", "service", "base"},
-	"views":    {"service", "base"},
-	"service":  {"engine", "store", "platform", "base"},
-	"engine":   {"engine", "store", "platform", "base"},
-	"store":    {"store", "platform", "base"},
-	"platform": {"platform", "base"},
-	"base":     {"base"},
-	"testing":  {"base"},
-	"root":     {"api", "apidoc", "views", "service", "engine", "store", "platform", "base", "root", "testing"},
-	"tool":     {"root", "apidoc", "client", "service", "engine", "store", "platform", "base", "tool", "testing"},
+	"main":    {"shell", "root", "client", "platform", "base"},
+	"client":  {}, // the Go client stands alone: scripts import it without the server
+	"example": {"client"},
+	"shell":   {"views", "service", "base"},
+	// The other ways in, each a shell of its own over the service: the
+	// desktop's launchers on D-Bus, and agents over MCP.
+	"desktopsearch": {"views", "service", "base"},
+	"mcp":           {"views", "service", "base"},
+	"api":           {"apidoc", "views", "service", "base"},
+	"apidoc":        {"apidoc", "views", "service", "base"},
+	"views":         {"service", "base"},
+	"service":       {"engine", "store", "platform", "base"},
+	"engine":        {"engine", "store", "platform", "base"},
+	"store":         {"store", "platform", "base"},
+	"platform":      {"platform", "base"},
+	"base":          {"base"},
+	"testing":       {"base"},
+	"root":          {"api", "apidoc", "views", "desktopsearch", "mcp", "service", "engine", "store", "platform", "base", "root", "testing"},
+	"tool":          {"root", "apidoc", "client", "service", "engine", "store", "platform", "base", "tool", "testing"},
 }
 
 // violations lists the imports of pkgs that go against the tiers and, inside
@@ -172,7 +180,7 @@ func violations(pkgs []pkg) []string {
 		}
 		if l := layer(from); l == "engine" || l == "store" || l == "platform" || l == "base" {
 			for _, dep := range ours(p.Deps) {
-				if l := layer(dep); l == "service" || l == "views" || l == "api" || l == "shell" || l == "root" {
+				if l := layer(dep); l == "service" || l == "views" || l == "api" || l == "shell" || l == "desktopsearch" || l == "mcp" || l == "root" {
 					out = append(out, fmt.Sprintf("%s depends on %s through its imports", from, dep))
 				}
 			}

@@ -16,3 +16,27 @@ type HotkeySetup struct {
 	Commands string `json:"commands"` // a shell script
 	Note     string `json:"note"`     // what else to know
 }
+
+// Integration is how one of Trove's ways into the desktop is doing: the
+// tray, the global shortcut, the desktop search providers. GET
+// /api/status/ lists them; Settings shows them, so a person learns why
+// there is no tray icon and what works instead.
+type Integration struct {
+	Name    string `json:"name"`    // IntegrationTray, IntegrationShortcut, IntegrationSearch
+	State   string `json:"state"`   // IntegrationOK, IntegrationUnavailable, IntegrationOff
+	Message string `json:"message"` // what it does or why it cannot, for people
+}
+
+// The integrations, in the order status lists them.
+const (
+	IntegrationTray     = "tray"
+	IntegrationShortcut = "shortcut"
+	IntegrationSearch   = "desktop_search" // GNOME Shell search provider and KRunner
+)
+
+// Integration states.
+const (
+	IntegrationOK          = "ok"
+	IntegrationUnavailable = "unavailable" // this desktop lacks what it needs
+	IntegrationOff         = "off"         // turned off in Settings
+)

@@ -16,6 +16,7 @@ const (
 	EventFilters       = "filters.changed"
 	EventEmbedding     = "embedding.status"
 	EventIndexStatus   = "index.status" // the index's condition changed (storage, damage, rebuild)
+	EventAgentCall     = "mcp.call"     // an agent called a tool of Trove's MCP server
 )
 
 // Event is one state change: a kind and its payload, stamped by the bus.
@@ -37,7 +38,7 @@ type EventData interface {
 // kinds above; the generator of the web UI's types reads it.
 var EventPayloads = []EventData{
 	FileIndexed{}, FileFailed{}, FileRemoved{}, FileMoved{}, FolderStatus{}, FolderRemoved{}, ScanProgress{},
-	QueueStatus{}, Settings{}, FiltersChanged{}, EmbeddingHealth{}, IndexHealth{},
+	QueueStatus{}, Settings{}, FiltersChanged{}, EmbeddingHealth{}, IndexHealth{}, AgentCall{},
 }
 
 // FileIndexed: a file's content is in the index.
@@ -112,6 +113,18 @@ type ScanProgress struct {
 	Pending      int    `json:"pending"`       // files waiting in the queue
 }
 
+// AgentCall: an AI agent called a tool of Trove's MCP server. It says
+// what the agent asked and how much left Trove in the answer, so the
+// person sees it in Activity.
+type AgentCall struct {
+	Tool      string   `json:"tool"`
+	Arguments string   `json:"arguments"` // the arguments as sent (JSON), cut at 1 KiB
+	Results   int      `json:"results"`   // files named in the answer
+	Files     []string `json:"files"`     // their paths, the first 20
+	Bytes     int      `json:"bytes"`     // size of the answer's content
+	Error     string   `json:"error"`     // why the call failed, or ""
+}
+
 // FiltersChanged: the filters changed, or files they exclude were removed.
 type FiltersChanged struct {
 	Version      int `json:"version"`
@@ -130,3 +143,4 @@ func (Settings) EventKind() string        { return EventSettings }
 func (FiltersChanged) EventKind() string  { return EventFilters }
 func (EmbeddingHealth) EventKind() string { return EventEmbedding }
 func (IndexHealth) EventKind() string     { return EventIndexStatus }
+func (AgentCall) EventKind() string       { return EventAgentCall }

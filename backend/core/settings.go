@@ -9,6 +9,22 @@ type Settings struct {
 	Scheduler  SchedulerSettings  `json:"scheduler"`
 	Extraction ExtractionSettings `json:"extraction"`
 	UI         UISettings         `json:"ui"`
+	Desktop    DesktopSettings    `json:"desktop"`
+	MCP        MCPSettings        `json:"mcp"`
+}
+
+// DesktopSettings are the desktop app's place on the desktop.
+type DesktopSettings struct {
+	// Shortcut opens quick search from anywhere ("<Ctrl><Alt>space");
+	// "" binds none.
+	Shortcut string `json:"shortcut"`
+}
+
+// MCPSettings say what AI agents may do through Trove's MCP server beyond
+// reading: both off by default, and the tools are not even listed then.
+type MCPSettings struct {
+	AllowOpen  bool `json:"allow_open"`  // open files on the desktop
+	AllowWatch bool `json:"allow_watch"` // add folders to the index
 }
 
 // Provider names accepted by the summarizer and embedding sections.

@@ -32,6 +32,7 @@ import (
 	"trove/backend/platform/privdir"
 	"trove/backend/service"
 	"trove/backend/shell/api"
+	"trove/backend/shell/mcp"
 	"trove/backend/store"
 )
 
@@ -67,6 +68,10 @@ type Config struct {
 	// WriteHook is called inside the index's transaction as each file is
 	// written; tests make it panic or fail.
 	WriteHook func(path string)
+	// SessionBus is the D-Bus address where Trove offers its search to
+	// the desktop (GNOME Shell, KRunner): SessionBusFromEnv for the
+	// desktop session's, "" for none (tests).
+	SessionBus string
 }
 
 // Daemon is a started Trove backend.
@@ -218,7 +223,8 @@ func (d *Daemon) wire() error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI, Origins: cfg.Origins, OnRequest: d.quiet.touch})
+	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI, Origins: cfg.Origins, OnRequest: d.quiet.touch,
+		MCP: mcp.Handler(d.svc, mcp.Options{Version: cfg.Version, Log: cfg.Log})})
 	return nil
 }
 
@@ -258,7 +264,11 @@ func (d *Daemon) API() *api.Server { return d.api }
 func (d *Daemon) Run(ctx context.Context) error {
 	d.cfg.Log.Info("trove started", "addr", d.Addr(), "data_dir", d.cfg.DataDir, "config_dir", d.cfg.ConfigDir, "version", d.cfg.Version)
 	g, gctx := errgroup.WithContext(ctx)
-	for _, run := range []func(context.Context) error{d.api.Run, d.indexer.Run, d.sched.Run, d.health.Run, d.quiet.run} {
+	parts := []func(context.Context) error{d.api.Run, d.indexer.Run, d.sched.Run, d.health.Run, d.quiet.run}
+	if d.cfg.SessionBus != "" {
+		parts = append(parts, d.desktopSearch)
+	}
+	for _, run := range parts {
 		// A panic that escapes a part becomes its error: the others stop
 		// and the index is closed cleanly, rather than the process dying.
 		g.Go(func() error {

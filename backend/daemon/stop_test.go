@@ -217,4 +217,3 @@ func watch(t *testing.T, c *testserver.Server, dir string, want int) {
 		t.Fatalf("watch %s: %d %s", dir, r.Status, r.Body)
 	}
 }
-

@@ -14,6 +14,9 @@ import (
 // FilePreview is an indexed file's text with the query's words marked.
 type FilePreview = search.Preview
 
+// PreviewPart is a stretch of a preview's text, a match or not.
+type PreviewPart = search.Part
+
 // Preview returns an indexed file's text as indexed, with every word
 // matching text marked. Only files the index holds have one.
 func (s *Service) Preview(ctx context.Context, id int64, text string) (FilePreview, error) {

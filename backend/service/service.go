@@ -79,6 +79,7 @@ type Service struct {
 	searchTimeout time.Duration
 	searchHook    func(context.Context, SearchRequest)
 	searches      searchCounts
+	desk          desktop
 }
 
 // New builds a Service.
@@ -154,6 +155,7 @@ type Status struct {
 	Embedding     core.EmbeddingHealth
 	Index         core.IndexHealth
 	OCR           extract.OCRStatus
+	Desktop       []core.Integration
 }
 
 // ocrWait bounds how long a status request waits for the first look for
@@ -166,7 +168,7 @@ const ocrWait = 2 * time.Second
 func (s *Service) Status(ctx context.Context) (Status, error) {
 	n, err := s.store.CountActiveDirectories(ctx)
 	return Status{Jobs: n, Version: s.version, UptimeSeconds: s.now().Sub(s.started).Seconds(), Embedding: s.Embedding(),
-		Index: s.indexer.Health(), OCR: s.OCR(ctx)}, err
+		Index: s.indexer.Health(), OCR: s.OCR(ctx), Desktop: s.Integrations()}, err
 }
 
 // OCR reports whether OCR can run: tesseract found, and its languages.

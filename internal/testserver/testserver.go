@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"trove/internal/poll"
@@ -52,12 +53,10 @@ type Server struct {
 	searchTimeout time.Duration
 	searchHook    func(context.Context, service.SearchRequest)
 	writeHook     func(path string)
-	// running are the goroutines before the backend started: any other
-	// still running after Stop is the backend's, and a leak.
-	running   goleak.Option
-	leaksSeen bool // leaks are expected (reads stuck on a hung mount)
-	ui        fs.FS
-	origins   []string
+	leaksSeen     bool // leaks are expected (reads stuck on a hung mount)
+	ui            fs.FS
+	origins       []string
+	sessionBus    string
 }
 
 // Option adjusts a server before it starts.
@@ -110,6 +109,10 @@ func WithUI(ui fs.FS) Option { return func(s *Server) { s.ui = ui } }
 // admits its window's.
 func WithOrigins(origins ...string) Option { return func(s *Server) { s.origins = origins } }
 
+// WithSessionBus offers desktop search on the D-Bus at addr (a private
+// bus: see internal/desktoptest).
+func WithSessionBus(addr string) Option { return func(s *Server) { s.sessionBus = addr } }
+
 // WithToken requires a bearer token.
 func WithToken(tok string) Option { return func(s *Server) { s.Token = tok } }
 
@@ -118,7 +121,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	root := t.TempDir()
 	s := &Server{t: t, DataDir: filepath.Join(root, "data"), ConfigDir: filepath.Join(root, "config"),
-		Client: &http.Client{Timeout: 30 * time.Second}, running: goleak.IgnoreCurrent()}
+		Client: &http.Client{Timeout: 30 * time.Second}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -127,13 +130,16 @@ func Start(t testing.TB, opts ...Option) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	backends.started(s.leaksSeen)
 	d, err := daemon.New(daemon.Config{
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
 		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, WriteHook: s.writeHook, UI: s.ui, Origins: s.origins,
+		SessionBus: s.sessionBus,
 	})
 	if err != nil {
+		backends.stopped(t, s.Client) // what a failed start leaves must be gone too
 		t.Fatal(err)
 	}
 	s.URL = "http://" + d.Addr()
@@ -166,7 +172,7 @@ func (s *Server) Stop() {
 		if err != nil {
 			s.t.Errorf("server stopped with error: %v", err)
 		}
-		s.checkLeaks()
+		backends.stopped(s.t, s.Client)
 	case <-time.After(30 * time.Second):
 		s.t.Errorf("server did not stop within 30s%s", s.goroutines())
 	}
@@ -306,24 +312,52 @@ func (s *Server) goroutines() string {
 	return "; goroutines:\n" + string(buf[:runtime.Stack(buf, true)])
 }
 
-// checkLeaks fails the test when goroutines the backend started are still
-// running after it stopped: every goroutine is owned by something that
-// waits for it. Connections of the test's own HTTP clients are not the
-// backend's; fasthttp's worker-pool cleaner notices the server stopped
-// only when its sleep of up to 10 s ends, and then returns; its clock for
-// the Date header runs once per process.
-func (s *Server) checkLeaks() {
-	if s.leaksSeen {
+// backends counts the test servers running in this process. When the
+// last one stops, no goroutine of theirs may still run: every goroutine is
+// owned by something that waits for it. Goroutines that ran before the
+// first of them started are not theirs; nor are connections of the
+// tests' own HTTP clients; fasthttp's worker-pool cleaner notices its
+// server stopped only when a sleep of up to 10 s ends, and then returns;
+// its clock for the Date header runs once per process.
+var backends liveBackends
+
+type liveBackends struct {
+	mu      sync.Mutex
+	live    int
+	before  goleak.Option // the goroutines before the first started
+	unowned bool          // one of them left reads stuck in the kernel
+}
+
+// started counts a server in; stuckReads: its test leaves reads stuck in
+// the kernel on purpose, whose goroutines outlive it (fileread).
+func (b *liveBackends) started(stuckReads bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.live == 0 {
+		b.before, b.unowned = goleak.IgnoreCurrent(), false
+	}
+	b.live++
+	b.unowned = b.unowned || stuckReads
+}
+
+// stopped counts a server out and, when it was the last, fails t if
+// goroutines of the servers still run.
+func (b *liveBackends) stopped(t testing.TB, client *http.Client) {
+	b.mu.Lock()
+	b.live--
+	last, unowned, before := b.live == 0, b.unowned, b.before
+	b.mu.Unlock()
+	if !last || unowned {
 		return
 	}
-	s.Client.CloseIdleConnections()
-	err := goleak.Find(s.running,
+	client.CloseIdleConnections()
+	err := goleak.Find(before,
 		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
 		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
 		goleak.IgnoreAnyFunction("trove/internal/testserver.(*Stream).read"),
 		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*workerPool).Start.func2"),
 		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.updateServerDate.func1"))
 	if err != nil {
-		s.t.Errorf("goroutines of the backend still run after it stopped: %v", err)
+		t.Errorf("goroutines of the backend still run after it stopped: %v", err)
 	}
 }

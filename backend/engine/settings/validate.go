@@ -11,6 +11,7 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/engine/provider"
+	"trove/backend/platform/globalkey"
 )
 
 // Defaults returns the settings Trove starts with.
@@ -38,7 +39,8 @@ func Defaults() core.Settings {
 			TimeoutSeconds: 30,
 			MaxTextMB:      10,
 		},
-		UI: core.UISettings{Language: ""}, // follow the system
+		UI:      core.UISettings{Language: ""}, // follow the system
+		Desktop: core.DesktopSettings{Shortcut: globalkey.DefaultShortcut},
 	}
 }
 
@@ -68,6 +70,7 @@ func Validate(s core.Settings) error {
 		// The index holds at most store.MaxTextBytes of one file's text.
 		between("extraction.max_text_mb", s.Extraction.MaxTextMB, 0.001, store.MaxTextBytes>>20),
 		uiLanguage(s.UI.Language),
+		shortcut(s.Desktop.Shortcut),
 	}
 	for _, err := range checks {
 		if err != nil {
@@ -133,6 +136,17 @@ func baseURL(key, v string) error {
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return core.InvalidField("INVALID_VALUE", key, "%q is not an http(s) URL", v)
+	}
+	return nil
+}
+
+// shortcut checks that a global shortcut can be bound ("" binds none).
+func shortcut(v string) error {
+	if v == "" {
+		return nil
+	}
+	if _, err := globalkey.ParseAccel(v); err != nil {
+		return core.InvalidField("INVALID_VALUE", "desktop.shortcut", "%v", err)
 	}
 	return nil
 }

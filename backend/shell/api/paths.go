@@ -19,16 +19,25 @@ import (
 // in one group below it.
 const apiPrefix = "/api"
 
+// mcpPath is the MCP server's endpoint: guarded as the API is.
+const mcpPath = "/mcp"
+
 // isAPIPath reports whether a raw request path is, under any spelling, a
-// path below /api: in any letter case, percent-decoded (repeatedly),
-// with backslashes as slashes, and with dot segments and doubled slashes
-// cleaned away. It errs on the side of yes: /apis is an API path too.
+// path below /api or /mcp: in any letter case, percent-decoded
+// (repeatedly), with backslashes as slashes, and with dot segments and
+// doubled slashes cleaned away. It errs on the side of yes: /apis is an
+// API path too.
 func isAPIPath(raw string) bool {
 	return hasAPIPrefix(raw) || hasAPIPrefix(canonicalPath(raw))
 }
 
 func hasAPIPrefix(p string) bool {
-	return len(p) >= len(apiPrefix) && strings.EqualFold(p[:len(apiPrefix)], apiPrefix)
+	for _, prefix := range []string{apiPrefix, mcpPath} {
+		if len(p) >= len(prefix) && strings.EqualFold(p[:len(prefix)], prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // canonicalPath is raw decoded and cleaned the way the most lenient server

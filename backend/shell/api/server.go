@@ -12,10 +12,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/http"
 	"slices"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/valyala/fasthttp"
 
 	"trove/backend/core"
@@ -44,6 +46,9 @@ type Options struct {
 	// OnRequest, when set, is called as each request starts and as it
 	// ends, so that the owner can tell when requests stop.
 	OnRequest func()
+	// MCP, when set, serves the Model Context Protocol's streamable HTTP
+	// transport at /mcp, behind the same guards as /api.
+	MCP http.Handler
 }
 
 // Server serves the API on one listener.
@@ -103,7 +108,7 @@ func New(svc *service.Service, ln net.Listener, opt Options) *Server {
 	})
 	s.app.Use(recoverPanic)
 	s.app.Use(s.guard)
-	s.routes(opt.UI)
+	s.routes(opt)
 	srv := s.app.Server()
 	srv.Handler = s.outermost(srv.Handler)
 	srv.SecureErrorLogMessage = true // errors quote no request bytes back
@@ -163,7 +168,8 @@ func recoverPanic(c *fiber.Ctx) (err error) {
 	return c.Next()
 }
 
-func (s *Server) routes(ui fs.FS) {
+func (s *Server) routes(opt Options) {
+	ui := opt.UI
 	a := s.app.Group(apiPrefix)
 
 	set := a.Group("/settings")
@@ -209,6 +215,9 @@ func (s *Server) routes(ui fs.FS) {
 	q.Delete("/items/:item_id", s.deleteQueueItem)
 
 	a.Get("/updates", s.updates)
+	if opt.MCP != nil {
+		s.app.All(mcpPath, adaptor.HTTPHandler(opt.MCP))
+	}
 	a.Get("/openapi.json", openAPI)
 
 	srch := a.Group("/search", cancelOnHangup) // a search stops when its client leaves

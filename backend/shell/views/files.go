@@ -69,6 +69,9 @@ type Status struct {
 	Embedding     core.EmbeddingHealth `json:"embedding"`
 	Index         IndexStatus          `json:"index"`
 	OCR           OCRStatus            `json:"ocr"`
+	// Desktop says how Trove's ways into the desktop are doing (tray,
+	// global shortcut, desktop search); [] in a server that tried none.
+	Desktop []core.Integration `json:"desktop"`
 }
 
 // OCRStatus says whether OCR (extraction.ocr) can run on this machine,
@@ -91,8 +94,9 @@ type IndexStatus struct {
 func StatusOf(st service.Status) Status {
 	h := st.Index
 	return Status{Jobs: st.Jobs, Version: st.Version, UptimeSeconds: int64(st.UptimeSeconds), Embedding: st.Embedding,
-		Index: IndexStatus{Status: h.Status, Message: h.Message, Notice: h.Notice, CheckedAt: OptionalUTC(h.CheckedAt)},
-		OCR:   OCRStatus{Available: st.OCR.Available, Languages: append([]string{}, st.OCR.Languages...), Message: st.OCR.Message}}
+		Index:   IndexStatus{Status: h.Status, Message: h.Message, Notice: h.Notice, CheckedAt: OptionalUTC(h.CheckedAt)},
+		OCR:     OCRStatus{Available: st.OCR.Available, Languages: append([]string{}, st.OCR.Languages...), Message: st.OCR.Message},
+		Desktop: append([]core.Integration{}, st.Desktop...)}
 }
 
 // titleOf is never empty: a file without a title shows its name.

@@ -59,6 +59,14 @@ func wantedFiles() []string {
 		"/usr/share/man/man1/trove.1.gz", "/usr/share/man/man1/trove-desktop.1.gz",
 		"/usr/share/doc/trove/copyright", "/usr/share/doc/trove/changelog.gz",
 		"/usr/share/lintian/overrides/trove",
+		// Desktop search and the file managers (docs/integrations.md).
+		"/usr/share/gnome-shell/search-providers/dev.trove.Trove.search-provider.ini",
+		"/usr/share/dbus-1/services/dev.trove.Trove.Search.service",
+		"/usr/share/krunner/dbusplugins/dev.trove.Trove.desktop",
+		"/usr/share/kio/servicemenus/dev.trove.Trove.desktop",
+		"/usr/share/nautilus-python/extensions/trove.py",
+		"/usr/share/Thunar/uca.d/trove.xml",
+		"/usr/lib/trove/thunar-add-action",
 	}
 	for _, s := range iconSizes {
 		files = append(files, fmt.Sprintf("/usr/share/icons/hicolor/%dx%d/apps/dev.trove.Trove.png", s, s))

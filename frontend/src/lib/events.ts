@@ -78,6 +78,8 @@ export interface Settings {
   scheduler: SchedulerSettings;
   extraction: ExtractionSettings;
   ui: UISettings;
+  desktop: DesktopSettings;
+  mcp: MCPSettings;
 }
 
 export interface FiltersChanged {
@@ -98,6 +100,15 @@ export interface IndexHealth {
   message: string;
   notice: string;
   checked_at: string | null;
+}
+
+export interface AgentCall {
+  tool: string;
+  arguments: string;
+  results: number;
+  files: string[] | null;
+  bytes: number;
+  error: string;
 }
 
 export interface SummarizerSettings {
@@ -140,6 +151,15 @@ export interface UISettings {
   language: string;
 }
 
+export interface DesktopSettings {
+  shortcut: string;
+}
+
+export interface MCPSettings {
+  allow_open: boolean;
+  allow_watch: boolean;
+}
+
 export interface SchedulerRule {
   type: string;
   start?: string;
@@ -162,6 +182,7 @@ export interface EventPayloads {
   'filters.changed': FiltersChanged;
   'embedding.status': EmbeddingHealth;
   'index.status': IndexHealth;
+  'mcp.call': AgentCall;
 }
 
 export type EventKind = keyof EventPayloads;

@@ -16,6 +16,15 @@ export interface Status {
   uptime_seconds: number;
   embedding?: EmbeddingHealth;
   ocr?: OCRStatus;
+  /** How Trove's ways into the desktop are doing (tray, shortcut, desktop search). */
+  desktop?: Integration[];
+}
+
+/** One of Trove's ways into the desktop, and how it is doing. */
+export interface Integration {
+  name: 'tray' | 'shortcut' | 'desktop_search' | string;
+  state: 'ok' | 'unavailable' | 'off' | string;
+  message: string;
 }
 
 /** Whether OCR (extraction.ocr) can run on this machine: tesseract found, its languages. */
@@ -357,6 +366,7 @@ const eventKinds: Record<EventType, true> = {
   'filters.changed': true,
   'embedding.status': true,
   'index.status': true,
+  'mcp.call': true,
   resync: true,
 };
 
