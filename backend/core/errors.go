@@ -23,58 +23,58 @@ var (
 	ErrUnavailable = errors.New("unavailable")
 )
 
-// Error is an error a client can act on: a kind (one of the sentinels), a
-// stable machine-readable code, a human message, and optionally the input
-// field at fault (a dotted settings key, a JSON field name).
+// Fault is one way a request can fail (faults.go), of one kind. It is
+// the error's identity: the shells give each fault its code.
+type Fault struct {
+	kind error
+	name string
+}
+
+func (f *Fault) Error() string { return f.name }
+
+// Unwrap makes a fault its kind too: errors.Is(err, ErrInvalid).
+func (f *Fault) Unwrap() error { return f.kind }
+
+// Error is an error a client can act on: its fault, its kind (the
+// fault's, unless a shell words it otherwise), a message for people, and
+// optionally the input field at fault (a dotted settings key, a JSON field
+// name).
 type Error struct {
 	Kind    error
-	Code    string
+	Fault   *Fault
 	Message string
 	Field   string
 }
 
 func (e *Error) Error() string { return e.Message }
-func (e *Error) Unwrap() error { return e.Kind }
 
-// Invalid builds an ErrInvalid error with a code and a formatted message.
-func Invalid(code, format string, args ...any) *Error {
-	return &Error{Kind: ErrInvalid, Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// InvalidField is Invalid for one named input field; the message starts with
-// the field's name so a person reading it knows what to fix.
-func InvalidField(code, field, format string, args ...any) *Error {
-	return &Error{Kind: ErrInvalid, Code: code, Field: field,
-		Message: field + ": " + fmt.Sprintf(format, args...)}
-}
-
-// NotFound builds an ErrNotFound error.
-func NotFound(code, format string, args ...any) *Error {
-	return &Error{Kind: ErrNotFound, Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// Conflict builds an ErrConflict error.
-func Conflict(code, format string, args ...any) *Error {
-	return &Error{Kind: ErrConflict, Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// Forbidden builds an ErrForbidden error about one input field.
-func Forbidden(code, field, format string, args ...any) *Error {
-	return &Error{Kind: ErrForbidden, Code: code, Field: field, Message: field + ": " + fmt.Sprintf(format, args...)}
-}
-
-// Unavailable builds an ErrUnavailable error.
-func Unavailable(code, format string, args ...any) *Error {
-	return &Error{Kind: ErrUnavailable, Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// CodeOf returns the code of the first *Error in err's chain, or fallback.
-func CodeOf(err error, fallback string) string {
-	var e *Error
-	if errors.As(err, &e) && e.Code != "" {
-		return e.Code
+// Unwrap gives errors.Is both the kind and the fault.
+func (e *Error) Unwrap() []error {
+	out := []error{e.Kind}
+	if e.Fault != nil {
+		out = append(out, e.Fault)
 	}
-	return fallback
+	return out
+}
+
+// Fail is an error of fault f with a formatted message.
+func Fail(f *Fault, format string, args ...any) *Error {
+	return &Error{Kind: f.kind, Fault: f, Message: fmt.Sprintf(format, args...)}
+}
+
+// FailField is Fail for one named input field; the message starts with
+// the field's name so a person reading it knows what to fix.
+func FailField(f *Fault, field, format string, args ...any) *Error {
+	return &Error{Kind: f.kind, Fault: f, Field: field, Message: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+// FaultOf returns the fault of the first *Error in err's chain, or nil.
+func FaultOf(err error) *Fault {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Fault
+	}
+	return nil
 }
 
 // FieldOf returns the field of the first *Error in err's chain, if any.

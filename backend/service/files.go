@@ -32,7 +32,7 @@ func (s *Service) OpenFile(ctx context.Context, id int64, reveal bool) (string, 
 		return "", err
 	}
 	if s.opener == nil {
-		return "", core.Invalid("NO_OPENER", "this Trove cannot open files")
+		return "", core.Fail(core.NoOpener, "this Trove cannot open files")
 	}
 	if reveal {
 		err = s.opener.Reveal(f.Path)
@@ -43,9 +43,9 @@ func (s *Service) OpenFile(ctx context.Context, id int64, reveal bool) (string, 
 	case err == nil:
 		return f.Path, nil
 	case errors.Is(err, launch.ErrNoApplication):
-		return "", core.Invalid("NO_APPLICATION", "%v", err)
+		return "", core.Fail(core.NoApplication, "%v", err)
 	case errors.Is(err, launch.ErrNoOpener):
-		return "", core.Invalid("NO_OPENER", "%v", err)
+		return "", core.Fail(core.NoOpener, "%v", err)
 	}
-	return "", core.Invalid("OPEN_FAILED", "%v", err)
+	return "", core.Fail(core.OpenFailed, "%v", err)
 }

@@ -34,7 +34,7 @@ func (s *Service) Watch(ctx context.Context, path string, opt WatchOptions) (Wat
 	if opt.FilePattern != "" {
 		clean, err := filters.CheckPattern(opt.FilePattern)
 		if err != nil {
-			return WatchResult{}, core.InvalidField("INVALID_PATTERN", "file_pattern", "%v", err)
+			return WatchResult{}, core.FailField(core.BadPattern, "file_pattern", "%v", err)
 		}
 		opt.FilePattern = clean
 	}
@@ -99,7 +99,7 @@ func (s *Service) QueueItems(offset, limit int) ([]core.QueueItem, int) {
 // RemoveQueueItem drops one queued item.
 func (s *Service) RemoveQueueItem(id string) error {
 	if !s.indexer.Queue().Remove(id) {
-		return core.NotFound("ITEM_NOT_FOUND", "no queue item with id %s", id)
+		return core.Fail(core.UnknownItem, "no queue item with id %s", id)
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ func (s *Service) openIndexed(ctx context.Context, id int64, unchanged bool) (co
 	}
 	dir, err := s.store.Directory(ctx, f.DirID)
 	if err != nil {
-		return core.File{}, nil, core.NotFound("FILE_GONE", "%s is no longer in a watched folder", f.Path)
+		return core.File{}, nil, core.Fail(core.FileGone, "%s is no longer in a watched folder", f.Path)
 	}
 	fh, err := fileread.Open(ctx, dir.Path, f.Path, nil)
 	if err != nil {
@@ -69,11 +69,11 @@ func sameFile(f core.File, now fs.FileInfo, unchanged bool) error {
 	dev, ino := fileread.Identity(now)
 	known := f.Inode != 0 && ino != 0
 	if known && (dev != f.Device || ino != f.Inode) {
-		return core.NotFound("FILE_GONE", "%s is no longer the file that was indexed: another file took its name", f.Path)
+		return core.Fail(core.FileGone, "%s is no longer the file that was indexed: another file took its name", f.Path)
 	}
 	edited := now.Size() != f.Size || now.ModTime().UnixNano() != f.Modified.UnixNano()
 	if edited && (unchanged || !known) {
-		return core.Conflict("FILE_CHANGED", "%s changed since it was indexed; Trove indexes it again shortly", f.Path)
+		return core.Fail(core.FileChanged, "%s changed since it was indexed; Trove indexes it again shortly", f.Path)
 	}
 	return nil
 }
@@ -83,7 +83,7 @@ func sameFile(f core.File, now fs.FileInfo, unchanged bool) error {
 func unreadable(path string, err error) error {
 	var te *fileread.TimeoutError
 	if errors.As(err, &te) {
-		return core.Invalid("READ_TIMEOUT", "%v", err)
+		return core.Fail(core.ReadTimeout, "%v", err)
 	}
-	return core.NotFound("FILE_GONE", "%s is no longer on disk as it was indexed: %v", path, err)
+	return core.Fail(core.FileGone, "%s is no longer on disk as it was indexed: %v", path, err)
 }

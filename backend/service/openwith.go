@@ -21,7 +21,7 @@ func (s *Service) appOpener() (AppOpener, error) {
 	if a, ok := s.opener.(AppOpener); ok {
 		return a, nil
 	}
-	return nil, core.Invalid("NO_OPENER", "this Trove cannot open files")
+	return nil, core.Fail(core.NoOpener, "this Trove cannot open files")
 }
 
 // Apps lists the applications that open an indexed file's type.
@@ -49,7 +49,7 @@ func (s *Service) OpenWith(ctx context.Context, id int64, app string) (string, e
 		return "", err
 	}
 	if err := a.OpenWith(app, f.Mime, f.Path); err != nil {
-		return "", core.InvalidField("OPEN_FAILED", "app", "%v", err)
+		return "", core.FailField(core.OpenFailed, "app", "%v", err)
 	}
 	return f.Path, nil
 }

@@ -40,11 +40,11 @@ func (s *Service) Image(ctx context.Context, id int64) ([]byte, string, error) {
 	}
 	switch {
 	case f.State != core.StateIndexed:
-		return nil, "", core.NotFound("NOT_INDEXED", "file %d is not indexed", id)
+		return nil, "", core.Fail(core.NotIndexed, "file %d is not indexed", id)
 	case !strings.HasPrefix(f.Mime, "image/") || f.Mime == "image/svg+xml":
-		return nil, "", core.Invalid("NOT_AN_IMAGE", "file %d is %q, not an image the preview shows", id, f.Mime)
+		return nil, "", core.Fail(core.NotAnImage, "file %d is %q, not an image the preview shows", id, f.Mime)
 	case f.Size > MaxImage:
-		return nil, "", core.Invalid("TOO_LARGE", "file %d is larger than %d MB", id, MaxImage>>20)
+		return nil, "", core.Fail(core.TooLarge, "file %d is larger than %d MB", id, MaxImage>>20)
 	}
 	rctx, cancel := fileread.WithTimeout(ctx, imageRead)
 	defer cancel()

@@ -92,10 +92,10 @@ func (s *Service) guard(ctx context.Context, req SearchRequest, run func(context
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		s.searches.timedOut.Add(1)
 		s.log.Warn("search stopped at its time limit", "limit", s.searchTimeout, "query_chars", utf8.RuneCountInString(req.Query))
-		return "", core.Unavailable("SEARCH_TIMEOUT", "the search took longer than %s and was stopped; narrow it (fewer words ending in *, a folder or filters) and try again", s.searchTimeout)
+		return "", core.Fail(core.SearchTimeout, "the search took longer than %s and was stopped; narrow it (fewer words ending in *, a folder or filters) and try again", s.searchTimeout)
 	case ctx.Err() != nil:
 		s.searches.cancelled.Add(1)
-		return "", core.Unavailable("SEARCH_CANCELLED", "the search was cancelled: %v", context.Cause(ctx))
+		return "", core.Fail(core.SearchCancelled, "the search was cancelled: %v", context.Cause(ctx))
 	case err != nil:
 		return "", s.indexErr(err)
 	}

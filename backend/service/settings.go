@@ -93,7 +93,7 @@ func (s *Service) mayRoute(ctx context.Context, cur, next core.Settings) error {
 		}
 		field := sec.name + "." + changedRouteField(sec.before, r)
 		if s.tokenSet {
-			return core.Forbidden("AUTHENTICATION_REQUIRED", field,
+			return core.FailField(core.NeedsThePerson, field,
 				"changing where Trove sends file text needs the TROVE_TOKEN this Trove was started with: send it (Authorization: Bearer ...) or make the change in the desktop window")
 		}
 		if !r.Private() {
@@ -101,7 +101,7 @@ func (s *Service) mayRoute(ctx context.Context, cur, next core.Settings) error {
 			if r.KeyEnv != "" {
 				what = "file text and the API key in " + r.KeyEnv
 			}
-			return core.Forbidden("AUTHENTICATION_REQUIRED", field,
+			return core.FailField(core.NeedsThePerson, field,
 				"sending %s to %s needs a caller Trove can trust, and any program on this machine can call this API: start Trove with TROVE_TOKEN set and send the token, make the change in the desktop window, or edit settings.json while Trove is stopped",
 				what, r.Host())
 		}
@@ -154,6 +154,6 @@ func changedModelField(p0, p1, m0, m1, u0, u1 string) string {
 }
 
 func unavailable(section, field string, err error) error {
-	return core.InvalidField("PROVIDER_UNAVAILABLE", section+"."+field,
+	return core.FailField(core.ProviderUnavailable, section+"."+field,
 		"the %s provider did not answer a test call, so nothing was saved: %v", section, err)
 }

@@ -72,8 +72,7 @@ func (s *Service) refuseSystemFolder(path string) error {
 	if clean := filepath.Clean(path); clean != real {
 		name = fmt.Sprintf("%s (%s)", path, real)
 	}
-	return core.Invalid("INVALID_PATH",
-		`%s is %s, not a folder of documents: Trove does not watch it unless the request says "force": true`, name, what)
+	return core.Fail(core.BadPath, `%s is %s, not a folder of documents: Trove does not watch it unless the request says "force": true`, name, what)
 }
 
 // systemFolder says what kind of system folder real is, or "".

@@ -23,7 +23,7 @@ func TestServiceChecksTheCallerOfAProviderChange(t *testing.T) {
 		"embedding.model": json.RawMessage(`"stub-embed"`),
 	}
 	_, err := s.Service.UpdateSettings(context.Background(), change)
-	if !errors.Is(err, core.ErrForbidden) || core.CodeOf(err, "") != "AUTHENTICATION_REQUIRED" || core.FieldOf(err) != "embedding.provider" {
+	if !errors.Is(err, core.ErrForbidden) || !errors.Is(err, core.NeedsThePerson) || core.FieldOf(err) != "embedding.provider" {
 		t.Fatalf("an unmarked caller: %v", err)
 	}
 	if got := s.Service.Settings().Embedding.Provider; got != core.ProviderBuiltin {

@@ -55,7 +55,7 @@ func (f *fakeIndex) File(_ context.Context, id int64) (core.File, error) {
 	if file, ok := f.files[id]; ok {
 		return file, nil
 	}
-	return core.File{}, core.NotFound("FILE_NOT_FOUND", "no file %d", id)
+	return core.File{}, core.Fail(core.UnknownFile, "no file %d", id)
 }
 
 func (f *fakeIndex) FileByPath(_ context.Context, path string) (core.File, error) {
@@ -64,7 +64,7 @@ func (f *fakeIndex) FileByPath(_ context.Context, path string) (core.File, error
 			return file, f.err
 		}
 	}
-	return core.File{}, core.NotFound("FILE_NOT_FOUND", "no file %s", path)
+	return core.File{}, core.Fail(core.UnknownFile, "no file %s", path)
 }
 
 func (f *fakeIndex) Directory(_ context.Context, id int64) (core.WatchedDirectory, error) {
@@ -73,7 +73,7 @@ func (f *fakeIndex) Directory(_ context.Context, id int64) (core.WatchedDirector
 			return d, nil
 		}
 	}
-	return core.WatchedDirectory{}, core.NotFound("JOB_NOT_FOUND", "no folder %d", id)
+	return core.WatchedDirectory{}, core.Fail(core.UnknownFolder, "no folder %d", id)
 }
 
 func (f *fakeIndex) Directories(context.Context) ([]core.WatchedDirectory, error) {
@@ -130,7 +130,7 @@ func (f *fakeIndexing) Queue() *queue.Queue           { return f.q }
 func (f *fakeIndexing) QueueStatus() core.QueueStatus { return f.q.Status() }
 func (f *fakeIndexing) Health() core.IndexHealth      { return core.IndexHealth{Status: core.IndexOK} }
 func (f *fakeIndexing) Damaged(err error)             { f.damaged = append(f.damaged, err) }
-func (f *fakeIndexing) DamagedError() error           { return core.Unavailable("INDEX_DAMAGED", "damaged") }
+func (f *fakeIndexing) DamagedError() error           { return core.Fail(core.DamagedIndex, "damaged") }
 func (f *fakeIndexing) Rebuild(ctx context.Context) (int, error) {
 	f.rebuildCtx = ctx
 	return 2, nil
@@ -211,10 +211,10 @@ func newUnit(t *testing.T) *unit {
 	return u
 }
 
-func wantCode(t *testing.T, what string, err error, kind error, code string) {
+func wantCode(t *testing.T, what string, err error, kind error, f *core.Fault) {
 	t.Helper()
-	if !errors.Is(err, kind) || core.CodeOf(err, "") != code {
-		t.Errorf("%s: %v, want %s (%v)", what, err, code, kind)
+	if !errors.Is(err, kind) || !errors.Is(err, f) {
+		t.Errorf("%s: %v, want %v (%v)", what, err, f, kind)
 	}
 }
 
@@ -237,27 +237,27 @@ func TestUnitDamagedReadsBecomeIndexDamaged(t *testing.T) {
 	u := newUnit(t)
 	u.index.err = fmt.Errorf("read row: %w", sqlite3.CORRUPT)
 	_, err := u.svc.File(t.Context(), 1)
-	wantCode(t, "File", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	wantCode(t, "File", err, core.ErrUnavailable, core.DamagedIndex)
 	_, err = u.svc.FileByPath(t.Context(), "/x")
 	if err == nil {
 		t.Error("FileByPath of an unknown path: no error")
 	}
 	_, err = u.svc.FileStats(t.Context())
-	wantCode(t, "FileStats", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	wantCode(t, "FileStats", err, core.ErrUnavailable, core.DamagedIndex)
 	// The file actions read the record the same way.
 	_, err = u.svc.OpenFile(t.Context(), 1, false)
-	wantCode(t, "OpenFile", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	wantCode(t, "OpenFile", err, core.ErrUnavailable, core.DamagedIndex)
 	_, err = u.svc.OpenWith(t.Context(), 1, "x.desktop")
-	wantCode(t, "OpenWith", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	wantCode(t, "OpenWith", err, core.ErrUnavailable, core.DamagedIndex)
 	_, err = u.svc.Apps(t.Context(), 1)
-	wantCode(t, "Apps", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	wantCode(t, "Apps", err, core.ErrUnavailable, core.DamagedIndex)
 	_, _, err = u.svc.Image(t.Context(), 1)
-	wantCode(t, "Image", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	wantCode(t, "Image", err, core.ErrUnavailable, core.DamagedIndex)
 	if len(u.ix.damaged) != 6 {
 		t.Errorf("the indexer heard of %d damaged reads, want 6", len(u.ix.damaged))
 	}
 	u.index.err = errors.New("plain failure")
-	if _, err := u.svc.FileStats(t.Context()); err == nil || core.CodeOf(err, "") == "INDEX_DAMAGED" {
+	if _, err := u.svc.FileStats(t.Context()); err == nil || errors.Is(err, core.DamagedIndex) {
 		t.Errorf("an ordinary error became %v", err)
 	}
 }
@@ -285,11 +285,11 @@ func TestUnitOpenFile(t *testing.T) {
 	u.index.files[2] = core.File{ID: 2, DirID: 1, Path: filepath.Join(dir, "gone.txt")}
 
 	_, err := u.svc.OpenFile(t.Context(), 1, false)
-	wantCode(t, "no opener", err, core.ErrInvalid, "NO_OPENER")
+	wantCode(t, "no opener", err, core.ErrInvalid, core.NoOpener)
 	op := &fakeOpener{}
 	u.svc.opener = op
 	_, err = u.svc.OpenFile(t.Context(), 2, false)
-	wantCode(t, "a file gone from disk", err, core.ErrNotFound, "FILE_GONE")
+	wantCode(t, "a file gone from disk", err, core.ErrNotFound, core.FileGone)
 	if _, err := u.svc.OpenFile(t.Context(), 3, false); !errors.Is(err, core.ErrNotFound) {
 		t.Errorf("an unknown id: %v", err)
 	}
@@ -299,8 +299,8 @@ func TestUnitOpenFile(t *testing.T) {
 	if _, err := u.svc.OpenFile(t.Context(), 1, true); err != nil || len(op.revealed) != 1 {
 		t.Errorf("reveal: %v %v", err, op.revealed)
 	}
-	for cause, code := range map[error]string{
-		launch.ErrNoApplication: "NO_APPLICATION", launch.ErrNoOpener: "NO_OPENER", errors.New("exit 3"): "OPEN_FAILED",
+	for cause, code := range map[error]*core.Fault{
+		launch.ErrNoApplication: core.NoApplication, launch.ErrNoOpener: core.NoOpener, errors.New("exit 3"): core.OpenFailed,
 	} {
 		op.err = cause
 		_, err := u.svc.OpenFile(t.Context(), 1, false)
@@ -335,25 +335,25 @@ func TestUnitActionsRefuseAFileSwappedIn(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		swap       func(path string) error
-		open, view string // the codes of opening and of the image; "" for success
+		open, view *core.Fault // the faults of opening and of the image; nil for success
 	}{
-		{"as indexed", func(string) error { return nil }, "", ""},
+		{"as indexed", func(string) error { return nil }, nil, nil},
 		{"a symbolic link put in its place", func(p string) error {
 			return errors.Join(os.Remove(p), os.Symlink(secret, p))
-		}, "FILE_GONE", "FILE_GONE"},
+		}, core.FileGone, core.FileGone},
 		{"another file moved over it", func(p string) error {
 			other := p + ".new"
 			return errors.Join(os.WriteFile(other, []byte("other bytes"), 0o644), os.Rename(other, p))
-		}, "FILE_GONE", "FILE_GONE"},
+		}, core.FileGone, core.FileGone},
 		{"another file hard-linked over it", func(p string) error {
 			tmp := p + ".link"
 			return errors.Join(os.Link(secret, tmp), os.Rename(tmp, p))
-		}, "FILE_GONE", "FILE_GONE"},
-		{"a folder in its place", func(p string) error { return errors.Join(os.Remove(p), os.Mkdir(p, 0o755)) }, "FILE_GONE", "FILE_GONE"},
-		{"gone", os.Remove, "FILE_GONE", "FILE_GONE"},
+		}, core.FileGone, core.FileGone},
+		{"a folder in its place", func(p string) error { return errors.Join(os.Remove(p), os.Mkdir(p, 0o755)) }, core.FileGone, core.FileGone},
+		{"gone", os.Remove, core.FileGone, core.FileGone},
 		{"edited in place", func(p string) error {
 			return os.WriteFile(p, []byte("\x89PNG edited, longer"), 0o644)
-		}, "", "FILE_CHANGED"},
+		}, nil, core.FileChanged},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u := newUnit(t)
@@ -377,15 +377,14 @@ func TestUnitActionsRefuseAFileSwappedIn(t *testing.T) {
 	}
 }
 
-// checkCode wants err to carry code, or to be nil for "".
-func checkCode(t *testing.T, what string, err error, code string) {
+// checkCode wants err to be of fault f, or nil for nil.
+func checkCode(t *testing.T, what string, err error, f *core.Fault) {
 	t.Helper()
-	var ce *core.Error
 	switch {
-	case code == "" && err != nil:
+	case f == nil && err != nil:
 		t.Errorf("%s: %v, want success", what, err)
-	case code != "" && (!errors.As(err, &ce) || ce.Code != code):
-		t.Errorf("%s: %v, want %s", what, err, code)
+	case f != nil && !errors.Is(err, f):
+		t.Errorf("%s: %v, want %v", what, err, f)
 	}
 }
 
@@ -416,7 +415,7 @@ func TestUnitWatchChecksThePatternFirst(t *testing.T) {
 	u := newUnit(t)
 	dir := t.TempDir()
 	_, err := u.svc.Watch(t.Context(), dir, WatchOptions{FilePattern: "[oops"})
-	wantCode(t, "a bad pattern", err, core.ErrInvalid, "INVALID_PATTERN")
+	wantCode(t, "a bad pattern", err, core.ErrInvalid, core.BadPattern)
 	if core.FieldOf(err) != "file_pattern" || len(u.ix.watched) != 0 {
 		t.Errorf("field %q, indexer asked %v", core.FieldOf(err), u.ix.watched)
 	}
@@ -450,7 +449,7 @@ func TestUnitQueueControlsPublishTheirStatus(t *testing.T) {
 	if got[0].Type != core.EventQueueStatus || !got[0].Data.(core.QueueStatus).Paused || got[1].Data.(core.QueueStatus).Paused {
 		t.Errorf("events %+v", got)
 	}
-	wantCode(t, "an unknown item", u.svc.RemoveQueueItem("nope"), core.ErrNotFound, "ITEM_NOT_FOUND")
+	wantCode(t, "an unknown item", u.svc.RemoveQueueItem("nope"), core.ErrNotFound, core.UnknownItem)
 	u.ix.q.Enqueue(queue.Event{Path: "/a/x.txt", Action: queue.ActionIndex, DirID: 1, Cooldown: time.Hour})
 	items, total := u.svc.QueueItems(0, 10)
 	if total != 1 || items[0].Path != "/a/x.txt" || items[0].Action != "index" || items[0].Status != "cooling_down" {
@@ -486,18 +485,18 @@ func TestUnitSearchEndsAtItsLimitOrItsCaller(t *testing.T) {
 	u.search.block = true
 	u.svc.searchTimeout = 20 * time.Millisecond
 	_, err = u.svc.Search(t.Context(), SearchRequest{Query: "roof"})
-	wantCode(t, "a search past its limit", err, core.ErrUnavailable, "SEARCH_TIMEOUT")
+	wantCode(t, "a search past its limit", err, core.ErrUnavailable, core.SearchTimeout)
 	u.svc.searchTimeout = time.Hour
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err = u.svc.Search(ctx, SearchRequest{Query: "roof"})
-	wantCode(t, "a search whose caller left", err, core.ErrUnavailable, "SEARCH_CANCELLED")
+	wantCode(t, "a search whose caller left", err, core.ErrUnavailable, core.SearchCancelled)
 	if running, timedOut, cancelled := u.svc.SearchCounts(); running != 0 || timedOut != 1 || cancelled != 1 {
 		t.Errorf("counts %d %d %d", running, timedOut, cancelled)
 	}
 	u.search.block, u.search.err = false, fmt.Errorf("scan: %w", sqlite3.CORRUPT)
 	_, err = u.svc.Search(t.Context(), SearchRequest{Query: "roof"})
-	wantCode(t, "a search over a damaged index", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	wantCode(t, "a search over a damaged index", err, core.ErrUnavailable, core.DamagedIndex)
 }
 
 // A paged search (what POST /api/search/ runs) has the same time limit,
@@ -512,15 +511,15 @@ func TestUnitSearchPageEndsAtItsLimitOrItsCaller(t *testing.T) {
 	u.search.block = true
 	u.svc.searchTimeout = 20 * time.Millisecond
 	_, err = u.svc.SearchPage(t.Context(), PageRequest{Request: SearchRequest{Query: "roof"}})
-	wantCode(t, "a paged search past its limit", err, core.ErrUnavailable, "SEARCH_TIMEOUT")
+	wantCode(t, "a paged search past its limit", err, core.ErrUnavailable, core.SearchTimeout)
 	u.svc.searchTimeout = time.Hour
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err = u.svc.SearchPage(ctx, PageRequest{Request: SearchRequest{Query: "roof"}})
-	wantCode(t, "a paged search whose caller left", err, core.ErrUnavailable, "SEARCH_CANCELLED")
+	wantCode(t, "a paged search whose caller left", err, core.ErrUnavailable, core.SearchCancelled)
 	u.search.block, u.search.err = false, fmt.Errorf("scan: %w", sqlite3.CORRUPT)
 	_, err = u.svc.SearchPage(t.Context(), PageRequest{Request: SearchRequest{Query: "roof"}})
-	wantCode(t, "a paged search over a damaged index", err, core.ErrUnavailable, "INDEX_DAMAGED")
+	wantCode(t, "a paged search over a damaged index", err, core.ErrUnavailable, core.DamagedIndex)
 }
 
 // Applying filters removes exactly the indexed files they now exclude,

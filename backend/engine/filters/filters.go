@@ -133,7 +133,7 @@ func (m *Manager) Update(u core.FilterUpdate) (core.FilterConfig, bool, error) {
 	return m.edit(func(st *stored) error {
 		if u.Mode != nil {
 			if *u.Mode != modeBlacklist && *u.Mode != modeWhitelist {
-				return core.InvalidField("INVALID_MODE", "mode", "%q is not a mode (use blacklist or whitelist)", *u.Mode)
+				return core.FailField(core.BadMode, "mode", "%q is not a mode (use blacklist or whitelist)", *u.Mode)
 			}
 			st.Mode = *u.Mode
 		}
@@ -172,7 +172,7 @@ var PatternTypes = []string{"exclude", "include", "blacklist_exclude", "blacklis
 func (m *Manager) AddPattern(pattern, patternType string) (core.FilterConfig, bool, error) {
 	clean, err := CheckPattern(pattern)
 	if err != nil {
-		return core.FilterConfig{}, false, core.InvalidField("INVALID_PATTERN", "pattern", "%v", err)
+		return core.FilterConfig{}, false, core.FailField(core.BadPattern, "pattern", "%v", err)
 	}
 	return m.edit(func(st *stored) error {
 		list, err := st.list(patternType)
@@ -195,7 +195,7 @@ func (m *Manager) RemovePattern(pattern, patternType string) (core.FilterConfig,
 		}
 		i := slices.Index(*list, pattern)
 		if i < 0 {
-			return core.NotFound("PATTERN_NOT_FOUND", "pattern %q is not among the %s patterns", pattern, patternType)
+			return core.Fail(core.UnknownPattern, "pattern %q is not among the %s patterns", pattern, patternType)
 		}
 		*list = slices.Delete(slices.Clone(*list), i, i+1)
 		return nil
@@ -284,7 +284,7 @@ func (st *stored) list(patternType string) (*[]string, error) {
 	case "whitelist_exclude":
 		return &st.WhitelistExclude, nil
 	}
-	return nil, core.InvalidField("INVALID_PATTERN_TYPE", "pattern_type",
+	return nil, core.FailField(core.BadPatternType, "pattern_type",
 		"%q is not a pattern type (use one of: %s)", patternType, strings.Join(PatternTypes, ", "))
 }
 
@@ -323,13 +323,13 @@ func (st stored) equal(o stored) bool {
 // checkList validates every pattern of a list and drops duplicates.
 func checkList(field string, list []string) ([]string, error) {
 	if len(list) > maxPatterns {
-		return nil, core.InvalidField("INVALID_PATTERN", field, "at most %d patterns", maxPatterns)
+		return nil, core.FailField(core.BadPattern, field, "at most %d patterns", maxPatterns)
 	}
 	out := []string{}
 	for i, p := range list {
 		clean, err := CheckPattern(p)
 		if err != nil {
-			return nil, core.InvalidField("INVALID_PATTERN", fmt.Sprintf("%s[%d]", field, i), "%v", err)
+			return nil, core.FailField(core.BadPattern, fmt.Sprintf("%s[%d]", field, i), "%v", err)
 		}
 		out = appendUnique(out, clean)
 	}

@@ -114,9 +114,9 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 	for _, f := range ix.snapshot() {
 		switch {
 		case f.Root == root:
-			return core.WatchedDirectory{}, 0, core.Conflict("ALREADY_WATCHING", "%s is already watched", root)
+			return core.WatchedDirectory{}, 0, core.Fail(core.AlreadyWatching, "%s is already watched", root)
 		case scan.Within(f.Root, root):
-			return core.WatchedDirectory{}, 0, core.Conflict("ALREADY_WATCHING", "%s is inside the watched folder %s", root, f.Root)
+			return core.WatchedDirectory{}, 0, core.Fail(core.AlreadyWatching, "%s is inside the watched folder %s", root, f.Root)
 		case scan.Within(root, f.Root):
 			children = append(children, f)
 		}
@@ -159,21 +159,21 @@ func (ix *Indexer) absorb(ctx context.Context, child folder, parent *folder) err
 // canonical checks a requested path and resolves it to the real directory.
 func canonical(path string) (string, error) {
 	if path == "" {
-		return "", core.Invalid("INVALID_PATH", "path is required")
+		return "", core.Fail(core.BadPath, "path is required")
 	}
 	if !filepath.IsAbs(path) {
-		return "", core.Invalid("INVALID_PATH", "path must be absolute, got %q", path)
+		return "", core.Fail(core.BadPath, "path must be absolute, got %q", path)
 	}
 	real, err := filepath.EvalSymlinks(filepath.Clean(path))
 	if err != nil {
-		return "", core.Invalid("INVALID_PATH", "%s %s", path, describe(err))
+		return "", core.Fail(core.BadPath, "%s %s", path, describe(err))
 	}
 	st, err := os.Stat(real)
 	if err != nil {
-		return "", core.Invalid("INVALID_PATH", "%s %s", path, describe(err))
+		return "", core.Fail(core.BadPath, "%s %s", path, describe(err))
 	}
 	if !st.IsDir() {
-		return "", core.Invalid("INVALID_PATH", "%s is not a directory", path)
+		return "", core.Fail(core.BadPath, "%s is not a directory", path)
 	}
 	dir, err := os.Open(real)
 	if err == nil {
@@ -181,7 +181,7 @@ func canonical(path string) (string, error) {
 		dir.Close()
 	}
 	if err != nil && !errors.Is(err, errEOF) {
-		return "", core.Invalid("INVALID_PATH", "%s cannot be read: %s", path, describe(err))
+		return "", core.Fail(core.BadPath, "%s cannot be read: %s", path, describe(err))
 	}
 	return real, nil
 }

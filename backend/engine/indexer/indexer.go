@@ -229,7 +229,7 @@ func (ix *Indexer) waitReady(ctx context.Context) error {
 	case <-ix.ready:
 		return nil
 	case <-ctx.Done():
-		return core.Unavailable("STARTING", "Trove is still loading the watched folders (%v); try again in a moment", context.Cause(ctx))
+		return core.Fail(core.Starting, "Trove is still loading the watched folders (%v); try again in a moment", context.Cause(ctx))
 	}
 }
 

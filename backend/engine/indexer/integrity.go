@@ -117,7 +117,7 @@ func (ix *Indexer) Damaged(err error) {
 
 // DamagedError is what a request that hit a damaged page answers.
 func (ix *Indexer) DamagedError() error {
-	return core.Unavailable("INDEX_DAMAGED", "%s", damagedMessage(ix.damageDetail()))
+	return core.Fail(core.DamagedIndex, "%s", damagedMessage(ix.damageDetail()))
 }
 
 func (ix *Indexer) damageDetail() string {
@@ -152,7 +152,7 @@ func (ix *Indexer) Rebuild(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	if !ix.integrity.rebuilding.CompareAndSwap(false, true) {
-		return 0, core.Conflict("REBUILD_IN_PROGRESS", "the index is already being rebuilt")
+		return 0, core.Fail(core.RebuildRunning, "the index is already being rebuilt")
 	}
 	defer ix.integrity.rebuilding.Store(false)
 	ix.Publish(ix.Health())

@@ -55,7 +55,7 @@ func (o ownDirs) covers(path string) bool {
 func (o ownDirs) refuse(root string) error {
 	for _, d := range o {
 		if scan.Within(d, root) {
-			return core.Invalid("INVALID_PATH", "%s is inside Trove's own data or settings folder %s, which is never indexed", root, d)
+			return core.Fail(core.BadPath, "%s is inside Trove's own data or settings folder %s, which is never indexed", root, d)
 		}
 	}
 	return nil

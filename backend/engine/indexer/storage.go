@@ -199,5 +199,5 @@ func (ix *Indexer) keepOnStorageError(err error) bool {
 // while it cannot be written.
 func (ix *Indexer) notWritable() error {
 	msg, _ := ix.storageHeld()
-	return core.Unavailable("INDEX_NOT_WRITABLE", "%s", msg)
+	return core.Fail(core.UnwritableIndex, "%s", msg)
 }

@@ -475,7 +475,7 @@ func TestWatchAbsorbsAndRefuses(t *testing.T) {
 	if err != nil || found != 1 {
 		t.Fatalf("watch child: %v, found %d", err, found)
 	}
-	if _, _, err := ix.Watch(ctx, child, Options{Recursive: true}); core.CodeOf(err, "") != "ALREADY_WATCHING" {
+	if _, _, err := ix.Watch(ctx, child, Options{Recursive: true}); !errors.Is(err, core.AlreadyWatching) {
 		t.Fatalf("the same folder again: %v", err)
 	}
 	p, found, err := ix.Watch(ctx, parent, Options{Recursive: true})
@@ -497,10 +497,10 @@ func TestWatchAbsorbsAndRefuses(t *testing.T) {
 	if !absorbed {
 		t.Fatalf("no folder.removed event naming the parent: %+v", ev.all)
 	}
-	if _, _, err := ix.Watch(ctx, child, Options{}); core.CodeOf(err, "") != "ALREADY_WATCHING" {
+	if _, _, err := ix.Watch(ctx, child, Options{}); !errors.Is(err, core.AlreadyWatching) {
 		t.Fatalf("a folder inside a watched one: %v", err)
 	}
-	if _, _, err := ix.Watch(ctx, own, Options{}); core.CodeOf(err, "") != "INVALID_PATH" {
+	if _, _, err := ix.Watch(ctx, own, Options{}); !errors.Is(err, core.BadPath) {
 		t.Fatalf("Trove's own folder: %v", err)
 	}
 	if err := ix.Unwatch(ctx, p.ID); err != nil || !slices.Equal(fake.deleted, []int64{p.ID}) {
@@ -526,7 +526,7 @@ func TestStorageErrorHoldsUntilTheDiskIsWritable(t *testing.T) {
 	defer func() { cancel(); <-probing }()
 
 	_, _, err := ix.Watch(t.Context(), t.TempDir(), Options{Recursive: true})
-	if !errors.Is(err, core.ErrUnavailable) || core.CodeOf(err, "") != "INDEX_NOT_WRITABLE" || !strings.Contains(err.Error(), "1.0 MB free") {
+	if !errors.Is(err, core.ErrUnavailable) || !errors.Is(err, core.UnwritableIndex) || !strings.Contains(err.Error(), "1.0 MB free") {
 		t.Fatalf("watch on a full disk: %v", err)
 	}
 	if h := ix.Health(); h.Status != core.IndexStorageError {
@@ -576,7 +576,7 @@ func TestDamageIsPublishedOnceAndRebuildKeepsFolders(t *testing.T) {
 	if n := len(ev.health()); n != 1 {
 		t.Fatalf("%d index health events, want 1: %+v", n, ev.health())
 	}
-	if err := ix.DamagedError(); core.CodeOf(err, "") != "INDEX_DAMAGED" || !errors.Is(err, core.ErrUnavailable) {
+	if err := ix.DamagedError(); !errors.Is(err, core.DamagedIndex) || !errors.Is(err, core.ErrUnavailable) {
 		t.Fatalf("damaged error: %v", err)
 	}
 

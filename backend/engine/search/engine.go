@@ -136,7 +136,7 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 func (e *Engine) start(req *Request) (plan, store.FileFilter, error) {
 	q := query.Parse(req.Query)
 	if len(q.Errors) > 0 {
-		return plan{}, store.FileFilter{}, core.Invalid("INVALID_QUERY", "%s", strings.Join(q.Errors, "; "))
+		return plan{}, store.FileFilter{}, core.Fail(core.BadQuery, "%s", strings.Join(q.Errors, "; "))
 	}
 	if req.Mode == "" {
 		req.Mode = Hybrid

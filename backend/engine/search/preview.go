@@ -34,7 +34,7 @@ func (e *Engine) Preview(ctx context.Context, id int64, text string) (Preview, e
 		return Preview{}, err
 	}
 	if f.State != core.StateIndexed {
-		return Preview{}, core.NotFound("NOT_INDEXED", "file %d is not indexed", id)
+		return Preview{}, core.Fail(core.NotIndexed, "file %d is not indexed", id)
 	}
 	body, cut, err := e.Store.FileText(ctx, id, PreviewText)
 	if err != nil {

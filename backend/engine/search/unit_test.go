@@ -277,7 +277,7 @@ func TestPreviewMarksStoredText(t *testing.T) {
 	if p, err := e.Preview(t.Context(), 1, "x"); err != nil || !p.Truncated {
 		t.Fatalf("a long text: truncated %v, %v", p.Truncated, err)
 	}
-	if _, err := e.Preview(t.Context(), 2, "roof"); core.CodeOf(err, "") != "NOT_INDEXED" {
+	if _, err := e.Preview(t.Context(), 2, "roof"); !errors.Is(err, core.NotIndexed) {
 		t.Fatalf("a failed file: %v", err)
 	}
 	if _, err := e.Preview(t.Context(), 9, "roof"); err == nil {

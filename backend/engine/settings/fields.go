@@ -81,12 +81,12 @@ func flatten(patch map[string]json.RawMessage) (map[string]json.RawMessage, erro
 			continue
 		}
 		if !sections[key] {
-			return nil, core.InvalidField("UNKNOWN_SETTING", key,
+			return nil, core.FailField(core.UnknownSetting, key,
 				"unknown settings section (known: %s)", strings.Join(Sections(), ", "))
 		}
 		var inner map[string]json.RawMessage
 		if jsonKind(raw) != "object" || json.Unmarshal(raw, &inner) != nil {
-			return nil, core.InvalidField("INVALID_TYPE", key, "a section must be an object of its keys, got %s", jsonKind(raw))
+			return nil, core.FailField(core.BadType, key, "a section must be an object of its keys, got %s", jsonKind(raw))
 		}
 		for k, v := range inner {
 			full := key + "." + k
@@ -102,7 +102,7 @@ func flatten(patch map[string]json.RawMessage) (map[string]json.RawMessage, erro
 func unknownKey(key string, sections map[string]bool) error {
 	sec, _, _ := strings.Cut(key, ".")
 	if !sections[sec] {
-		return core.InvalidField("UNKNOWN_SETTING", key,
+		return core.FailField(core.UnknownSetting, key,
 			"unknown settings section %q (known: %s)", sec, strings.Join(Sections(), ", "))
 	}
 	var known []string
@@ -111,7 +111,7 @@ func unknownKey(key string, sections map[string]bool) error {
 			known = append(known, strings.TrimPrefix(k, sec+"."))
 		}
 	}
-	return core.InvalidField("UNKNOWN_SETTING", key, "unknown setting (known in %s: %s)", sec, strings.Join(known, ", "))
+	return core.FailField(core.UnknownSetting, key, "unknown setting (known in %s: %s)", sec, strings.Join(known, ", "))
 }
 
 // set decodes raw strictly into the field's type and stores it in s.
@@ -166,7 +166,7 @@ func (f field) set(s *core.Settings, raw json.RawMessage) error {
 }
 
 func typeError(path, want, got string) error {
-	return core.InvalidField("INVALID_TYPE", path, "expected %s, got %s", want, got)
+	return core.FailField(core.BadType, path, "expected %s, got %s", want, got)
 }
 
 // numberError is a number the setting cannot hold: one too large for its
@@ -174,7 +174,7 @@ func typeError(path, want, got string) error {
 // fraction where a whole number belongs. The type is right, the value is
 // not: INVALID_NUMBER, as in every other JSON body.
 func numberError(path, want string, raw json.RawMessage) error {
-	return core.InvalidField("INVALID_NUMBER", path, "must be %s, got %s", want, bytes.TrimSpace(raw))
+	return core.FailField(core.BadNumber, path, "must be %s, got %s", want, bytes.TrimSpace(raw))
 }
 
 // decodeList decodes a list setting element by element, strictly, so that a
@@ -182,7 +182,7 @@ func numberError(path, want string, raw json.RawMessage) error {
 func decodeList(path string, typ reflect.Type, raw json.RawMessage) (reflect.Value, error) {
 	var elems []json.RawMessage
 	if err := json.Unmarshal(raw, &elems); err != nil {
-		return reflect.Value{}, core.InvalidField("INVALID_TYPE", path, "malformed list: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return reflect.Value{}, core.FailField(core.BadType, path, "malformed list: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	out := reflect.MakeSlice(typ, len(elems), len(elems))
 	for i, el := range elems {
@@ -196,7 +196,7 @@ func decodeList(path string, typ reflect.Type, raw json.RawMessage) (reflect.Val
 			return reflect.Value{}, numberError(fmt.Sprintf("%s[%d].%s", path, i, typeErr.Field),
 				numberWanted(typeErr.Type.Kind()), json.RawMessage(strings.TrimPrefix(typeErr.Value, "number ")))
 		default:
-			return reflect.Value{}, core.InvalidField("INVALID_TYPE", path, "malformed list: %s", strings.TrimPrefix(err.Error(), "json: "))
+			return reflect.Value{}, core.FailField(core.BadType, path, "malformed list: %s", strings.TrimPrefix(err.Error(), "json: "))
 		}
 	}
 	return out, nil

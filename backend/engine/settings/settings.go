@@ -108,7 +108,7 @@ func (m *Manager) OnChange(fn func(old, cur core.Settings)) {
 // nothing changes and the error names the first offending key.
 func (m *Manager) Update(patch map[string]json.RawMessage) (core.Settings, error) {
 	if len(patch) == 0 {
-		return m.Get(), core.Invalid("EMPTY_UPDATE", "no settings given: send an object like {\"queue.max_retries\": 3}")
+		return m.Get(), core.Fail(core.EmptyUpdate, "no settings given: send an object like {\"queue.max_retries\": 3}")
 	}
 	m.mu.Lock()
 	old := m.cur

@@ -88,7 +88,7 @@ func oneOf(key, v string, allowed []string) error {
 			return nil
 		}
 	}
-	return core.InvalidField("INVALID_VALUE", key, "%q is not allowed (use one of: %s)", v, strings.Join(allowed, ", "))
+	return core.FailField(core.BadValue, key, "%q is not allowed (use one of: %s)", v, strings.Join(allowed, ", "))
 }
 
 // builtinEmbeddingModels are the models of the builtin embedder.
@@ -99,7 +99,7 @@ func builtinModel(e core.EmbeddingSettings) error {
 		return nil
 	}
 	if err := oneOf("embedding.model", e.Model, builtinEmbeddingModels); err != nil {
-		return core.InvalidField("INVALID_VALUE", "embedding.model", "%q is not a builtin model (use glove6b-sif-lex, glove6b-sif, or \"\" for the default)", e.Model)
+		return core.FailField(core.BadValue, "embedding.model", "%q is not a builtin model (use glove6b-sif-lex, glove6b-sif, or \"\" for the default)", e.Model)
 	}
 	return nil
 }
@@ -109,13 +109,13 @@ func uiLanguage(v string) error {
 	if v == "" || slices.Contains(core.UILanguages, v) {
 		return nil
 	}
-	return core.InvalidField("INVALID_VALUE", "ui.language", "%q is not a language of the UI (use one of: %s; or \"\" to follow the system)",
+	return core.FailField(core.BadValue, "ui.language", "%q is not a language of the UI (use one of: %s; or \"\" to follow the system)",
 		v, strings.Join(core.UILanguages, ", "))
 }
 
 func between(key string, v, lo, hi float64) error {
 	if v < lo || v > hi || v != v {
-		return core.InvalidField("OUT_OF_RANGE", key, "%s is out of range (allowed: %s to %s)", num(v), num(lo), num(hi))
+		return core.FailField(core.OutOfRange, key, "%s is out of range (allowed: %s to %s)", num(v), num(lo), num(hi))
 	}
 	return nil
 }
@@ -124,7 +124,7 @@ func num(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%g", f), ".0
 
 func maxLen(key, v string, n int) error {
 	if len(v) > n {
-		return core.InvalidField("INVALID_VALUE", key, "longer than %d characters", n)
+		return core.FailField(core.BadValue, key, "longer than %d characters", n)
 	}
 	return nil
 }
@@ -135,7 +135,7 @@ func baseURL(key, v string) error {
 	}
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return core.InvalidField("INVALID_VALUE", key, "%q is not an http(s) URL", v)
+		return core.FailField(core.BadValue, key, "%q is not an http(s) URL", v)
 	}
 	return nil
 }
@@ -146,7 +146,7 @@ func shortcut(v string) error {
 		return nil
 	}
 	if _, err := globalkey.ParseAccel(v); err != nil {
-		return core.InvalidField("INVALID_VALUE", "desktop.shortcut", "%v", err)
+		return core.FailField(core.BadValue, "desktop.shortcut", "%v", err)
 	}
 	return nil
 }
@@ -155,7 +155,7 @@ func shortcut(v string) error {
 // meant for keys, never from any variable a client names.
 func keyVariable(key, v string) error {
 	if v != "" && !provider.KeyAllowed(v) {
-		return core.InvalidField("INVALID_VALUE", key,
+		return core.FailField(core.BadValue, key,
 			"%q is not a variable Trove reads API keys from (use one of: %s; for a key held under another name, set TROVE_EMBEDDING_API_KEY or TROVE_SUMMARIZER_API_KEY to it)",
 			v, strings.Join(provider.KeyVariables, ", "))
 	}
@@ -170,7 +170,7 @@ const maxRules = 32
 
 func rules(rs []core.SchedulerRule) error {
 	if len(rs) > maxRules {
-		return core.InvalidField("OUT_OF_RANGE", "scheduler.rules", "at most %d rules", maxRules)
+		return core.FailField(core.OutOfRange, "scheduler.rules", "at most %d rules", maxRules)
 	}
 	for i, r := range rs {
 		if err := rule(fmt.Sprintf("scheduler.rules[%d]", i), r); err != nil {
@@ -187,34 +187,34 @@ func rule(key string, r core.SchedulerRule) error {
 	switch r.Type {
 	case core.RuleTimeWindow:
 		if r.Percent != nil {
-			return core.InvalidField("INVALID_RULE", key+".percent", "not a parameter of %s", r.Type)
+			return core.FailField(core.BadRule, key+".percent", "not a parameter of %s", r.Type)
 		}
 		for _, c := range []struct{ name, v string }{{"start", r.Start}, {"end", r.End}} {
 			if !clockRE.MatchString(c.v) {
-				return core.InvalidField("INVALID_RULE", key+"."+c.name, "%q is not a time of day as HH:MM", c.v)
+				return core.FailField(core.BadRule, key+"."+c.name, "%q is not a time of day as HH:MM", c.v)
 			}
 		}
 		for _, d := range r.Days {
 			if !weekdays[d] {
-				return core.InvalidField("INVALID_RULE", key+".days", "%q is not a day (use mon, tue, wed, thu, fri, sat, sun)", d)
+				return core.FailField(core.BadRule, key+".days", "%q is not a day (use mon, tue, wed, thu, fri, sat, sun)", d)
 			}
 		}
 	case core.RuleOnACPower:
 		if hasClock || r.Percent != nil {
-			return core.InvalidField("INVALID_RULE", key, "%s takes no parameters", r.Type)
+			return core.FailField(core.BadRule, key, "%s takes no parameters", r.Type)
 		}
 	case core.RuleCPUBelow, core.RuleBatteryAbove:
 		if hasClock {
-			return core.InvalidField("INVALID_RULE", key, "%s takes only percent", r.Type)
+			return core.FailField(core.BadRule, key, "%s takes only percent", r.Type)
 		}
 		if r.Percent == nil {
-			return core.InvalidField("INVALID_RULE", key+".percent", "required for %s", r.Type)
+			return core.FailField(core.BadRule, key+".percent", "required for %s", r.Type)
 		}
 		if p := *r.Percent; p < 0 || p > 100 || p != p {
-			return core.InvalidField("INVALID_RULE", key+".percent", "%s is out of range (allowed: 0 to 100)", num(p))
+			return core.FailField(core.BadRule, key+".percent", "%s is out of range (allowed: 0 to 100)", num(p))
 		}
 	default:
-		return core.InvalidField("INVALID_RULE", key+".type", "%q is not a rule type (use one of: %s, %s, %s, %s)",
+		return core.FailField(core.BadRule, key+".type", "%q is not a rule type (use one of: %s, %s, %s, %s)",
 			r.Type, core.RuleTimeWindow, core.RuleOnACPower, core.RuleCPUBelow, core.RuleBatteryAbove)
 	}
 	return nil

@@ -53,7 +53,7 @@ func (e Entry) Status() (core.LoginItem, error) {
 func (e Entry) Set(on bool) (core.LoginItem, error) {
 	path, err := entryPath()
 	if err != nil {
-		return core.LoginItem{}, core.Invalid("NOT_SUPPORTED", "starting at login is not supported on this system")
+		return core.LoginItem{}, core.Fail(core.NotSupported, "starting at login is not supported on this system")
 	}
 	if on {
 		err = e.write(path)

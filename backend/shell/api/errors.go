@@ -96,7 +96,7 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	shielded(c)
 	err = views.Shown(err)
 	status := statusOf(err)
-	code := core.CodeOf(err, views.CodeOfStatus(status))
+	code := views.CodeOf(err, views.CodeOfStatus(status))
 	msg := err.Error()
 	switch status {
 	case fiber.StatusRequestEntityTooLarge:

@@ -14,7 +14,7 @@ func fileID(c *fiber.Ctx) (int64, error) {
 	raw := c.Params("file_id")
 	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || id < 1 {
-		return 0, core.Invalid("INVALID_ID", "file id must be a positive integer, got %q", raw)
+		return 0, core.Fail(core.BadID, "file id must be a positive integer, got %q", raw)
 	}
 	return id, nil
 }

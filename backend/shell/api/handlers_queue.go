@@ -58,7 +58,7 @@ func intQuery(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
 	}
 	v, err := strconv.Atoi(raw)
 	if err != nil || v < lo || v > hi {
-		return 0, core.InvalidField("INVALID_PARAMETER", name, "must be a whole number from %d to %d, got %q", lo, hi, raw)
+		return 0, core.FailField(core.BadParameter, name, "must be a whole number from %d to %d, got %q", lo, hi, raw)
 	}
 	return v, nil
 }

@@ -35,7 +35,7 @@ func (s *Server) watchLegacy(c *fiber.Ctx) error {
 	withExtra(c, fiber.Map{"files_indexed": 0})
 	res, err := s.decodeWatch(c, "directory_path")
 	if errors.Is(err, core.ErrConflict) {
-		return &core.Error{Kind: core.ErrInvalid, Code: core.CodeOf(err, "ALREADY_WATCHING"), Message: err.Error()}
+		return &core.Error{Kind: core.ErrInvalid, Fault: core.AlreadyWatching, Message: err.Error()}
 	}
 	if err != nil {
 		return err
@@ -95,7 +95,7 @@ func jobID(c *fiber.Ctx, param string) (int64, error) {
 	raw := c.Params(param)
 	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || id < 1 {
-		return 0, core.Invalid("INVALID_ID", "job id must be a positive integer, got %q", raw)
+		return 0, core.Fail(core.BadID, "job id must be a positive integer, got %q", raw)
 	}
 	return id, nil
 }

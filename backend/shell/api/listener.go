@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"trove/backend/shell/views"
 )
 
 // Connections. Every connection holds a file descriptor, and a process that
@@ -108,7 +109,7 @@ func transient(err error) bool {
 // busyAnswer is what a connection beyond the limit receives, before its
 // request is read: a 503 in the status family's shape.
 var busyAnswer = func() string {
-	body := `{"status":"error","error":{"code":"TOO_MANY_CONNECTIONS","message":"Trove is serving as many connections as it allows; retry in a moment"}}`
+	body := `{"status":"error","error":{"code":"` + views.TooManyConnections + `","message":"Trove is serving as many connections as it allows; retry in a moment"}}`
 	return fmt.Sprintf("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"+
 		"Retry-After: 1\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
 }()

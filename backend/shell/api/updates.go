@@ -43,7 +43,7 @@ func (s *Server) updates(c *fiber.Ctx) error {
 	select {
 	case s.streams <- struct{}{}:
 	default:
-		return core.Unavailable("TOO_MANY_CLIENTS", "%d update streams are open, the most Trove serves at once; close one (another tab or window) and retry", MaxUpdateClients)
+		return core.Fail(core.TooManyClients, "%d update streams are open, the most Trove serves at once; close one (another tab or window) and retry", MaxUpdateClients)
 	}
 	st := &stream{srv: s, conn: c.Context().Conn(), types: types, beat: time.Duration(beat) * time.Second,
 		snapshot: s.svc.Snapshot(c.UserContext()), sub: s.svc.Subscribe(updateQueue, types)}

@@ -1,6 +1,11 @@
 package apidoc
 
-import "trove/backend/core"
+import (
+	"trove/backend/core"
+	"trove/backend/shell/views"
+
+	"github.com/invopop/jsonschema"
+)
 
 // The answers the error handler builds as literal maps, written down as
 // types so they are reflected like the rest. The response-validation test keeps
@@ -15,7 +20,7 @@ type (
 		Error  ErrorDetail `json:"error"`
 	}
 	ErrorDetail struct {
-		Code    string `json:"code" jsonschema:"description=stable machine-readable code, such as INVALID_QUERY"`
+		Code    Code   `json:"code"`
 		Message string `json:"message"`
 		Field   string `json:"field,omitempty" jsonschema:"description=the input field at fault, when there is one"`
 	}
@@ -23,7 +28,7 @@ type (
 	ErrorSuccess struct {
 		Success bool   `json:"success" jsonschema:"enum=false"`
 		Message string `json:"message"`
-		Code    string `json:"code"`
+		Code    Code   `json:"code"`
 	}
 	// ErrorWatch is the success family's error of POST /api/watch/.
 	ErrorWatch struct {
@@ -43,9 +48,22 @@ type (
 	// ErrorBare is the files family's error.
 	ErrorBare struct {
 		Error string `json:"error"`
-		Code  string `json:"code"`
+		Code  Code   `json:"code"`
 	}
 )
+
+// Code is an error's code: one of the codes views gives (views.AllCodes),
+// so an answer with a code the document does not list fails the checks.
+type Code string
+
+// JSONSchema lists the codes.
+func (Code) JSONSchema() *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "string", Description: "stable machine-readable code (docs/api.md lists what each means)"}
+	for _, c := range views.AllCodes() {
+		s.Enum = append(s.Enum, c)
+	}
+	return s
+}
 
 // SettingsPatch is PUT /api/settings/'s body: dotted keys and values.
 type SettingsPatch map[string]any

@@ -30,10 +30,10 @@ func (p *Providers) copyText(text string) error {
 		return w.CopyText(text)
 	}
 	if !p.hasOwner(klipperName) {
-		return core.Unavailable("NO_CLIPBOARD", "no clipboard to copy to: Trove runs without a window here, and Klipper is not running")
+		return core.Fail(core.NoClipboard, "no clipboard to copy to: Trove runs without a window here, and Klipper is not running")
 	}
 	if err := p.conn.Object(klipperName, klipperPath).Call(klipperMethod, 0, text).Err; err != nil {
-		return core.Unavailable("NO_CLIPBOARD", "Klipper did not take the path: %v", err)
+		return core.Fail(core.NoClipboard, "Klipper did not take the path: %v", err)
 	}
 	return nil
 }

@@ -132,10 +132,10 @@ func (p *Providers) showSearch(query string) error {
 		return nil
 	}
 	if p.opt.WebUI == "" || p.opt.OpenURL == nil {
-		return core.Unavailable("NO_WINDOW", "this Trove has no window to show")
+		return core.Fail(core.NoWindow, "this Trove has no window to show")
 	}
 	if err := p.opt.OpenURL(p.opt.WebUI + "/?q=" + url.QueryEscape(query)); err != nil {
-		return core.Invalid("OPEN_FAILED", "cannot open Trove's web interface: %v", err)
+		return core.Fail(core.OpenFailed, "cannot open Trove's web interface: %v", err)
 	}
 	return nil
 }

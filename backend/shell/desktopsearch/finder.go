@@ -114,7 +114,7 @@ func (f *Finder) Lookup(ctx context.Context, id string) (Hit, error) {
 func ParseID(id string) (int64, error) {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, core.Invalid("INVALID_ID", "%q is not a Trove file id", id)
+		return 0, core.Fail(core.BadID, "%q is not a Trove file id", id)
 	}
 	return n, nil
 }

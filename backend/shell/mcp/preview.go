@@ -60,7 +60,7 @@ func (t tools) preview(ctx context.Context, in PreviewInput) (answer, error) {
 	case budget == 0:
 		budget = defaultPreview
 	case budget < 1 || budget > maxPreview:
-		return answer{}, core.InvalidField("OUT_OF_RANGE", "max_bytes", "must be 1 to %d, got %d", maxPreview, budget)
+		return answer{}, core.FailField(core.OutOfRange, "max_bytes", "must be 1 to %d, got %d", maxPreview, budget)
 	}
 	id, err := t.fileID(ctx, in.ID, in.Path)
 	if err != nil {

@@ -69,7 +69,7 @@ func (t tools) search(ctx context.Context, in SearchInput) (answer, error) {
 	case limit == 0:
 		limit = defaultResults
 	case limit < 1 || limit > maxResults:
-		return answer{}, core.InvalidField("INVALID_LIMIT", "limit", "must be 1 to %d, got %d", maxResults, limit)
+		return answer{}, core.FailField(core.BadLimit, "limit", "must be 1 to %d, got %d", maxResults, limit)
 	}
 	filters, err := json.Marshal(map[string]any{"extensions": in.Extensions, "modified_after": in.ModifiedAfter, "modified_before": in.ModifiedBefore})
 	if err != nil {
@@ -298,5 +298,5 @@ func (t tools) fileID(ctx context.Context, id int64, path string) (int64, error)
 		f, err := t.svc.FileByPath(ctx, path)
 		return f.ID, err
 	}
-	return 0, core.InvalidField("INVALID_PARAMETER", "id", "give the file's id (from search) or its path, one of the two")
+	return 0, core.FailField(core.BadParameter, "id", "give the file's id (from search) or its path, one of the two")
 }

@@ -19,18 +19,18 @@ import (
 // what is wrong and where.
 func Decode(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return core.Invalid("INVALID_JSON", "request body is empty; send a JSON object")
+		return core.Fail(core.BadJSON, "request body is empty; send a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		if field, problem, ok := numberProblem(err); ok {
-			return core.InvalidField("INVALID_NUMBER", field, "%s", problem)
+			return core.FailField(core.BadNumber, field, "%s", problem)
 		}
-		return core.Invalid("INVALID_JSON", "malformed JSON body: %s", describeJSONError(err))
+		return core.Fail(core.BadJSON, "malformed JSON body: %s", describeJSONError(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return core.Invalid("INVALID_JSON", "malformed JSON body: unexpected data after the JSON value")
+		return core.Fail(core.BadJSON, "malformed JSON body: unexpected data after the JSON value")
 	}
 	return nil
 }
@@ -63,7 +63,7 @@ func ParseNumber(name, raw string) (float64, error) {
 	bad := raw == "" || strings.IndexFunc(raw, func(r rune) bool { return !strings.ContainsRune("0123456789+-.eE", r) }) >= 0
 	v, err := strconv.ParseFloat(raw, 64)
 	if bad || err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, core.InvalidField("INVALID_PARAMETER", name, "must be a finite decimal number, got %q", raw)
+		return 0, core.FailField(core.BadParameter, name, "must be a finite decimal number, got %q", raw)
 	}
 	return v, nil
 }

@@ -63,7 +63,7 @@ func EventTypes(raw string) ([]string, error) {
 		case slices.Contains(known, t):
 			out = append(out, t)
 		default:
-			return nil, core.InvalidField("INVALID_PARAMETER", "types", "%q is not an event kind (known: %s)", t, strings.Join(known, ", "))
+			return nil, core.FailField(core.BadParameter, "types", "%q is not an event kind (known: %s)", t, strings.Join(known, ", "))
 		}
 	}
 	return out, nil

@@ -2,6 +2,7 @@ package views
 
 import (
 	"errors"
+	"slices"
 	"net/http"
 	"strings"
 
@@ -99,7 +100,7 @@ func Shown(err error) error {
 		return missingShown(m, err)
 	case errors.As(err, &g):
 		// The one glob a request carries is the search's path filter.
-		return core.InvalidField("INVALID_FILTER", "filters.path", "%q is not a valid glob pattern", g.Glob)
+		return core.FailField(core.BadFilter, "filters.path", "%q is not a valid glob pattern", g.Glob)
 	}
 	return err
 }
@@ -107,11 +108,11 @@ func Shown(err error) error {
 func missingShown(m *core.Missing, err error) error {
 	switch {
 	case m.Thing == core.ThingFolder:
-		return core.NotFound("JOB_NOT_FOUND", "Watch job %d not found", m.ID)
+		return core.Fail(core.UnknownFolder, "Watch job %d not found", m.ID)
 	case m.Thing == core.ThingFile && m.Path != "":
-		return core.NotFound("FILE_NOT_FOUND", "file %s not found", m.Path)
+		return core.Fail(core.UnknownFile, "file %s not found", m.Path)
 	case m.Thing == core.ThingFile:
-		return core.NotFound("FILE_NOT_FOUND", "file %d not found", m.ID)
+		return core.Fail(core.UnknownFile, "file %d not found", m.ID)
 	}
 	return err
 }
@@ -124,5 +125,31 @@ func ErrorOf(err error) ErrorInfo {
 	if status == 0 {
 		return ErrorInfo{Status: http.StatusInternalServerError, Code: CodeOfStatus(http.StatusInternalServerError), Message: InternalMessage}
 	}
-	return ErrorInfo{Status: status, Code: core.CodeOf(err, CodeOfStatus(status)), Message: err.Error(), Field: core.FieldOf(err)}
+	return ErrorInfo{Status: status, Code: CodeOf(err, CodeOfStatus(status)), Message: err.Error(), Field: core.FieldOf(err)}
+}
+
+// CodeOf is the API code of err's fault (codes), or fallback.
+func CodeOf(err error, fallback string) string {
+	if c, ok := codes[core.FaultOf(err)]; ok {
+		return c
+	}
+	return fallback
+}
+
+// TooManyConnections is the code of the answer the listener writes
+// itself when the connection cap is reached.
+const TooManyConnections = "TOO_MANY_CONNECTIONS"
+
+// AllCodes lists every code a client can receive: the faults', the
+// statuses' own, and the listener's.
+func AllCodes() []string {
+	out := []string{TooManyConnections}
+	for _, c := range codes {
+		out = append(out, c)
+	}
+	for _, c := range codeOfStatus {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

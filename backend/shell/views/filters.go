@@ -36,7 +36,7 @@ type PatternRequest struct {
 // Check fills defaults and reports a missing pattern.
 func (p *PatternRequest) Check() error {
 	if p.Pattern == nil {
-		return core.InvalidField("MISSING_FIELD", "pattern", "required")
+		return core.FailField(core.MissingField, "pattern", "required")
 	}
 	if p.PatternType == "" {
 		p.PatternType = "exclude"

@@ -35,7 +35,7 @@ func (r SearchRequest) BuildPage() (service.PageRequest, error) {
 	pr := service.PageRequest{Request: sr}
 	if r.Offset != nil {
 		if *r.Offset < 0 || *r.Offset > MaxOffset {
-			return pr, core.InvalidField("INVALID_PARAMETER", "offset", "must be from 0 to %d, got %d", MaxOffset, *r.Offset)
+			return pr, core.FailField(core.BadParameter, "offset", "must be from 0 to %d, got %d", MaxOffset, *r.Offset)
 		}
 		pr.Offset = *r.Offset
 	}
@@ -45,14 +45,14 @@ func (r SearchRequest) BuildPage() (service.PageRequest, error) {
 	}
 	def, ok := sortOrders[sort]
 	if !ok {
-		return pr, core.InvalidField("INVALID_PARAMETER", "sort", "%q is not an order (use relevance, modified, name or size)", r.Sort)
+		return pr, core.FailField(core.BadParameter, "sort", "%q is not an order (use relevance, modified, name or size)", r.Sort)
 	}
 	order := r.Order
 	if order == "" {
 		order = def
 	}
 	if order != "asc" && order != "desc" {
-		return pr, core.InvalidField("INVALID_PARAMETER", "order", "%q is not a direction (use asc or desc)", r.Order)
+		return pr, core.FailField(core.BadParameter, "order", "%q is not a direction (use asc or desc)", r.Order)
 	}
 	pr.Sort, pr.Asc = service.SortKey(sort), order == "asc"
 	pr.Kinds, err = parseKinds(r.Filters)
@@ -72,7 +72,7 @@ func parseKinds(raw json.RawMessage) ([]string, error) {
 			for i, k := range service.Kinds {
 				ids[i] = k.ID
 			}
-			return nil, core.InvalidField("INVALID_FILTER", "filters.kinds", "%q is not a kind (use %s)", k, strings.Join(ids, ", "))
+			return nil, core.FailField(core.BadFilter, "filters.kinds", "%q is not a kind (use %s)", k, strings.Join(ids, ", "))
 		}
 	}
 	return f.Kinds, nil
@@ -270,7 +270,7 @@ func DecodeOpenWith(body []byte) (string, error) {
 		return "", err
 	}
 	if req.App == "" {
-		return "", core.InvalidField("MISSING_FIELD", "app", "required: an id from GET /api/files/{id}/apps")
+		return "", core.FailField(core.MissingField, "app", "required: an id from GET /api/files/{id}/apps")
 	}
 	return req.App, nil
 }

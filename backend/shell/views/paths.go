@@ -18,9 +18,9 @@ func blank(s string) bool { return strings.TrimSpace(s) == "" }
 func LookupPath(p string) (string, error) {
 	switch {
 	case blank(p):
-		return "", core.InvalidField("MISSING_FIELD", "path", "required, and not blank: /api/files/lookup?path=/absolute/path")
+		return "", core.FailField(core.MissingField, "path", "required, and not blank: /api/files/lookup?path=/absolute/path")
 	case !filepath.IsAbs(p):
-		return "", core.InvalidField("INVALID_PATH", "path", "must be an absolute path, got %q", p)
+		return "", core.FailField(core.BadPath, "path", "must be an absolute path, got %q", p)
 	}
 	return p, nil
 }
@@ -30,13 +30,13 @@ func LookupPath(p string) (string, error) {
 func folderPath(field string, p *string) (string, error) {
 	switch {
 	case p == nil:
-		return "", core.InvalidField("INVALID_PATH", field, "required: the absolute path of a folder")
+		return "", core.FailField(core.BadPath, field, "required: the absolute path of a folder")
 	case blank(*p):
-		return "", core.InvalidField("INVALID_PATH", field, "is empty: give the absolute path of a folder")
+		return "", core.FailField(core.BadPath, field, "is empty: give the absolute path of a folder")
 	}
 	abs := expandHome(*p)
 	if !filepath.IsAbs(abs) {
-		return "", core.InvalidField("INVALID_PATH", field, "must be an absolute path, got %q", *p)
+		return "", core.FailField(core.BadPath, field, "must be an absolute path, got %q", *p)
 	}
 	return abs, nil
 }

@@ -37,7 +37,7 @@ func DecodeSettingsPatch(body []byte) (map[string]json.RawMessage, error) {
 		return nil, err
 	}
 	if patch == nil {
-		return nil, core.Invalid("INVALID_JSON", "send a JSON object of dotted keys, like {\"queue.max_retries\": 3}")
+		return nil, core.Fail(core.BadJSON, "send a JSON object of dotted keys, like {\"queue.max_retries\": 3}")
 	}
 	return patch, nil
 }
@@ -84,9 +84,9 @@ type Page struct {
 func PageOf(offset, limit, def, most int) (Page, error) {
 	switch {
 	case offset < 0:
-		return Page{}, core.InvalidField("INVALID_PARAMETER", "offset", "must not be negative, got %d", offset)
+		return Page{}, core.FailField(core.BadParameter, "offset", "must not be negative, got %d", offset)
 	case limit < 0:
-		return Page{}, core.InvalidField("INVALID_PARAMETER", "limit", "must not be negative, got %d", limit)
+		return Page{}, core.FailField(core.BadParameter, "limit", "must not be negative, got %d", limit)
 	case limit == 0:
 		limit = def
 	}

@@ -41,7 +41,7 @@ type SearchRequest struct {
 // Build checks the request and turns it into the engine's.
 func (r SearchRequest) Build() (service.SearchRequest, error) {
 	if r.Query == nil {
-		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "required")
+		return service.SearchRequest{}, core.FailField(core.BadQuery, "query", "required")
 	}
 	limit := DefaultLimit
 	if r.Limit != nil {
@@ -59,9 +59,9 @@ func (r SearchRequest) Build() (service.SearchRequest, error) {
 		dir := *r.Directory
 		switch {
 		case blank(dir):
-			return sr, core.InvalidField("INVALID_DIRECTORY", "directory", "is empty: give the absolute path of a folder, or leave directory out to search every folder")
+			return sr, core.FailField(core.BadDirectory, "directory", "is empty: give the absolute path of a folder, or leave directory out to search every folder")
 		case !strings.HasPrefix(dir, "/"):
-			return sr, core.InvalidField("INVALID_DIRECTORY", "directory", "must be an absolute path, got %q", dir)
+			return sr, core.FailField(core.BadDirectory, "directory", "must be an absolute path, got %q", dir)
 		}
 		sr.Directory = strings.TrimSuffix(dir, "/")
 	}
@@ -74,15 +74,15 @@ func BuildQuery(query string, limit int, minScore float64, mode string, minLen i
 	query = strings.TrimSpace(query)
 	switch {
 	case utf8.RuneCountInString(query) < minLen && minLen > 1:
-		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "must be at least %d characters", minLen)
+		return service.SearchRequest{}, core.FailField(core.BadQuery, "query", "must be at least %d characters", minLen)
 	case query == "":
-		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "must not be empty")
+		return service.SearchRequest{}, core.FailField(core.BadQuery, "query", "must not be empty")
 	case utf8.RuneCountInString(query) > MaxQueryLength:
-		return service.SearchRequest{}, core.InvalidField("INVALID_QUERY", "query", "longer than %d characters", MaxQueryLength)
+		return service.SearchRequest{}, core.FailField(core.BadQuery, "query", "longer than %d characters", MaxQueryLength)
 	case limit < 1:
-		return service.SearchRequest{}, core.InvalidField("INVALID_LIMIT", "limit", "must be at least 1, got %d", limit)
+		return service.SearchRequest{}, core.FailField(core.BadLimit, "limit", "must be at least 1, got %d", limit)
 	case math.IsNaN(minScore) || math.IsInf(minScore, 0):
-		return service.SearchRequest{}, core.InvalidField("INVALID_PARAMETER", "min_score", "must be a finite number")
+		return service.SearchRequest{}, core.FailField(core.BadParameter, "min_score", "must be a finite number")
 	}
 	m := service.ModeHybrid
 	switch mode {
@@ -92,7 +92,7 @@ func BuildQuery(query string, limit int, minScore float64, mode string, minLen i
 	case "semantic":
 		m = service.ModeSemantic
 	default:
-		return service.SearchRequest{}, core.InvalidField("INVALID_PARAMETER", "mode", "%q is not a mode (use hybrid, keyword or semantic)", mode)
+		return service.SearchRequest{}, core.FailField(core.BadParameter, "mode", "%q is not a mode (use hybrid, keyword or semantic)", mode)
 	}
 	return service.SearchRequest{Query: query, Limit: min(limit, MaxLimit), MinScore: minScore, Mode: m, Snippets: true}, nil
 }
@@ -137,15 +137,15 @@ func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		if field, problem, ok := numberProblem(err); ok {
-			return out, core.InvalidField("INVALID_FILTER", "filters."+field, "%s", problem)
+			return out, core.FailField(core.BadFilter, "filters."+field, "%s", problem)
 		}
-		return out, core.InvalidField("INVALID_FILTER", "filters", "%s (accepted keys: extensions, kinds, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
+		return out, core.FailField(core.BadFilter, "filters", "%s (accepted keys: extensions, kinds, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
 			strings.TrimPrefix(err.Error(), "json: "))
 	}
 	out.Extensions = f.Extensions
 	if f.Path != nil {
 		if blank(*f.Path) {
-			return out, core.InvalidField("INVALID_FILTER", "filters.path", "is empty: give a glob such as */notes/*, or leave path out")
+			return out, core.FailField(core.BadFilter, "filters.path", "is empty: give a glob such as */notes/*, or leave path out")
 		}
 		out.PathGlob = *f.Path
 	}
@@ -165,13 +165,13 @@ func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
 	}
 	if f.MinSize != nil {
 		if *f.MinSize < 0 {
-			return out, core.InvalidField("INVALID_FILTER", "filters.min_size", "must not be negative")
+			return out, core.FailField(core.BadFilter, "filters.min_size", "must not be negative")
 		}
 		out.MinSize = *f.MinSize
 	}
 	if f.MaxSize != nil {
 		if *f.MaxSize < 0 || f.MinSize != nil && *f.MaxSize < *f.MinSize {
-			return out, core.InvalidField("INVALID_FILTER", "filters.max_size", "must be at least min_size and not negative")
+			return out, core.FailField(core.BadFilter, "filters.max_size", "must be at least min_size and not negative")
 		}
 		out.MaxSize = max(*f.MaxSize, 1) // 0 would mean "no maximum"
 	}
@@ -195,7 +195,7 @@ func parseTime(key, raw string, endOfDay bool) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, core.InvalidField("INVALID_FILTER", "filters."+key, "%q is not a date or timestamp (use 2024-01-31 or 2024-01-31T09:00:00)", raw)
+	return time.Time{}, core.FailField(core.BadFilter, "filters."+key, "%q is not a date or timestamp (use 2024-01-31 or 2024-01-31T09:00:00)", raw)
 }
 
 // SearchFile is the spec's file object of a search result, with the id,

@@ -17,7 +17,7 @@ import (
 // Unit tests of the shapes and checks both shells share. The API tests
 // (backend/shell/api) run the same code through HTTP.
 
-func errCode(err error) string { return core.CodeOf(err, "") }
+func errCode(err error) string { return CodeOf(err, "") }
 
 func TestDecodeIsStrict(t *testing.T) {
 	type body struct {
@@ -86,11 +86,11 @@ func TestErrorsMapToStatusesAndCodes(t *testing.T) {
 		status int
 		code   string
 	}{
-		{core.Invalid("INVALID_QUERY", "bad"), 400, "INVALID_QUERY"},
-		{core.Forbidden("UNTRUSTED", "f", "no"), 403, "UNTRUSTED"},
-		{core.NotFound("JOB_NOT_FOUND", "none"), 404, "JOB_NOT_FOUND"},
-		{core.Conflict("ALREADY_WATCHING", "twice"), 409, "ALREADY_WATCHING"},
-		{core.Unavailable("SEARCH_TIMEOUT", "slow"), 503, "SEARCH_TIMEOUT"},
+		{core.Fail(core.BadQuery, "bad"), 400, "INVALID_QUERY"},
+		{core.FailField(core.Untrusted, "f", "no"), 403, "UNTRUSTED"},
+		{core.Fail(core.UnknownFolder, "none"), 404, "JOB_NOT_FOUND"},
+		{core.Fail(core.AlreadyWatching, "twice"), 409, "ALREADY_WATCHING"},
+		{core.Fail(core.SearchTimeout, "slow"), 503, "SEARCH_TIMEOUT"},
 		{fmt.Errorf("wrapped: %w", core.ErrNotFound), 404, "NOT_FOUND"},
 		{errors.New("disk on fire"), 500, "INTERNAL"},
 	} {
@@ -102,7 +102,7 @@ func TestErrorsMapToStatusesAndCodes(t *testing.T) {
 			t.Errorf("an internal error shows its detail: %+v", info)
 		}
 	}
-	if f := ErrorOf(core.InvalidField("INVALID_FILTER", "filters.path", "bad glob")).Field; f != "filters.path" {
+	if f := ErrorOf(core.FailField(core.BadFilter, "filters.path", "bad glob")).Field; f != "filters.path" {
 		t.Errorf("field %q", f)
 	}
 	// The engine's bad glob is the search request's path filter.
@@ -334,7 +334,7 @@ func TestMissingThingsGetTheirCodesHere(t *testing.T) {
 		}
 	}
 	// An error that already has its code keeps it.
-	own := core.NotFound("ITEM_NOT_FOUND", "no queue item with id x")
+	own := core.Fail(core.UnknownItem, "no queue item with id x")
 	if got := Shown(own); got != own {
 		t.Errorf("Shown replaced %v with %v", own, got)
 	}
