@@ -12,7 +12,9 @@
 // shared/bench/queries.txt), with the searches' latencies; and after 10 s,
 // 30 s and -idle of quiet; then the latency of the first search after the
 // quiet. With -against, builds of those git revisions are measured the same
-// way in the same run, one after the other, on the same index.
+// way in the same run, one after the other, on the same index. The
+// machine's load average at the end of each load is printed beside, as
+// latencies on a shared machine follow it.
 package main
 
 import (
@@ -56,8 +58,8 @@ func main() {
 	}
 	p := plan{clients: *clients, load: *load, idle: *idle, queries: queries}
 	fmt.Printf("corpus %s; %d clients searching for %v, then %v quiet; resident memory in MB\n\n", corpus, p.clients, p.load, p.idle)
-	fmt.Printf("%-14s %7s %7s %7s %7s %7s %9s %8s %8s %10s\n", "build", "before", "peak", "+10s", "+30s",
-		"+"+p.idle.String(), "searches", "p50 ms", "p95 ms", "first ms")
+	fmt.Printf("%-14s %7s %7s %7s %7s %7s %9s %8s %8s %10s %6s\n", "build", "before", "peak", "+10s", "+30s",
+		"+"+p.idle.String(), "searches", "p50 ms", "p95 ms", "first ms", "load")
 	for _, b := range builds {
 		p.measure(b, work).print(b.name)
 	}
@@ -91,13 +93,14 @@ type figures struct {
 	before, peak, after10, after30, afterIdle int64
 	latencies                                 []time.Duration
 	first                                     time.Duration
+	load                                      string // the load average as the load ended
 }
 
 func (f figures) print(name string) {
 	mb := func(b int64) float64 { return float64(b) / (1 << 20) }
-	fmt.Printf("%-14s %7.0f %7.0f %7.0f %7.0f %7.0f %9d %8.1f %8.1f %10.1f\n", name,
+	fmt.Printf("%-14s %7.0f %7.0f %7.0f %7.0f %7.0f %9d %8.1f %8.1f %10.1f %6s\n", name,
 		mb(f.before), mb(f.peak), mb(f.after10), mb(f.after30), mb(f.afterIdle), len(f.latencies),
-		ms(harness.Percentile(f.latencies, 50)), ms(harness.Percentile(f.latencies, 95)), ms(f.first))
+		ms(harness.Percentile(f.latencies, 50)), ms(harness.Percentile(f.latencies, 95)), ms(f.first), f.load)
 }
 
 // measure starts bin on work's index and takes its figures.
@@ -112,6 +115,7 @@ func (p plan) measure(b build, work string) figures {
 	stop := sample(srv, &peak)
 	f.latencies = p.search(srv)
 	stop()
+	f.load = loadAverage()
 	f.peak = peak.Load()
 	end := time.Now()
 	f.after10 = rssAt(srv, end.Add(10*time.Second))
@@ -191,6 +195,16 @@ func rss(srv *troveproc.Server) int64 {
 func rssAt(srv *troveproc.Server, t time.Time) int64 {
 	time.Sleep(time.Until(t)) // the measure is of a moment, not a condition
 	return rss(srv)
+}
+
+// loadAverage is the machine's load average over the last minute ("?"
+// where /proc/loadavg cannot be read).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
