@@ -2,8 +2,8 @@ package views
 
 import (
 	"errors"
-	"slices"
 	"net/http"
+	"slices"
 	"strings"
 
 	"trove/backend/core"
