@@ -5,7 +5,7 @@
 //
 // It prints the index's size and files, and the time of the whole check
 // (SQLite quick_check, then FTS5 integrity-check of both full-text tables),
-// the figure docs/architecture.md quotes for the check after start.
+// the figure docs/decisions.md quotes for the check after start.
 package main
 
 import (

@@ -14,7 +14,7 @@ import (
 // The integrity check runs in the background right after start and then
 // daily (once the queue is idle), never before start: on the 20,000 file
 // benchmark index (840 MB) it takes ~35 s, ~10 s of them holding the
-// writer (see docs/architecture.md), and a damaged index is still worth
+// writer (see docs/decisions.md), and a damaged index is still worth
 // starting, to say so and to rebuild it. A query that reads a damaged page
 // reports it at once anyway; the check finds damage no query has read yet.
 const (

@@ -127,7 +127,7 @@ var DefaultTuning = Tuning{
 	// ratio 1.072 at 0.05, 1.078 at 0.075 and 0.1, 1.073 at 0.15 (NPL's
 	// even half falls below its baseline there); remembered phrases
 	// (bench/knownitem) gain at each step, on held-out queries too, while
-	// a name with a word loses a little (docs/architecture.md).
+	// a name with a word loses a little (docs/ranking-notes.md).
 	Proximity: 0.075,
 	// A few words typed are mostly words remembered from one file, and a
 	// long file holds more words by chance: its length counts for more.
