@@ -8,6 +8,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"trove/backend/core"
+	"trove/backend/shell/views"
 )
 
 // registry turns Go types into JSON Schemas (draft 2020-12, the dialect of
@@ -65,10 +66,19 @@ func (g *registry) add(s *jsonschema.Schema) *jsonschema.Schema {
 			nullables(def, t)
 		}
 		g.defs[name] = def
+		for prop, v := range described[name] {
+			def.Properties.Set(prop, &jsonschema.Schema{AnyOf: []*jsonschema.Schema{g.add(g.req.Reflect(v)), {Type: "null"}}})
+		}
 	}
 	s.Definitions = nil
 	s.Version = ""
 	return s
+}
+
+// described are the request fields views keeps raw, so that it can name
+// each mistake in them, with the shape they accept.
+var described = map[string]map[string]any{
+	"SearchRequest": {"filters": views.SearchFilters{}},
 }
 
 // nullables lets the fields that encode as null (pointers, maps, any)
@@ -128,6 +138,8 @@ func mapped(t reflect.Type) *jsonschema.Schema {
 		return inline(embeddingHealth{})
 	case reflect.TypeFor[json.RawMessage]():
 		return &jsonschema.Schema{}
+	case reflect.TypeFor[views.StringList]():
+		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "array", Items: &jsonschema.Schema{Type: "string"}}}}
 	}
 	return nil
 }

@@ -61,7 +61,7 @@ func (r SearchRequest) BuildPage() (service.PageRequest, error) {
 
 func parseKinds(raw json.RawMessage) ([]string, error) {
 	var f struct {
-		Kinds stringList `json:"kinds"`
+		Kinds StringList `json:"kinds"`
 	}
 	if len(raw) == 0 || json.Unmarshal(raw, &f) != nil {
 		return nil, nil // parseFilters has said what is wrong

@@ -97,9 +97,11 @@ func BuildQuery(query string, limit int, minScore float64, mode string, minLen i
 	return service.SearchRequest{Query: query, Limit: min(limit, MaxLimit), MinScore: minScore, Mode: m, Snippets: true}, nil
 }
 
-// searchFilters are the accepted keys of a search's filters.
-type searchFilters struct {
-	Extensions     stringList `json:"extensions"`
+// SearchFilters are the accepted keys of a search's filters. The request
+// keeps them raw (SearchRequest.Filters) so that each mistake is named by
+// its key; the API document describes them with this type.
+type SearchFilters struct {
+	Extensions     StringList `json:"extensions"`
 	ModifiedAfter  string     `json:"modified_after"`
 	ModifiedBefore string     `json:"modified_before"`
 	CreatedAfter   string     `json:"created_after"`
@@ -107,13 +109,13 @@ type searchFilters struct {
 	MinSize        *int64     `json:"min_size"`
 	MaxSize        *int64     `json:"max_size"`
 	Path           *string    `json:"path"`
-	Kinds          stringList `json:"kinds"` // read by parseKinds
+	Kinds          StringList `json:"kinds"` // read by parseKinds
 }
 
-// stringList accepts a string or a list of strings.
-type stringList []string
+// StringList accepts a string or a list of strings.
+type StringList []string
 
-func (l *stringList) UnmarshalJSON(b []byte) error {
+func (l *StringList) UnmarshalJSON(b []byte) error {
 	var one string
 	if json.Unmarshal(b, &one) == nil {
 		*l = []string{one}
@@ -132,7 +134,7 @@ func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 		return out, nil
 	}
-	var f searchFilters
+	var f SearchFilters
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
