@@ -88,9 +88,10 @@ fuzz: deps
 chaos: deps
 	TROVE_CHAOS_NEW=$${CHAOS_SEEDS:-20} TROVE_CHAOS_OPS=$${CHAOS_OPS:-300} $(GO) test -count=1 -race -timeout 60m -run 'TestChaos$$' ./backend/daemon/
 
-## openapi: regenerate backend/shell/apidoc/openapi.json from the Go types (after an API change; note it in docs/api-changes.md)
+## openapi: regenerate backend/shell/apidoc/openapi.json from the Go types, and the Go client's types from it (after an API change; note it in docs/api-changes.md)
 openapi:
 	$(GO) generate ./backend/shell/apidoc
+	$(GO) generate ./client
 
 clean:
 	rm -rf build/bin
