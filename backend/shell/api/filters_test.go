@@ -10,6 +10,7 @@ import (
 )
 
 func TestFilterConfigShape(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Get("/api/filters/config")
 	if r.Status != 200 {
@@ -31,6 +32,7 @@ func TestFilterConfigShape(t *testing.T) {
 }
 
 func TestFilterModeSwitchKeepsPatterns(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Do("PUT", "/api/filters/config", map[string]any{
 		"blacklist_exclude": []string{"*.log"}, "whitelist_include": []string{"**/*.md"}, "apply_immediately": false,
@@ -57,6 +59,7 @@ func TestFilterModeSwitchKeepsPatterns(t *testing.T) {
 }
 
 func TestFilterValidation(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	before := s.Get("/api/filters/config").Field("version")
 	for _, body := range []any{
@@ -83,6 +86,7 @@ func TestFilterValidation(t *testing.T) {
 }
 
 func TestApplyImmediatelyRemovesNewlyExcluded(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "a.log", "one", "b.log", "two", "keep.txt", "three")
@@ -97,6 +101,7 @@ func TestApplyImmediatelyRemovesNewlyExcluded(t *testing.T) {
 }
 
 func TestApplyLaterThroughApplyEndpoint(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "a.log", "one", "keep.txt", "two")
@@ -121,6 +126,7 @@ func TestApplyLaterThroughApplyEndpoint(t *testing.T) {
 }
 
 func TestPatternAddRemove(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "x.bak", "old", "y.txt", "new")
@@ -142,6 +148,7 @@ func TestPatternAddRemove(t *testing.T) {
 }
 
 func TestDefaultsAndReset(t *testing.T) {
+	t.Parallel()
 	s := testserver.Start(t)
 	d := s.Get("/api/filters/defaults")
 	if d.Status != 200 || d.Field("mode") != "blacklist" || len(testserver.Strings(d.Field("blacklist_exclude"))) == 0 {
