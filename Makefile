@@ -94,10 +94,11 @@ fuzz: deps
 chaos: deps
 	TROVE_CHAOS_NEW=$${CHAOS_SEEDS:-20} TROVE_CHAOS_OPS=$${CHAOS_OPS:-300} $(GO) test -count=1 $(RACE) -timeout 60m -run 'TestChaos$$' ./backend/daemon/
 
-## openapi: regenerate backend/shell/apidoc/openapi.json from the Go types, and the Go client's types from it (after an API change; note it in docs/api-changes.md)
-openapi:
+## openapi: regenerate backend/shell/apidoc/openapi.json from the Go types, and the Go client's and the web UI's types from it (after an API change; note it in docs/api-changes.md)
+openapi: frontend/node_modules/.installed
 	$(GO) generate ./backend/shell/apidoc
 	$(GO) generate ./client
+	cd frontend && npm run --silent openapi
 
 clean:
 	rm -rf build/bin
