@@ -1,7 +1,9 @@
 // Picking several results at once, by file id (ids outlive paging and the
-// refresh that follows the index): as in a file manager, a click picks
-// one, Ctrl/Cmd+click adds or removes one, Shift+click picks the run from
-// the last one clicked, Ctrl/Cmd+A picks every result shown.
+// refresh that follows the index): as in a file manager, a click moves to
+// one (picking none: the cursor is the selection), Ctrl/Cmd+click adds or
+// removes one (the one clicked before too, on the first), Shift+click
+// picks the run from the last one clicked, Ctrl/Cmd+A picks every result
+// shown, a checkbox adds or removes its row alone.
 
 export interface Picked {
   /** The files picked. */
@@ -20,14 +22,15 @@ export interface PickHow {
 }
 
 /**
- * The picked files after a click on id, in the order shown. current is the
- * result under the keyboard's cursor: a first Ctrl+click keeps it picked
- * too, and a Shift range without an anchor starts from it.
+ * The picked files after a click on id, in the order shown. With none
+ * picked yet, a Ctrl+click picks the last one clicked (the anchor, else
+ * current, the keyboard's cursor) too, and a Shift range starts from it.
  */
 export function pick(p: Picked, order: readonly number[], id: number, how: PickHow, current?: number): Picked {
-  const seed = p.ids.size === 0 && current !== undefined ? new Set([current]) : new Set(p.ids);
+  const from = p.anchor ?? current;
+  const seed = p.ids.size === 0 && from !== undefined ? new Set([from]) : new Set(p.ids);
   if (how.range) {
-    const anchor = p.anchor ?? current ?? id;
+    const anchor = from ?? id;
     const a = order.indexOf(anchor);
     const b = order.indexOf(id);
     if (a < 0 || b < 0) return { ids: new Set([id]), anchor: id };
@@ -38,9 +41,17 @@ export function pick(p: Picked, order: readonly number[], id: number, how: PickH
   if (how.toggle) {
     if (seed.has(id)) seed.delete(id);
     else seed.add(id);
-    return { ids: seed, anchor: id };
+    return { ids: seed, anchor: seed.size ? id : null };
   }
-  return { ids: new Set([id]), anchor: id };
+  return { ids: new Set(), anchor: id };
+}
+
+/** A row's checkbox: this one in or out, the others as they are. */
+export function toggleOne(p: Picked, id: number): Picked {
+  const ids = new Set(p.ids);
+  if (ids.has(id)) ids.delete(id);
+  else ids.add(id);
+  return { ids, anchor: ids.size ? id : null };
 }
 
 /** Every file shown. */
