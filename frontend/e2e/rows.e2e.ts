@@ -116,6 +116,9 @@ describe('result rows', () => {
     expect(body.width).toBeGreaterThan(card.width - 90);
     // Shown on hover, and on focus by keyboard (Tab from the list).
     const copy = first.getByTestId('copy-path');
+    await first.hover();
+    await expect.poll(() => copy.evaluate((e) => getComputedStyle(e.parentElement!).opacity), { timeout: T }).toBe('1');
+    await shot(page, 'results-card-hover');
     await page.mouse.move(1270, 790);
     expect(await copy.evaluate((e) => getComputedStyle(e.parentElement!).opacity)).toBe('0');
     await box().press('Tab');
