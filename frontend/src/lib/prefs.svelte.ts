@@ -5,7 +5,8 @@ export type ResultsView = 'cards' | 'table';
 
 export const VIEW_KEY = 'trove.resultsView';
 
-function stored(): ResultsView {
+/** The view kept in this browser (cards when none or unreadable). */
+export function storedResultsView(): ResultsView {
   try {
     return localStorage.getItem(VIEW_KEY) === 'table' ? 'table' : 'cards';
   } catch {
@@ -13,7 +14,7 @@ function stored(): ResultsView {
   }
 }
 
-export const resultsView = $state({ mode: stored() });
+export const resultsView = $state({ mode: storedResultsView() });
 
 export function setResultsView(mode: ResultsView): void {
   resultsView.mode = mode;
