@@ -40,3 +40,19 @@ export async function shot(page: Page, name: string, dir = screenshotDir): Promi
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`) });
 }
+
+/**
+ * A page of the UI at 1280x800 in the light theme that may use the
+ * clipboard; its errors (uncaught, or logged as errors) go to errors.
+ */
+export async function clipboardPage(browser: Browser, baseURL: string, errors: string[]): Promise<Page> {
+  const ctx = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
+  });
+  await page.goto('/');
+  return page;
+}

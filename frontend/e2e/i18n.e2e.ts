@@ -115,6 +115,12 @@ describe('the pseudo-locale', () => {
     await page.getByTestId('why').waitFor({ timeout: T });
     await collect('search, results');
     await shot(page, 'pseudo-search');
+    // The table, with a result picked and the selection bar.
+    await page.getByTestId('view-table').click();
+    await page.getByTestId('pick').first().check();
+    await page.getByTestId('selection-bar').waitFor({ timeout: T });
+    await collect('search, table and selection');
+    await page.getByTestId('view-cards').click();
     for (const chip of ['chip-type', 'chip-date', 'chip-folder', 'chip-sort']) {
       await page.getByTestId(chip).click();
       if (chip === 'chip-date') await page.locator('input[name="date"]').last().check();

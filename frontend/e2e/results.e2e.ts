@@ -5,10 +5,10 @@
 // both themes. Its screenshots are the docs' (npm run screenshots).
 
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { launch, shot, docsDir } from './browser';
+import { clipboardPage, launch, shot, docsDir } from './browser';
 import { startServer, watchAndIndex, type Server } from './server';
 import { contrastFailures } from './contrast';
 
@@ -18,7 +18,6 @@ const LOGS = 70; // more than one page of 50
 
 let server: Server;
 let browser: Browser;
-let ctx: BrowserContext;
 let page: Page;
 let root: string;
 const pageErrors: string[] = [];
@@ -97,14 +96,7 @@ beforeAll(async () => {
   // Every file indexed (expect.poll lives in tests only).
   await watchAndIndex(server, root, writeCorpus(root));
   browser = await launch();
-  ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) pageErrors.push(m.text());
-  });
-  await page.goto('/');
+  page = await clipboardPage(browser, server.url, pageErrors);
 });
 
 afterAll(async () => {

@@ -35,3 +35,36 @@ export async function copyPath(path: string): Promise<void> {
     toast(t('actions.copyFailed', { error: (e as Error).message }), 'error');
   }
 }
+
+/** Copies paths, one a line, with one notice. */
+export async function copyPaths(paths: string[]): Promise<void> {
+  try {
+    await copyText(paths.join('\n'));
+    toast(t('actions.copiedPaths', { count: paths.length }), 'ok');
+  } catch (e) {
+    toast(t('actions.copyFailed', { error: (e as Error).message }), 'error');
+  }
+}
+
+/**
+ * Opens or reveals files one after another through the per-file endpoints,
+ * with one notice for all of them: how many, or how many failed and why
+ * (the first reason).
+ */
+export async function openAll(files: { id: number }[], how: 'open' | 'reveal'): Promise<number> {
+  const call = how === 'open' ? api.openFile : api.revealFile;
+  let failed = 0;
+  let error = '';
+  for (const f of files) {
+    try {
+      await call(f.id);
+    } catch (e) {
+      failed++;
+      error ||= api.asApiError(e).message;
+    }
+  }
+  const count = files.length;
+  if (failed) toast(t('actions.someFailed', { failed, count, error }), 'error');
+  else toast(t(how === 'open' ? 'actions.openedMany' : 'actions.revealedMany', { count }), 'ok');
+  return count - failed;
+}

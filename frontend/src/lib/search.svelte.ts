@@ -380,6 +380,13 @@ export class SearchController {
     this.#schedule(0);
   }
 
+  /** Sorts by key (its own default order); the same key again turns the order around. */
+  sortBy(key: SortKey): void {
+    const p = this.state.params;
+    if (key !== p.sort) this.set({ sort: key, order: '' });
+    else this.set({ order: (p.order || defaultOrder(p.sort)) === 'asc' ? 'desc' : 'asc' });
+  }
+
   /** Drops every filter (type, date, folder), keeping the query and the sort. */
   clearFilters(): void {
     this.set({ extensions: [], kinds: [], date: 'any', customAfter: '', customBefore: '', directory: '' });
