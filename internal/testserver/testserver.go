@@ -351,6 +351,7 @@ func (b *liveBackends) stopped(t testing.TB, client *http.Client) {
 		return
 	}
 	client.CloseIdleConnections()
+	extract.SettleOCR() // the process's probe, not the server's
 	err := goleak.Find(before,
 		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
 		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),

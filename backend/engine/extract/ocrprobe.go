@@ -86,6 +86,20 @@ func (p *OCRProbe) Status(ctx context.Context) OCRStatus {
 	return p.last.clone()
 }
 
+// SettleOCR waits until the process's probe is not looking. The probe
+// belongs to the process, not to a server, so a look a server started may
+// outlive it; each look ends within its time limit.
+func SettleOCR() { tesseract.settle() }
+
+func (p *OCRProbe) settle() {
+	p.mu.Lock()
+	done := p.running
+	p.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
 // startLocked starts a look unless one runs, and returns its end.
 func (p *OCRProbe) startLocked() <-chan struct{} {
 	if p.running != nil {
