@@ -55,6 +55,10 @@ type Request struct {
 	Mode      Mode
 	Snippets  bool
 	Explain   bool // fill Result.Explain
+
+	// Set by start from the request and the query's fields.
+	paths pathTest
+	kinds []string // the query's kind: fields
 }
 
 // Result is one ranked file.
@@ -120,6 +124,10 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(req.kinds) > 0 { // kinds and extensions: any of them
+		req.paths.typeOK = kindMatcher(req.kinds, filter.Exts)
+		filter.Exts = nil
+	}
 	if len(p.terms) == 0 {
 		return e.browse(ctx, req, filter)
 	}
@@ -138,10 +146,20 @@ func (e *Engine) start(req *Request) (plan, store.FileFilter, error) {
 	if len(q.Errors) > 0 {
 		return plan{}, store.FileFilter{}, core.Fail(core.BadQuery, "%s", strings.Join(q.Errors, "; "))
 	}
+	if err := checkFields(q); err != nil {
+		return plan{}, store.FileFilter{}, err
+	}
+	kinds, err := kindsOf(q.Kinds)
+	if err != nil {
+		return plan{}, store.FileFilter{}, err
+	}
 	if req.Mode == "" {
 		req.Mode = Hybrid
 	}
+	req.kinds = kinds
+	req.paths = pathTest{glob: req.Filters.PathGlob, names: q.Names, paths: q.Paths}
 	filter, err := e.fileFilter(*req, q)
+	applyFields(&filter, q)
 	return newPlan(q), filter, err
 }
 
@@ -172,7 +190,7 @@ func (e *Engine) queryVector(ctx context.Context, text string, mode Mode) []floa
 // browse answers a query of filters only: the most recently modified files.
 func (e *Engine) browse(ctx context.Context, req Request, filter store.FileFilter) ([]Result, error) {
 	files, err := e.Store.Browse(ctx, filter, max(req.Limit, 1), func(f core.File) bool {
-		return globMatch(req.Filters.PathGlob, f.Path)
+		return req.paths.ok(f.Path)
 	})
 	if err != nil {
 		return nil, err

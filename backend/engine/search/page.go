@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"trove/backend/core"
+	"trove/backend/engine/text/query"
 	"trove/backend/store"
 )
 
@@ -78,7 +79,8 @@ type Page struct {
 	// meaning alone.
 	Matches     int
 	Corrections []Correction
-	Facets      []ExtCount // by extension, over the matches before the type filter
+	Facets      []ExtCount    // by extension, over the matches before the type filter
+	Fields      []query.Field // the query's fields, as typed
 }
 
 // entry is a matching file on its way to a page.
@@ -102,8 +104,14 @@ func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
 	if pr.Sort == "" {
 		pr.Sort = ByRelevance
 	}
+	page, err := e.searchPage(ctx, pr, p, filter)
+	page.Fields = p.q.Fields
+	return page, err
+}
+
+func (e *Engine) searchPage(ctx context.Context, pr PageRequest, p plan, filter store.FileFilter) (Page, error) {
 	// Types are decided here, after the facets are counted.
-	typeOK := kindMatcher(pr.Kinds, append(slices.Clone(pr.Filters.Extensions), p.q.Exts...))
+	typeOK := kindMatcher(append(slices.Clone(pr.Kinds), pr.kinds...), append(slices.Clone(pr.Filters.Extensions), p.q.Exts...))
 	filter.Exts = nil
 	if len(p.terms) == 0 {
 		keys, more, err := e.Store.BrowseKeys(ctx, filter, MaxCounted)
@@ -112,7 +120,7 @@ func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
 		}
 		var list []entry
 		for _, k := range keys {
-			if globMatch(pr.Filters.PathGlob, k.Path) {
+			if pr.paths.ok(k.Path) {
 				list = append(list, entry{key: k})
 			}
 		}
@@ -171,7 +179,7 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 		r := &ranked[i]
 		k, ok := known[r.C.ID]
 		if !ok || excluded[r.C.ID] || r.Score < s.req.MinScore ||
-			!globMatch(s.req.Filters.PathGlob, k.Path) {
+			!s.req.paths.ok(k.Path) {
 			continue
 		}
 		seen[k.ID] = true
@@ -206,8 +214,8 @@ func (s *searcher) startListing(ctx context.Context) {
 		return
 	}
 	m := store.Matches{Any: typed, Exclude: s.parsed.excluded, CountOnly: s.countOnly}
-	if s.req.Filters.PathGlob != "" {
-		m.Keep = func(k store.FileKey) bool { return globMatch(s.req.Filters.PathGlob, k.Path) }
+	if !s.req.paths.empty() {
+		m.Keep = func(k store.FileKey) bool { return s.req.paths.ok(k.Path) }
 	}
 	go func() {
 		var l listing
