@@ -331,3 +331,34 @@ func TestSearchReportsMeaningOnlyResultsAsNoMatch(t *testing.T) {
 		t.Errorf("a match: %d %q", code, out)
 	}
 }
+
+// The query language works from the command line: the fields read are
+// shown, --sort size shows sizes and --sort name the file names.
+func TestSearchFieldsAndSortedColumns(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "budget-small.txt", "budget", "notes.md", "budget notes in markdown")
+	if err := os.WriteFile(filepath.Join(root, "budget-big.txt"), []byte("budget "+strings.Repeat("line\n", 600)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.IndexDir(root, 3)
+	addr := strings.TrimPrefix(s.URL, "http://")
+
+	code, out, errOut := run3(t, "search", "--addr", addr, "ext:txt size:>1kb budget")
+	if code != exitOK || !strings.Contains(out, "Fields: ext:txt  size:>1kb") || !strings.Contains(out, "budget-big.txt") ||
+		strings.Contains(out, "budget-small.txt") || strings.Contains(out, "notes.md") {
+		t.Fatalf("fields: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = run3(t, "search", "--addr", addr, "--sort", "size", "budget")
+	if code != exitOK || !strings.Contains(out, "(2.9 KB)") || !strings.Contains(out, "(6 B)") {
+		t.Fatalf("--sort size shows no sizes: %q", out)
+	}
+	code, out, _ = run3(t, "search", "--addr", addr, "--sort", "name", "budget")
+	if code != exitOK || !strings.Contains(out, " 1. budget-big.txt") || !strings.Contains(out, " 3. notes.md") {
+		t.Fatalf("--sort name shows no names: %q", out)
+	}
+	code, _, errOut = run3(t, "search", "--addr", addr, "auther:smith")
+	if code != exitUsage || !strings.Contains(errOut, "UNKNOWN_FIELD") || !strings.Contains(errOut, "author") {
+		t.Fatalf("unknown field: %d %q", code, errOut)
+	}
+}

@@ -49,6 +49,15 @@ type SearchResponse struct {
 	// query; 0 with results means they were found by meaning alone. nil
 	// from a semantic search (which looks no word up) or an older Trove.
 	KeywordMatches *int `json:"keyword_matches"`
+	// Fields are the fields of the query language the query holds
+	// (ext:pdf, size:>1mb, *.go), as the server read them.
+	Fields []QueryField `json:"fields"`
+}
+
+// QueryField is one field of a query: ext:pdf is {Field: "ext", Value: "pdf"}.
+type QueryField struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
 }
 
 // Matched reports whether the search found files matching a word of the

@@ -100,6 +100,6 @@ type Near struct {
 }
 
 func (n Near) fts5() string {
-	quote := func(words []string) string { return `"` + strings.ReplaceAll(strings.Join(words, " "), `"`, `""`) + `"` }
-	return "NEAR(" + quote([]string{n.Label}) + " " + quote(n.Value) + ", " + strconv.Itoa(max(n.Within, 0)) + ")"
+	label, value := Phrase{Words: []string{n.Label}}, Phrase{Words: n.Value}
+	return "NEAR(" + label.fts5() + " " + value.fts5() + ", " + strconv.Itoa(max(n.Within, 0)) + ")"
 }

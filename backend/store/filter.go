@@ -21,9 +21,9 @@ type FileFilter struct {
 	CreatedAfter   int64
 	CreatedBefore  int64
 	MinSize        int64
-	MaxSize        int64  // 0: no maximum
-	NameLike       string // an SQLite GLOB pattern the file name matches
-	PathLike       string // an SQLite GLOB pattern the path matches
+	MaxSize        int64    // 0: no maximum
+	NameLike       string   // an SQLite GLOB pattern the file name matches
+	PathLike       string   // an SQLite GLOB pattern the path matches
 	Holds          []Near   // labelled values the text holds, every one (metadata: "author: Jane Doe")
 	Titled         []string // words the title holds, every one (case-insensitive for ASCII)
 }

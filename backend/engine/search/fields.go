@@ -108,7 +108,9 @@ func applyFields(out *store.FileFilter, q query.Query) {
 		if _, err := strconv.Atoi(m.Value); err == nil {
 			reach = 0
 		}
-		out.Holds = append(out.Holds, store.Near{Label: m.Key, Value: tokens.Words(m.Value), Within: reach})
+		if words := tokens.Words(m.Value); len(words) > 0 { // the parser let no value without a word through
+			out.Holds = append(out.Holds, store.Near{Label: m.Key, Value: words, Within: reach})
+		}
 	}
 }
 
