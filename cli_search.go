@@ -29,7 +29,8 @@ func search(args []string, stdout, stderr io.Writer) int {
 	order := fs.String("order", "", "asc or desc (default: desc, but asc for --sort name)")
 	asJSON := fs.Bool("json", false, "print the API's JSON answer (POST /api/search/)")
 	dir := fs.String("dir", "", "only files below this folder (relative paths are resolved)")
-	mode := fs.String("mode", "hybrid", "hybrid, keyword or semantic")
+	mode := fs.String("mode", "hybrid", "hybrid, keyword, semantic or names")
+	names := fs.Bool("names", false, "search file names and paths only (mode names): globs such as *.go, a mistyped name corrected")
 	related := fs.Bool("related", false, "when no file matches the words, list the files found by meaning alone")
 	words, code, ok := parseFlags(fs, args, stderr)
 	if !ok {
@@ -37,6 +38,9 @@ func search(args []string, stdout, stderr io.Writer) int {
 	}
 	query := strings.Join(words, " ")
 	req := client.SearchRequest{Query: query, Limit: *limit, Mode: *mode}
+	if *names {
+		req.Mode = "names"
+	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if problem := checkSearch(query, *limit, *offset, *sortBy, *order); problem != "" {

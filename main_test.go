@@ -65,7 +65,7 @@ func TestSearchHelpDocumentsEveryFlag(t *testing.T) {
 	if code := run([]string{"search", "--help"}, &out, &errOut); code != 0 {
 		t.Fatalf("code %d", code)
 	}
-	for _, flag := range []string{"-addr", "-limit", "-offset", "-sort", "-order", "-json", "-dir", "-mode", "Exit codes"} {
+	for _, flag := range []string{"-addr", "-limit", "-offset", "-sort", "-order", "-json", "-dir", "-mode", "-names", "Exit codes"} {
 		if !strings.Contains(out.String(), flag) {
 			t.Errorf("search --help does not mention %s:\n%s", flag, out.String())
 		}
@@ -356,6 +356,11 @@ func TestSearchFieldsAndSortedColumns(t *testing.T) {
 	code, out, _ = run3(t, "search", "--addr", addr, "--sort", "name", "budget")
 	if code != exitOK || !strings.Contains(out, " 1. budget-big.txt") || !strings.Contains(out, " 3. notes.md") {
 		t.Fatalf("--sort name shows no names: %q", out)
+	}
+	// --names: names only, a mistyped name corrected.
+	code, out, _ = run3(t, "search", "--addr", addr, "--names", "budget-smal.txt")
+	if code != exitOK || !strings.Contains(out, root+"/budget-small.txt") || strings.Contains(out, "notes.md") {
+		t.Fatalf("--names: %d %q", code, out)
 	}
 	code, _, errOut = run3(t, "search", "--addr", addr, "auther:smith")
 	if code != exitUsage || !strings.Contains(errOut, "UNKNOWN_FIELD") || !strings.Contains(errOut, "author") {

@@ -26,13 +26,14 @@ type FileFilter struct {
 	PathLike       string   // an SQLite GLOB pattern the path matches
 	Holds          []Near   // labelled values the text holds, every one (metadata: "author: Jane Doe")
 	Titled         []string // words the title holds, every one (case-insensitive for ASCII)
+	PathHas        []string // text the path holds, every one (case-insensitive for ASCII)
 }
 
 // Empty reports whether the filter restricts nothing.
 func (f FileFilter) Empty() bool {
 	return f.Scope == "" && len(f.Under) == 0 && len(f.Folders) == 0 && len(f.Exts) == 0 && f.ModifiedAfter == 0 &&
 		f.ModifiedBefore == 0 && f.CreatedAfter == 0 && f.CreatedBefore == 0 && f.MinSize == 0 && f.MaxSize == 0 &&
-		f.NameLike == "" && f.PathLike == "" && len(f.Holds) == 0 && len(f.Titled) == 0
+		f.NameLike == "" && f.PathLike == "" && len(f.Holds) == 0 && len(f.Titled) == 0 && len(f.PathHas) == 0
 }
 
 // where renders the filter as SQL conditions on the files table aliased a.
@@ -99,9 +100,14 @@ func (f FileFilter) where(a string) (string, []any) {
 		conds = append(conds, a+".id IN (SELECT rowid FROM fts_content WHERE fts_content MATCH ?)")
 		args = append(args, strings.Join(parts, " AND "))
 	}
-	for _, t := range f.Titled {
-		conds = append(conds, a+`.title LIKE ? ESCAPE '\'`)
-		args = append(args, "%"+likeEscape(t)+"%")
+	for _, c := range []struct {
+		col  string
+		list []string
+	}{{"title", f.Titled}, {"path", f.PathHas}} {
+		for _, t := range c.list {
+			conds = append(conds, a+"."+c.col+` LIKE ? ESCAPE '\'`)
+			args = append(args, "%"+likeEscape(t)+"%")
+		}
 	}
 	return strings.Join(conds, " AND "), args
 }

@@ -31,6 +31,8 @@ const (
 	Hybrid   Mode = "hybrid"
 	Keyword  Mode = "keyword"
 	Semantic Mode = "semantic"
+	// Names searches names and paths only (namesmode.go).
+	Names Mode = "names"
 )
 
 // Filters restrict results by type, time, size and place.
@@ -127,6 +129,9 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 	if len(req.kinds) > 0 { // kinds and extensions: any of them
 		req.paths.typeOK = kindMatcher(req.kinds, filter.Exts)
 		filter.Exts = nil
+	}
+	if req.Mode == Names {
+		return e.names(ctx, req, p.q, filter)
 	}
 	if len(p.terms) == 0 {
 		return e.browse(ctx, req, filter)

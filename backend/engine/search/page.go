@@ -113,6 +113,9 @@ func (e *Engine) searchPage(ctx context.Context, pr PageRequest, p plan, filter 
 	// Types are decided here, after the facets are counted.
 	typeOK := kindMatcher(append(slices.Clone(pr.Kinds), pr.kinds...), append(slices.Clone(pr.Filters.Extensions), p.q.Exts...))
 	filter.Exts = nil
+	if pr.Mode == Names {
+		return e.namesPage(ctx, pr, p.q, filter, typeOK)
+	}
 	if len(p.terms) == 0 {
 		keys, more, err := e.Store.BrowseKeys(ctx, filter, MaxCounted)
 		if err != nil {
@@ -249,7 +252,7 @@ func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []e
 			return out, err
 		}
 	}
-	order(list, pr.Sort, pr.Asc, s == nil)
+	order(list, pr.Sort, pr.Asc, s == nil && pr.Mode != Names) // names mode ranks its own list
 	groups, n := group(list, pr.Offset, pr.Offset+max(pr.Limit, 1))
 	out.Groups = n
 	if s != nil {

@@ -91,8 +91,10 @@ func BuildQuery(query string, limit int, minScore float64, mode string, minLen i
 		m = service.ModeKeyword
 	case "semantic":
 		m = service.ModeSemantic
+	case "names":
+		m = service.ModeNames
 	default:
-		return service.SearchRequest{}, core.FailField(core.BadParameter, "mode", "%q is not a mode (use hybrid, keyword or semantic)", mode)
+		return service.SearchRequest{}, core.FailField(core.BadParameter, "mode", "%q is not a mode (use hybrid, keyword, semantic or names)", mode)
 	}
 	return service.SearchRequest{Query: query, Limit: min(limit, MaxLimit), MinScore: minScore, Mode: m, Snippets: true}, nil
 }
