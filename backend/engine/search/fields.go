@@ -20,7 +20,7 @@ type pathTest struct {
 	glob   string
 	names  []string
 	paths  []string
-	typeOK func(ext string) bool // nil: any type
+	typeOK func(name string) bool // nil: any type
 }
 
 func (t pathTest) empty() bool {
@@ -31,18 +31,7 @@ func (t pathTest) ok(p string) bool {
 	anyGlob := func(globs []string) bool {
 		return len(globs) == 0 || slices.ContainsFunc(globs, func(g string) bool { return globMatch(g, p) })
 	}
-	return globMatch(t.glob, p) && anyGlob(t.names) && anyGlob(t.paths) && (t.typeOK == nil || t.typeOK(extensionOf(p)))
-}
-
-// extensionOf is a path's extension as the index records it: lower case,
-// with the dot; "" for none and for dot-files.
-func extensionOf(p string) string {
-	name := path.Base(p)
-	ext := path.Ext(name)
-	if ext == name {
-		return ""
-	}
-	return strings.ToLower(ext)
+	return globMatch(t.glob, p) && anyGlob(t.names) && anyGlob(t.paths) && (t.typeOK == nil || t.typeOK(path.Base(p)))
 }
 
 // checkFields refuses what the query's fields ask that no file can

@@ -64,6 +64,7 @@ type Correction struct {
 // ExtCount is how many matching files have an extension (type filters
 // aside).
 type ExtCount struct {
+	Kind  string // the files' kind (KindOfName)
 	Ext   string
 	Count int
 }
@@ -236,7 +237,7 @@ func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []e
 	var out Page
 	out.Facets = facets(list)
 	if typeOK != nil {
-		list = slices.DeleteFunc(list, func(en entry) bool { return !typeOK(en.key.Extension) })
+		list = slices.DeleteFunc(list, func(en entry) bool { return !typeOK(en.key.Filename) })
 	}
 	out.Total, out.Estimated = len(list), more
 	for _, en := range list {
@@ -600,14 +601,17 @@ func (s *searcher) corrections() []Correction {
 
 // facets counts the matching files by extension, most first.
 func facets(list []entry) []ExtCount {
-	n := map[string]int{}
+	type kindExt struct{ kind, ext string } // one extension can be of two kinds: notes.gz, logs.tar.gz
+	n := map[kindExt]int{}
 	for _, en := range list {
-		n[en.key.Extension]++
+		n[kindExt{KindOfName(en.key.Filename), en.key.Extension}]++
 	}
 	out := make([]ExtCount, 0, len(n))
-	for e, c := range n {
-		out = append(out, ExtCount{Ext: e, Count: c})
+	for k, c := range n {
+		out = append(out, ExtCount{Kind: k.kind, Ext: k.ext, Count: c})
 	}
-	slices.SortFunc(out, func(a, b ExtCount) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Ext, b.Ext)) })
+	slices.SortFunc(out, func(a, b ExtCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Ext, b.Ext), cmp.Compare(a.Kind, b.Kind))
+	})
 	return out
 }

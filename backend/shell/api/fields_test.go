@@ -1,6 +1,10 @@
 package api_test
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -184,5 +188,47 @@ func TestQueryFieldsEchoAndErrors(t *testing.T) {
 		if r := post(t, s, map[string]any{"query": q}); r.Status != 200 {
 			t.Errorf("%s: %d %s", q, r.Status, r.Body)
 		}
+	}
+}
+
+// A compressed document is a document, a compressed tar an archive: in
+// results, kind: and the facets alike.
+func TestCompressedFilesAreOfTheirInnerKind(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	gz := func(name string, data []byte) {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write(data)
+		w.Close()
+		if err := os.WriteFile(filepath.Join(root, name), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gz("changelog.gz", []byte("wombat release notes: fixed the burrow"))
+	gz("README.Debian.gz", []byte("wombat packaging notes for Debian"))
+	var tarball bytes.Buffer
+	tw := tar.NewWriter(&tarball)
+	body := []byte("wombat in a tarball")
+	tw.WriteHeader(&tar.Header{Name: "inside.txt", Mode: 0o644, Size: int64(len(body))})
+	tw.Write(body)
+	tw.Close()
+	gz("backup.tar.gz", tarball.Bytes())
+	s.IndexDir(root, 3)
+	r := post(t, s, map[string]any{"query": "wombat", "mode": "keyword"})
+	kinds := map[string]string{}
+	for _, x := range r.Field("results").([]any) {
+		hit := x.(map[string]any)
+		kinds[hit["file"].(map[string]any)["filename"].(string)], _ = hit["kind"].(string)
+	}
+	want := map[string]string{"changelog.gz": "documents", "README.Debian.gz": "documents", "backup.tar.gz": "archives"}
+	if !maps.Equal(kinds, want) {
+		t.Errorf("kinds %v, want %v", kinds, want)
+	}
+	if got := relPaths(root, post(t, s, map[string]any{"query": "wombat kind:documents"})); !slices.Equal(got, []string{"README.Debian.gz", "changelog.gz"}) {
+		t.Errorf("kind:documents: %q", got)
+	}
+	if got := relPaths(root, post(t, s, map[string]any{"query": "wombat", "filters": map[string]any{"kinds": "archives"}})); !slices.Equal(got, []string{"backup.tar.gz"}) {
+		t.Errorf("filters.kinds archives: %q", got)
 	}
 }

@@ -167,7 +167,7 @@ func PageResponseOf(query string, pr service.PageRequest, p service.PageAnswer) 
 		out.Sort = "relevance"
 	}
 	for i, r := range p.Results {
-		out.Results[i] = PageHit{SearchHit: searchHitOf(r.Result, pr.Mode), Kind: service.KindOf(r.File.Extension), Copies: make([]SearchFile, len(r.Copies))}
+		out.Results[i] = PageHit{SearchHit: searchHitOf(r.Result, pr.Mode), Kind: service.KindOfName(r.File.Filename), Copies: make([]SearchFile, len(r.Copies))}
 		for j, c := range r.Copies {
 			out.Results[i].Copies[j] = searchFileOf(c)
 		}
@@ -195,7 +195,7 @@ func replaceWord(text, typed, with string) string {
 func facetsOf(exts []service.ExtCount) Facets {
 	byKind := map[string]*KindCount{}
 	for _, e := range exts {
-		k := service.KindOf(e.Ext)
+		k := e.Kind
 		kc := byKind[k]
 		if kc == nil {
 			kc = &KindCount{Kind: k, Extensions: []ExtCount{}}
@@ -238,7 +238,7 @@ type PartView struct {
 // PreviewOf shows a preview.
 func PreviewOf(p service.FilePreview) PreviewView {
 	f := p.File
-	out := PreviewView{ID: f.ID, Path: f.Path, Filename: f.Filename, Mime: f.Mime, Kind: service.KindOf(f.Extension),
+	out := PreviewView{ID: f.ID, Path: f.Path, Filename: f.Filename, Mime: f.Mime, Kind: service.KindOfName(f.Filename),
 		Image: strings.HasPrefix(f.Mime, "image/") && f.Mime != "image/svg+xml" && f.Size <= service.MaxImage,
 		Parts: make([]PartView, len(p.Parts)), Matches: p.Matches, Truncated: p.Truncated}
 	for i, part := range p.Parts {
