@@ -41,6 +41,15 @@ func status(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "Trove %s at %s, up %s\n", st.Version, strings.TrimPrefix(c.Addr(), "http://"), (time.Duration(st.UptimeSeconds) * time.Second).String())
 	fmt.Fprintf(stdout, "folders:   %d watched\n", st.Jobs)
+	list, err := c.Folders(ctx)
+	if err != nil {
+		return failed("status", err, stderr)
+	}
+	var found, indexed, failedFiles int64
+	for _, f := range list {
+		found, indexed, failedFiles = found+f.FileCount, indexed+f.IndexedCount, failedFiles+f.FailedCount
+	}
+	fmt.Fprintf(stdout, "files:     %d indexed, %d failed, %d found\n", indexed, failedFiles, found)
 	fmt.Fprintf(stdout, "index:     %s %s\n", st.Index.Status, st.Index.Message)
 	fmt.Fprintf(stdout, "embedding: %s (%s) %s\n", st.Embedding.State, st.Embedding.Model, st.Embedding.Message)
 	paused := ""
@@ -97,17 +106,8 @@ func watch(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if len(paths) != 1 {
-		fmt.Fprintf(stderr, "%s watch: give one folder (run \"%s watch --help\")\n", prog, prog)
-		return exitUsage
-	}
-	if problem := emptyArg("FOLDER", paths[0]); problem != "" {
-		fmt.Fprintf(stderr, "%s watch: %s (run \"%s watch --help\")\n", prog, problem, prog)
-		return exitUsage
-	}
-	dir, err := absDir(paths[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "%s watch: %s: %v\n", prog, paths[0], err)
+	dir, ok := oneFolder("watch", paths, stderr)
+	if !ok {
 		return exitUsage
 	}
 	ctx := context.Background()
@@ -204,6 +204,57 @@ func covering(list []client.Folder, dir string) (client.Folder, bool) {
 		}
 	}
 	return client.Folder{}, false
+}
+
+// unwatch stops watching a folder, named by its path.
+func unwatch(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("unwatch", "[flags] FOLDER\n\nStops watching a folder and removes its files from the index (the files\non disk are not touched).\nExit codes: 0 done, 1 the folder is not watched, 2 bad arguments, 3 cannot reach Trove.", stdout)
+	addr := addrFlag(fs)
+	paths, code, ok := parseFlags(fs, args, stderr)
+	if !ok {
+		return code
+	}
+	abs, ok := oneFolder("unwatch", paths, stderr)
+	if !ok {
+		return exitUsage
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := client.New(*addr, "")
+	list, err := c.Folders(ctx)
+	if err != nil {
+		return failed("unwatch", err, stderr)
+	}
+	for _, f := range list {
+		if f.Path == abs {
+			if err := c.Unwatch(ctx, f.ID); err != nil {
+				return failed("unwatch", err, stderr)
+			}
+			fmt.Fprintf(stdout, "no longer watching %s\n", abs)
+			return exitOK
+		}
+	}
+	fmt.Fprintf(stderr, "%s unwatch: %s is not a watched folder (%s folders lists them)\n", prog, abs, prog)
+	return exitNothing
+}
+
+// oneFolder is the one folder argument of cmd, absolute; false (having
+// said why) when there is not exactly one, or it is empty.
+func oneFolder(cmd string, paths []string, stderr io.Writer) (string, bool) {
+	if len(paths) != 1 {
+		fmt.Fprintf(stderr, "%s %s: give one folder (run \"%s %s --help\")\n", prog, cmd, prog, cmd)
+		return "", false
+	}
+	if problem := emptyArg("FOLDER", paths[0]); problem != "" {
+		fmt.Fprintf(stderr, "%s %s: %s (run \"%s %s --help\")\n", prog, cmd, problem, prog, cmd)
+		return "", false
+	}
+	dir, err := absDir(paths[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "%s %s: %s: %v\n", prog, cmd, paths[0], err)
+		return "", false
+	}
+	return dir, true
 }
 
 func unexpected(cmd, arg string, stderr io.Writer) int {

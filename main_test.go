@@ -232,8 +232,22 @@ func TestStatusFoldersAndWatchCommands(t *testing.T) {
 	if code != exitOK || json.Unmarshal([]byte(out), &st) != nil || st["jobs"] != float64(1) || st["version"] != "test" {
 		t.Fatalf("status --json: %d %q", code, out)
 	}
-	if code, out, _ := run3(t, "status", "--addr", addr); code != exitOK || !strings.Contains(out, "1 watched") {
+	if code, out, _ := run3(t, "status", "--addr", addr); code != exitOK || !strings.Contains(out, "1 watched") ||
+		!strings.Contains(out, "files:     3 indexed, 0 failed, 3 found") {
 		t.Fatalf("status: %d %q", code, out)
+	}
+	// unwatch: by path, relative or not; a folder not watched is exit 1.
+	if code, _, errOut := run3(t, "unwatch", "--addr", addr, filepath.Join(root, "c")); code != exitNothing || !strings.Contains(errOut, "not a watched folder") {
+		t.Fatalf("unwatch a folder not watched: %d %q", code, errOut)
+	}
+	if code, out, errOut := run3(t, "unwatch", "--addr", addr, root); code != exitOK || !strings.Contains(out, "no longer watching "+root) {
+		t.Fatalf("unwatch: %d %q %q", code, out, errOut)
+	}
+	if code, out, _ := run3(t, "folders", "--addr", addr); code != exitNothing || !strings.Contains(out, "No folders") {
+		t.Fatalf("folders after unwatch: %d %q", code, out)
+	}
+	if code, _, errOut := run3(t, "unwatch", "--addr", addr); code != exitUsage || !strings.Contains(errOut, "give one folder") {
+		t.Fatalf("unwatch without a folder: %d %q", code, errOut)
 	}
 	for _, cmd := range []string{"status", "folders", "watch"} {
 		args := []string{cmd, "--addr", "127.0.0.1:1"}
