@@ -206,7 +206,7 @@ type SearchFile struct {
 	FilePath  string   `json:"file_path"`
 	Filename  string   `json:"filename"`
 	Extension string   `json:"extension"`
-	Created   string   `json:"created"`
+	Created   *string  `json:"created" jsonschema:"description=the creation (birth) time where the file system records one (statx); null where it does not"`
 	Modified  string   `json:"modified"`
 	Accessed  string   `json:"accessed"`
 	Title     string   `json:"title"`
@@ -246,7 +246,7 @@ func wordsKnown[T any](mode service.SearchMode, v T) *T {
 
 func searchFileOf(f core.File) SearchFile {
 	return SearchFile{FilePath: f.Path, Filename: f.Filename, Extension: f.Extension,
-		Created: LocalTime(f.Created), Modified: LocalTime(f.Modified), Accessed: LocalTime(f.Accessed),
+		Created: KnownLocal(f.Created), Modified: LocalTime(f.Modified), Accessed: LocalTime(f.Accessed),
 		Title: titleOf(f), Summary: f.Summary, Keywords: keywordsOf(f), ID: f.ID, Size: f.Size, Mime: f.Mime}
 }
 

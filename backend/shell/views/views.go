@@ -19,6 +19,15 @@ func LocalTime(t time.Time) string { return t.Local().Format(localLayout) }
 // UTCTime formats a folder or job time.
 func UTCTime(t time.Time) string { return t.UTC().Format(utcLayout) }
 
+// KnownLocal is LocalTime, or nil for a time not known (zero): a creation
+// time the file system does not record.
+func KnownLocal(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	return OptionalLocal(&t)
+}
+
 // OptionalLocal is LocalTime, or nil for no time.
 func OptionalLocal(t *time.Time) *string {
 	if t == nil {

@@ -339,3 +339,19 @@ func TestMissingThingsGetTheirCodesHere(t *testing.T) {
 		t.Errorf("Shown replaced %v with %v", own, got)
 	}
 }
+
+// A creation time the file system does not record is null, never 1970.
+func TestUnknownCreationTimeIsNull(t *testing.T) {
+	b, _ := json.Marshal(searchFileOf(core.File{Modified: time.Now()}))
+	if !strings.Contains(string(b), `"created":null`) {
+		t.Fatalf("search file: %s", b)
+	}
+	b, _ = json.Marshal(FileOf(core.File{Modified: time.Now()}))
+	if !strings.Contains(string(b), `"created":null`) {
+		t.Fatalf("file: %s", b)
+	}
+	created := time.Date(2025, 2, 3, 4, 5, 6, 0, time.Local)
+	if b, _ = json.Marshal(FileOf(core.File{Created: created})); !strings.Contains(string(b), `"created":"2025-02-03T04:05:06"`) {
+		t.Fatalf("known: %s", b)
+	}
+}
