@@ -102,6 +102,7 @@ func watch(args []string, stdout, stderr io.Writer) int {
 	wait := fs.Bool("wait", false, "block until the folder is indexed")
 	timeout := fs.Duration("timeout", 0, "with --wait, give up after this long (0: never)")
 	asJSON := fs.Bool("json", false, "print the folder as JSON when done")
+	force := fs.Bool("force", false, "watch a system folder or Trove's own anyway: all it holds (keys, passwords, device files) becomes searchable")
 	paths, code, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		return code
@@ -117,11 +118,17 @@ func watch(args []string, stdout, stderr io.Writer) int {
 		defer cancel()
 	}
 	c := client.New(*addr, "")
-	w, err := c.Watch(ctx, dir)
+	if *force {
+		fmt.Fprintf(stderr, "warning: --force: if %s is a system folder or Trove's own, Trove indexes all it holds, keys and passwords included, and any client of its API can search them\n", dir)
+	}
+	w, err := c.WatchFolder(ctx, client.WatchRequest{Path: dir, Force: *force})
 	var apiErr *client.Error
 	switch {
 	case errors.As(err, &apiErr) && apiErr.Code == "ALREADY_WATCHING" && *wait:
 		fmt.Fprintf(stderr, "%s is already watched\n", dir)
+	case errors.As(err, &apiErr) && apiErr.Code == "INVALID_PATH" && strings.Contains(apiErr.Message, `"force": true`):
+		fmt.Fprintf(stderr, "%s watch: %v\n(--force watches it anyway, at that cost)\n", prog, apiErr)
+		return exitUsage
 	case err != nil:
 		return failed("watch", err, stderr)
 	default:
@@ -151,15 +158,21 @@ func watch(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// progressEvery is how often watch --wait writes a progress line when
+// stderr is not a terminal (a log, a CI job): a line per change would be
+// thousands for a large folder.
+var progressEvery = 10 * time.Second
+
 // waitIndexed polls the folders until the one that covers dir is indexed,
-// writing progress to stderr: one line per change, or one updated line on
-// a terminal.
+// writing progress to stderr: one updated line on a terminal, else a line
+// at the start, one every progressEvery while it changes, and the last.
 func waitIndexed(ctx context.Context, c *client.Client, dir string, stderr io.Writer) (client.Folder, error) {
 	tty := false
 	if f, ok := stderr.(*os.File); ok {
 		tty = isTerminal(f)
 	}
-	last := ""
+	last, shown := "", ""
+	var shownAt time.Time
 	for delay := 50 * time.Millisecond; ; delay = min(delay*2, time.Second) {
 		list, err := c.Folders(ctx)
 		if err != nil {
@@ -173,16 +186,20 @@ func waitIndexed(ctx context.Context, c *client.Client, dir string, stderr io.Wr
 		if f.FailedCount > 0 {
 			line += fmt.Sprintf(" (%d failed)", f.FailedCount)
 		}
+		done := f.Indexed() || f.Status == "error"
 		if line != last {
-			if tty {
-				fmt.Fprintf(stderr, "\r\x1b[K%s", line)
-			} else {
-				fmt.Fprintln(stderr, line)
-			}
 			last = line
 			delay = 50 * time.Millisecond
 		}
-		if f.Indexed() || f.Status == "error" {
+		switch {
+		case tty && line != shown:
+			fmt.Fprintf(stderr, "\r\x1b[K%s", line)
+			shown = line
+		case !tty && line != shown && (shown == "" || done || time.Since(shownAt) >= progressEvery):
+			fmt.Fprintln(stderr, line)
+			shown, shownAt = line, time.Now()
+		}
+		if done {
 			if tty {
 				fmt.Fprintln(stderr)
 			}

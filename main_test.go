@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"trove/internal/testserver"
 )
@@ -379,5 +381,43 @@ func TestSearchFieldsAndSortedColumns(t *testing.T) {
 	code, _, errOut = run3(t, "search", "--addr", addr, "auther:smith")
 	if code != exitUsage || !strings.Contains(errOut, "UNKNOWN_FIELD") || !strings.Contains(errOut, "author") {
 		t.Fatalf("unknown field: %d %q", code, errOut)
+	}
+}
+
+// watch --wait writes progress lines now and then, not one per file, when
+// stderr is no terminal.
+func TestWatchWaitProgressIsPeriodic(t *testing.T) {
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = time.Hour // only the first line and the last
+	s := testserver.Start(t)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	root := t.TempDir()
+	var pairs []string
+	for i := range 300 {
+		pairs = append(pairs, fmt.Sprintf("f%03d.txt", i), fmt.Sprintf("file number %d", i))
+	}
+	testserver.WriteFiles(t, root, pairs...)
+	code, _, errOut := run3(t, "watch", "--addr", addr, "--wait", root)
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if code != exitOK || len(lines) > 3 || !strings.Contains(lines[len(lines)-1], "300/300 files") {
+		t.Fatalf("watch --wait: %d, %d lines: %q", code, len(lines), errOut)
+	}
+}
+
+// A refusal that a force overrides says so, and --force overrides it
+// with a warning of what it costs.
+func TestWatchForce(t *testing.T) {
+	s := testserver.Start(t)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	code, _, errOut := run3(t, "watch", "--addr", addr, s.ConfigDir)
+	if code != exitUsage || !strings.Contains(errOut, "--force") || !strings.Contains(errOut, "searchable") {
+		t.Fatalf("refusal: %d %q", code, errOut)
+	}
+	// Forced, the request passes the refusal that force overrides (Trove's
+	// own folder then meets the one that nothing overrides).
+	_, _, errOut = run3(t, "watch", "--addr", addr, "--force", s.ConfigDir)
+	if !strings.Contains(errOut, "warning: --force") || !strings.Contains(errOut, "passwords") || strings.Contains(errOut, `"force": true`) ||
+		!strings.Contains(errOut, "never indexed") {
+		t.Fatalf("--force: %q", errOut)
 	}
 }
