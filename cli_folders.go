@@ -41,6 +41,15 @@ func status(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "Trove %s at %s, up %s\n", st.Version, strings.TrimPrefix(c.Addr(), "http://"), (time.Duration(st.UptimeSeconds) * time.Second).String())
 	fmt.Fprintf(stdout, "folders:   %d watched\n", st.Jobs)
+	list, err := c.Folders(ctx)
+	if err != nil {
+		return failed("status", err, stderr)
+	}
+	var found, indexed, failedFiles int64
+	for _, f := range list {
+		found, indexed, failedFiles = found+f.FileCount, indexed+f.IndexedCount, failedFiles+f.FailedCount
+	}
+	fmt.Fprintf(stdout, "files:     %d indexed, %d failed, %d found\n", indexed, failedFiles, found)
 	fmt.Fprintf(stdout, "index:     %s %s\n", st.Index.Status, st.Index.Message)
 	fmt.Fprintf(stdout, "embedding: %s (%s) %s\n", st.Embedding.State, st.Embedding.Model, st.Embedding.Message)
 	paused := ""
@@ -93,21 +102,13 @@ func watch(args []string, stdout, stderr io.Writer) int {
 	wait := fs.Bool("wait", false, "block until the folder is indexed")
 	timeout := fs.Duration("timeout", 0, "with --wait, give up after this long (0: never)")
 	asJSON := fs.Bool("json", false, "print the folder as JSON when done")
+	force := fs.Bool("force", false, "watch a system folder or Trove's own anyway: all it holds (keys, passwords, device files) becomes searchable")
 	paths, code, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		return code
 	}
-	if len(paths) != 1 {
-		fmt.Fprintf(stderr, "%s watch: give one folder (run \"%s watch --help\")\n", prog, prog)
-		return exitUsage
-	}
-	if problem := emptyArg("FOLDER", paths[0]); problem != "" {
-		fmt.Fprintf(stderr, "%s watch: %s (run \"%s watch --help\")\n", prog, problem, prog)
-		return exitUsage
-	}
-	dir, err := absDir(paths[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "%s watch: %s: %v\n", prog, paths[0], err)
+	dir, ok := oneFolder("watch", paths, stderr)
+	if !ok {
 		return exitUsage
 	}
 	ctx := context.Background()
@@ -117,11 +118,17 @@ func watch(args []string, stdout, stderr io.Writer) int {
 		defer cancel()
 	}
 	c := client.New(*addr, "")
-	w, err := c.Watch(ctx, dir)
+	if *force {
+		fmt.Fprintf(stderr, "warning: --force: if %s is a system folder or Trove's own, Trove indexes all it holds, keys and passwords included, and any client of its API can search them\n", dir)
+	}
+	w, err := c.WatchFolder(ctx, client.WatchRequest{Path: dir, Force: *force})
 	var apiErr *client.Error
 	switch {
 	case errors.As(err, &apiErr) && apiErr.Code == "ALREADY_WATCHING" && *wait:
 		fmt.Fprintf(stderr, "%s is already watched\n", dir)
+	case errors.As(err, &apiErr) && apiErr.Code == "INVALID_PATH" && strings.Contains(apiErr.Message, `"force": true`):
+		fmt.Fprintf(stderr, "%s watch: %v\n(--force watches it anyway, at that cost)\n", prog, apiErr)
+		return exitUsage
 	case err != nil:
 		return failed("watch", err, stderr)
 	default:
@@ -151,15 +158,21 @@ func watch(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// progressEvery is how often watch --wait writes a progress line when
+// stderr is not a terminal (a log, a CI job): a line per change would be
+// thousands for a large folder.
+var progressEvery = 10 * time.Second
+
 // waitIndexed polls the folders until the one that covers dir is indexed,
-// writing progress to stderr: one line per change, or one updated line on
-// a terminal.
+// writing progress to stderr: one updated line on a terminal, else a line
+// at the start, one every progressEvery while it changes, and the last.
 func waitIndexed(ctx context.Context, c *client.Client, dir string, stderr io.Writer) (client.Folder, error) {
 	tty := false
 	if f, ok := stderr.(*os.File); ok {
 		tty = isTerminal(f)
 	}
-	last := ""
+	last, shown := "", ""
+	var shownAt time.Time
 	for delay := 50 * time.Millisecond; ; delay = min(delay*2, time.Second) {
 		list, err := c.Folders(ctx)
 		if err != nil {
@@ -173,16 +186,20 @@ func waitIndexed(ctx context.Context, c *client.Client, dir string, stderr io.Wr
 		if f.FailedCount > 0 {
 			line += fmt.Sprintf(" (%d failed)", f.FailedCount)
 		}
+		done := f.Indexed() || f.Status == "error"
 		if line != last {
-			if tty {
-				fmt.Fprintf(stderr, "\r\x1b[K%s", line)
-			} else {
-				fmt.Fprintln(stderr, line)
-			}
 			last = line
 			delay = 50 * time.Millisecond
 		}
-		if f.Indexed() || f.Status == "error" {
+		switch {
+		case tty && line != shown:
+			fmt.Fprintf(stderr, "\r\x1b[K%s", line)
+			shown = line
+		case !tty && line != shown && (shown == "" || done || time.Since(shownAt) >= progressEvery):
+			fmt.Fprintln(stderr, line)
+			shown, shownAt = line, time.Now()
+		}
+		if done {
 			if tty {
 				fmt.Fprintln(stderr)
 			}
@@ -204,6 +221,57 @@ func covering(list []client.Folder, dir string) (client.Folder, bool) {
 		}
 	}
 	return client.Folder{}, false
+}
+
+// unwatch stops watching a folder, named by its path.
+func unwatch(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("unwatch", "[flags] FOLDER\n\nStops watching a folder and removes its files from the index (the files\non disk are not touched).\nExit codes: 0 done, 1 the folder is not watched, 2 bad arguments, 3 cannot reach Trove.", stdout)
+	addr := addrFlag(fs)
+	paths, code, ok := parseFlags(fs, args, stderr)
+	if !ok {
+		return code
+	}
+	abs, ok := oneFolder("unwatch", paths, stderr)
+	if !ok {
+		return exitUsage
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := client.New(*addr, "")
+	list, err := c.Folders(ctx)
+	if err != nil {
+		return failed("unwatch", err, stderr)
+	}
+	for _, f := range list {
+		if f.Path == abs {
+			if err := c.Unwatch(ctx, f.ID); err != nil {
+				return failed("unwatch", err, stderr)
+			}
+			fmt.Fprintf(stdout, "no longer watching %s\n", abs)
+			return exitOK
+		}
+	}
+	fmt.Fprintf(stderr, "%s unwatch: %s is not a watched folder (%s folders lists them)\n", prog, abs, prog)
+	return exitNothing
+}
+
+// oneFolder is the one folder argument of cmd, absolute; false (having
+// said why) when there is not exactly one, or it is empty.
+func oneFolder(cmd string, paths []string, stderr io.Writer) (string, bool) {
+	if len(paths) != 1 {
+		fmt.Fprintf(stderr, "%s %s: give one folder (run \"%s %s --help\")\n", prog, cmd, prog, cmd)
+		return "", false
+	}
+	if problem := emptyArg("FOLDER", paths[0]); problem != "" {
+		fmt.Fprintf(stderr, "%s %s: %s (run \"%s %s --help\")\n", prog, cmd, problem, prog, cmd)
+		return "", false
+	}
+	dir, err := absDir(paths[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "%s %s: %s: %v\n", prog, cmd, paths[0], err)
+		return "", false
+	}
+	return dir, true
 }
 
 func unexpected(cmd, arg string, stderr io.Writer) int {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,7 +29,8 @@ func search(args []string, stdout, stderr io.Writer) int {
 	order := fs.String("order", "", "asc or desc (default: desc, but asc for --sort name)")
 	asJSON := fs.Bool("json", false, "print the API's JSON answer (POST /api/search/)")
 	dir := fs.String("dir", "", "only files below this folder (relative paths are resolved)")
-	mode := fs.String("mode", "hybrid", "hybrid, keyword or semantic")
+	mode := fs.String("mode", "hybrid", "hybrid, keyword, semantic or names")
+	names := fs.Bool("names", false, "search file names and paths only (mode names): globs such as *.go, a mistyped name corrected")
 	related := fs.Bool("related", false, "when no file matches the words, list the files found by meaning alone")
 	words, code, ok := parseFlags(fs, args, stderr)
 	if !ok {
@@ -36,6 +38,9 @@ func search(args []string, stdout, stderr io.Writer) int {
 	}
 	query := strings.Join(words, " ")
 	req := client.SearchRequest{Query: query, Limit: *limit, Mode: *mode}
+	if *names {
+		req.Mode = "names"
+	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if problem := checkSearch(query, *limit, *offset, *sortBy, *order); problem != "" {
@@ -78,7 +83,7 @@ func search(args []string, stdout, stderr io.Writer) int {
 	case !res.Matched():
 		printNoMatch(res, query, *related, stdout)
 	default:
-		printResults(res, stdout)
+		printResults(res, *sortBy, stdout)
 	}
 	if !res.Matched() {
 		return exitNothing
@@ -95,7 +100,7 @@ func printNoMatch(res *client.SearchResponse, query string, related bool, stdout
 		return
 	}
 	fmt.Fprintln(stdout, "\nRelated by meaning (none of them holds the words):")
-	printResults(res, stdout)
+	printResults(res, "", stdout)
 }
 
 // addrFlag is --addr of the commands that call a running Trove.
@@ -163,13 +168,29 @@ func failed(what string, err error, stderr io.Writer) int {
 
 var markRE = regexp.MustCompile(`</?mark>`)
 
-func printResults(res *client.SearchResponse, stdout io.Writer) {
+// printResults lists results: the title, or the file name when sorted by
+// name (the order the list is in), with the size when sorted by size.
+func printResults(res *client.SearchResponse, sortBy string, stdout io.Writer) {
 	bold, plain := "", ""
 	if f, ok := stdout.(*os.File); ok && isTerminal(f) {
 		bold, plain = "\x1b[1m", "\x1b[0m"
 	}
+	if len(res.Fields) > 0 {
+		fields := make([]string, len(res.Fields))
+		for i, f := range res.Fields {
+			fields[i] = f.Field + ":" + f.Value
+		}
+		fmt.Fprintf(stdout, "Fields: %s\n", strings.Join(fields, "  "))
+	}
 	for i, r := range res.Results {
-		fmt.Fprintf(stdout, "%2d. %s%s%s  (%.2f)\n    %s\n", i+1, bold, r.File.Title, plain, r.RelevanceScore, r.File.FilePath)
+		heading, extra := r.File.Title, fmt.Sprintf("%.2f", r.RelevanceScore)
+		switch sortBy {
+		case "name":
+			heading = r.File.Filename
+		case "size":
+			extra = humanSize(r.File.Size)
+		}
+		fmt.Fprintf(stdout, "%2d. %s%s%s  (%s)\n    %s\n", i+1, bold, heading, plain, extra, r.File.FilePath)
 		if r.Snippet != "" {
 			snippet := markRE.ReplaceAllStringFunc(r.Snippet, func(m string) string {
 				if m == "<mark>" {
@@ -186,6 +207,21 @@ func printResults(res *client.SearchResponse, stdout io.Writer) {
 	if res.Notice != "" {
 		fmt.Fprintf(stdout, "Note: %s\n", res.Notice)
 	}
+}
+
+// humanSize writes a size in bytes as people read it: 512 B, 1.5 KB,
+// 20 MB (powers of 1024, as the query language's size: reads them).
+func humanSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, i := float64(n)/unit, 0
+	for v >= unit && i < 3 {
+		v /= unit
+		i++
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + " " + []string{"KB", "MB", "GB", "TB"}[i]
 }
 
 func isTerminal(f *os.File) bool {

@@ -84,11 +84,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help", "--help", "-h":
 		usage(stdout)
 		return 0
+	case "unwatch":
+		return unwatch(args, stdout, stderr)
 	case "":
-		return defaultCommand(nil, stderr)
+		return defaultCommand(nil, stdout, stderr)
 	}
 	if strings.HasPrefix(cmd, "-") { // flags of the default command
-		return defaultCommand(append([]string{cmd}, args...), stderr)
+		return defaultCommand(append([]string{cmd}, args...), stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "%s: unknown command %q (run %q for the commands)\n", prog, cmd, prog+" help")
 	return exitUsage
@@ -107,7 +109,8 @@ func usage(w io.Writer) {
 
 With no command, the desktop build (trove-desktop) starts the app: window,
 tray and API; with --hidden it starts in the tray without its window, as
-it does at login. The headless build (trove) runs serve.
+it does at login. The headless build (trove) prints this help; with serve's
+flags alone (--addr, --data-dir, --config-dir) it runs serve.
 
 commands:
   serve     run the indexing service and the API (headless)
@@ -115,6 +118,7 @@ commands:
   status    the running Trove's status (--json)
   folders   the watched folders and their progress (--json)
   watch     watch a folder; --wait blocks until it is indexed
+  unwatch   stop watching a folder and drop its files from the index
   quick     open the desktop app's quick search (bind it to a hotkey); --folder DIR searches below DIR
   mcp       serve the Model Context Protocol on stdin/stdout for AI agents (docs/integrations.md)
   version   print the version

@@ -19,7 +19,7 @@ import (
 // login entry passes (backend/platform/autostart.HiddenFlag).
 const hiddenFlag = "--hidden"
 
-func defaultCommand(args []string, stderr io.Writer) int {
+func defaultCommand(args []string, _, stderr io.Writer) int {
 	hidden := false
 	args = slices.DeleteFunc(args, func(a string) bool {
 		hidden = hidden || a == hiddenFlag

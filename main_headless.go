@@ -7,8 +7,17 @@ import (
 	"io"
 )
 
-// defaultCommand of the headless build is serve.
-func defaultCommand(args []string, stderr io.Writer) int { return serve(args, stderr) }
+// defaultCommand of the headless build: with flags (--addr, --data-dir),
+// serve, as before; alone, the help, so a person trying the command sees
+// what it does instead of a server holding the terminal (trove serve
+// starts one).
+func defaultCommand(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stdout)
+		return exitOK
+	}
+	return serve(args, stderr)
+}
 
 // quick needs the desktop app's window.
 func quick(_ string, stderr io.Writer) int {

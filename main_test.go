@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"trove/internal/testserver"
 )
@@ -65,7 +67,7 @@ func TestSearchHelpDocumentsEveryFlag(t *testing.T) {
 	if code := run([]string{"search", "--help"}, &out, &errOut); code != 0 {
 		t.Fatalf("code %d", code)
 	}
-	for _, flag := range []string{"-addr", "-limit", "-offset", "-sort", "-order", "-json", "-dir", "-mode", "Exit codes"} {
+	for _, flag := range []string{"-addr", "-limit", "-offset", "-sort", "-order", "-json", "-dir", "-mode", "-names", "Exit codes"} {
 		if !strings.Contains(out.String(), flag) {
 			t.Errorf("search --help does not mention %s:\n%s", flag, out.String())
 		}
@@ -232,8 +234,22 @@ func TestStatusFoldersAndWatchCommands(t *testing.T) {
 	if code != exitOK || json.Unmarshal([]byte(out), &st) != nil || st["jobs"] != float64(1) || st["version"] != "test" {
 		t.Fatalf("status --json: %d %q", code, out)
 	}
-	if code, out, _ := run3(t, "status", "--addr", addr); code != exitOK || !strings.Contains(out, "1 watched") {
+	if code, out, _ := run3(t, "status", "--addr", addr); code != exitOK || !strings.Contains(out, "1 watched") ||
+		!strings.Contains(out, "files:     3 indexed, 0 failed, 3 found") {
 		t.Fatalf("status: %d %q", code, out)
+	}
+	// unwatch: by path, relative or not; a folder not watched is exit 1.
+	if code, _, errOut := run3(t, "unwatch", "--addr", addr, filepath.Join(root, "c")); code != exitNothing || !strings.Contains(errOut, "not a watched folder") {
+		t.Fatalf("unwatch a folder not watched: %d %q", code, errOut)
+	}
+	if code, out, errOut := run3(t, "unwatch", "--addr", addr, root); code != exitOK || !strings.Contains(out, "no longer watching "+root) {
+		t.Fatalf("unwatch: %d %q %q", code, out, errOut)
+	}
+	if code, out, _ := run3(t, "folders", "--addr", addr); code != exitNothing || !strings.Contains(out, "No folders") {
+		t.Fatalf("folders after unwatch: %d %q", code, out)
+	}
+	if code, _, errOut := run3(t, "unwatch", "--addr", addr); code != exitUsage || !strings.Contains(errOut, "give one folder") {
+		t.Fatalf("unwatch without a folder: %d %q", code, errOut)
 	}
 	for _, cmd := range []string{"status", "folders", "watch"} {
 		args := []string{cmd, "--addr", "127.0.0.1:1"}
@@ -329,5 +345,79 @@ func TestSearchReportsMeaningOnlyResultsAsNoMatch(t *testing.T) {
 	}
 	if code, out, _ := run3(t, "search", "--addr", addr, "tomatoes"); code != exitOK || !strings.Contains(out, "garden.txt") || strings.Contains(out, "No files match") {
 		t.Errorf("a match: %d %q", code, out)
+	}
+}
+
+// The query language works from the command line: the fields read are
+// shown, --sort size shows sizes and --sort name the file names.
+func TestSearchFieldsAndSortedColumns(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "budget-small.txt", "budget", "notes.md", "budget notes in markdown")
+	if err := os.WriteFile(filepath.Join(root, "budget-big.txt"), []byte("budget "+strings.Repeat("line\n", 600)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.IndexDir(root, 3)
+	addr := strings.TrimPrefix(s.URL, "http://")
+
+	code, out, errOut := run3(t, "search", "--addr", addr, "ext:txt size:>1kb budget")
+	if code != exitOK || !strings.Contains(out, "Fields: ext:txt  size:>1kb") || !strings.Contains(out, "budget-big.txt") ||
+		strings.Contains(out, "budget-small.txt") || strings.Contains(out, "notes.md") {
+		t.Fatalf("fields: %d %q %q", code, out, errOut)
+	}
+	code, out, _ = run3(t, "search", "--addr", addr, "--sort", "size", "budget")
+	if code != exitOK || !strings.Contains(out, "(2.9 KB)") || !strings.Contains(out, "(6 B)") {
+		t.Fatalf("--sort size shows no sizes: %q", out)
+	}
+	code, out, _ = run3(t, "search", "--addr", addr, "--sort", "name", "budget")
+	if code != exitOK || !strings.Contains(out, " 1. budget-big.txt") || !strings.Contains(out, " 3. notes.md") {
+		t.Fatalf("--sort name shows no names: %q", out)
+	}
+	// --names: names only, a mistyped name corrected.
+	code, out, _ = run3(t, "search", "--addr", addr, "--names", "budget-smal.txt")
+	if code != exitOK || !strings.Contains(out, root+"/budget-small.txt") || strings.Contains(out, "notes.md") {
+		t.Fatalf("--names: %d %q", code, out)
+	}
+	code, _, errOut = run3(t, "search", "--addr", addr, "auther:smith")
+	if code != exitUsage || !strings.Contains(errOut, "UNKNOWN_FIELD") || !strings.Contains(errOut, "author") {
+		t.Fatalf("unknown field: %d %q", code, errOut)
+	}
+}
+
+// watch --wait writes progress lines now and then, not one per file, when
+// stderr is no terminal.
+func TestWatchWaitProgressIsPeriodic(t *testing.T) {
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = time.Hour // only the first line and the last
+	s := testserver.Start(t)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	root := t.TempDir()
+	var pairs []string
+	for i := range 300 {
+		pairs = append(pairs, fmt.Sprintf("f%03d.txt", i), fmt.Sprintf("file number %d", i))
+	}
+	testserver.WriteFiles(t, root, pairs...)
+	code, _, errOut := run3(t, "watch", "--addr", addr, "--wait", root)
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if code != exitOK || len(lines) > 3 || !strings.Contains(lines[len(lines)-1], "300/300 files") {
+		t.Fatalf("watch --wait: %d, %d lines: %q", code, len(lines), errOut)
+	}
+}
+
+// A refusal that a force overrides says so, and --force overrides it
+// with a warning of what it costs.
+func TestWatchForce(t *testing.T) {
+	s := testserver.Start(t)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	code, _, errOut := run3(t, "watch", "--addr", addr, s.ConfigDir)
+	if code != exitUsage || !strings.Contains(errOut, "--force") || !strings.Contains(errOut, "searchable") {
+		t.Fatalf("refusal: %d %q", code, errOut)
+	}
+	// Forced, the request passes the refusal that force overrides (Trove's
+	// own folder then meets the one that nothing overrides).
+	_, _, errOut = run3(t, "watch", "--addr", addr, "--force", s.ConfigDir)
+	if !strings.Contains(errOut, "warning: --force") || !strings.Contains(errOut, "passwords") || strings.Contains(errOut, `"force": true`) ||
+		!strings.Contains(errOut, "never indexed") {
+		t.Fatalf("--force: %q", errOut)
 	}
 }

@@ -194,10 +194,23 @@ func (c *Client) Folders(ctx context.Context) ([]Folder, error) {
 
 // Watch adds a folder (POST /api/watch/directory) and starts indexing it.
 func (c *Client) Watch(ctx context.Context, path string) (*Watched, error) {
+	return c.WatchFolder(ctx, WatchRequest{Path: path})
+}
+
+// WatchRequest is the body of POST /api/watch/directory.
+type WatchRequest struct {
+	Path string `json:"path"`
+	// Force watches a folder Trove refuses as a system folder or its own:
+	// what it holds (keys, device files) becomes searchable.
+	Force bool `json:"force,omitempty"`
+}
+
+// WatchFolder is Watch with the request's options.
+func (c *Client) WatchFolder(ctx context.Context, r WatchRequest) (*Watched, error) {
 	var out struct {
 		Data Watched `json:"data"`
 	}
-	return &out.Data, c.do(ctx, "POST", "/api/watch/directory", map[string]any{"path": path}, &out)
+	return &out.Data, c.do(ctx, "POST", "/api/watch/directory", r, &out)
 }
 
 // Unwatch stops watching a folder and removes its files from the index.

@@ -6,9 +6,11 @@ import "encoding/json"
 
 // File is the API's File.
 type File struct {
-	ID          int64    `json:"id"`
-	Filename    string   `json:"filename"`
-	Extension   string   `json:"extension"`
+	ID        int64  `json:"id"`
+	Filename  string `json:"filename"`
+	Extension string `json:"extension"`
+	// Created: the creation (birth) time where the file system records one
+	// (statx)
 	Created     string   `json:"created"`
 	Modified    string   `json:"modified"`
 	Summary     string   `json:"summary"`
@@ -64,9 +66,11 @@ type SearchResponse struct {
 	Sort           string      `json:"sort"`
 	Order          string      `json:"order"`
 	Query          string      `json:"query"`
-	DidYouMean     *DidYouMean `json:"did_you_mean"`
-	Facets         Facets      `json:"facets"`
-	Notice         string      `json:"notice,omitempty"`
+	// Fields: the fields of the query language the query holds (ext:pdf
+	Fields     []QueryField `json:"fields"`
+	DidYouMean *DidYouMean  `json:"did_you_mean"`
+	Facets     Facets       `json:"facets"`
+	Notice     string       `json:"notice,omitempty"`
 	// KeywordMatches: how many of the total files match a word of the query or
 	// by name (keyword_match) over the whole search (not the page); 0 with
 	// results: no file matches and the results were found by meaning alone;
@@ -142,18 +146,20 @@ type Folder struct {
 
 // SearchFile is the API's SearchFile.
 type SearchFile struct {
-	FilePath  string   `json:"file_path"`
-	Filename  string   `json:"filename"`
-	Extension string   `json:"extension"`
-	Created   string   `json:"created"`
-	Modified  string   `json:"modified"`
-	Accessed  string   `json:"accessed"`
-	Title     string   `json:"title"`
-	Summary   string   `json:"summary"`
-	Keywords  []string `json:"keywords"`
-	ID        int64    `json:"id"`
-	Size      int64    `json:"size"`
-	Mime      string   `json:"mime"`
+	FilePath  string `json:"file_path"`
+	Filename  string `json:"filename"`
+	Extension string `json:"extension"`
+	// Created: the creation (birth) time where the file system records one
+	// (statx)
+	Created  string   `json:"created"`
+	Modified string   `json:"modified"`
+	Accessed string   `json:"accessed"`
+	Title    string   `json:"title"`
+	Summary  string   `json:"summary"`
+	Keywords []string `json:"keywords"`
+	ID       int64    `json:"id"`
+	Size     int64    `json:"size"`
+	Mime     string   `json:"mime"`
 }
 
 // Explain is the API's Explain.
@@ -163,6 +169,14 @@ type Explain struct {
 	Words    []ExplainWord   `json:"words"`
 	Name     []ExplainName   `json:"name"`
 	Feedback []string        `json:"feedback"`
+}
+
+// QueryField is the API's QueryField.
+type QueryField struct {
+	// Field: the field: name
+	Field string `json:"field"`
+	// Value: the value as typed (a quoted value without its quotes)
+	Value string `json:"value"`
 }
 
 // DidYouMean is the API's DidYouMean.

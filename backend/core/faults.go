@@ -46,6 +46,7 @@ var (
 	TooLarge            = &Fault{kind: ErrInvalid, name: "a file too large for what was asked"}
 	TooManyClients      = &Fault{kind: ErrUnavailable, name: "too many clients at once"}
 	UnknownFile         = &Fault{kind: ErrNotFound, name: "no indexed file has that id or path"}
+	UnknownField        = &Fault{kind: ErrInvalid, name: "a field of the query language that does not exist"}
 	UnknownFolder       = &Fault{kind: ErrNotFound, name: "no watched folder has that id"}
 	UnknownItem         = &Fault{kind: ErrNotFound, name: "no queue item has that id"}
 	UnknownPattern      = &Fault{kind: ErrNotFound, name: "no filter pattern is that"}

@@ -21,8 +21,9 @@ const MaxCounted = search.MaxCounted
 // Kinds are the families of file types of the type filter.
 var Kinds = search.Kinds
 
-// KindOf returns the kind of a file extension.
-func KindOf(ext string) string { return search.KindOf(ext) }
+// KindOfName returns the kind of a file by its name (a compressed file
+// is of the kind of the file inside).
+func KindOfName(name string) string { return search.KindOfName(name) }
 
 // ValidKind reports whether id names a kind.
 func ValidKind(id string) bool { return search.ValidKind(id) }

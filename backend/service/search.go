@@ -29,6 +29,7 @@ const (
 	ModeHybrid   = search.Hybrid
 	ModeKeyword  = search.Keyword
 	ModeSemantic = search.Semantic
+	ModeNames    = search.Names
 )
 
 // SearchAnswer is what a search found, and what it could not use.
@@ -76,7 +77,7 @@ func (s *Service) guard(ctx context.Context, req SearchRequest, run func(context
 	if s.searchHook != nil {
 		s.searchHook(ctx, req)
 	}
-	wantsMeaning := req.Mode != ModeKeyword
+	wantsMeaning := req.Mode != ModeKeyword && req.Mode != ModeNames
 	fellBack := false
 	if req.Mode == ModeSemantic && s.Embedding().Failing() {
 		req.Mode, fellBack = ModeKeyword, true

@@ -72,7 +72,8 @@ func (s *Service) refuseSystemFolder(path string) error {
 	if clean := filepath.Clean(path); clean != real {
 		name = fmt.Sprintf("%s (%s)", path, real)
 	}
-	return core.Fail(core.BadPath, `%s is %s, not a folder of documents: Trove does not watch it unless the request says "force": true`, name, what)
+	return core.Fail(core.BadPath, `%s is %s, not a folder of documents: Trove does not watch it unless the request says "force": true, `+
+		`which indexes all it holds (keys, passwords, device files a read can block on) and makes it searchable by every client of the API`, name, what)
 }
 
 // systemFolder says what kind of system folder real is, or "".

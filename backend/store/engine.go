@@ -98,7 +98,7 @@ func (s *Store) PathsUnder(ctx context.Context, dir string) ([]string, error) {
 func (s *Store) Touch(ctx context.Context, id int64, f core.File) error {
 	_, err := s.wdb().ExecContext(ctx, `UPDATE files SET size = ?, modified_ns = ?, accessed_ns = ?, created_ns = ?,
 			device = COALESCE(?, device), inode = COALESCE(?, inode) WHERE id = ?`,
-		f.Size, f.Modified.UnixNano(), f.Accessed.UnixNano(), f.Created.UnixNano(), identity(f.Device), identity(f.Inode), id)
+		f.Size, f.Modified.UnixNano(), f.Accessed.UnixNano(), createdNS(f.Created), identity(f.Device), identity(f.Inode), id)
 	s.writes.Add(1) // kept keys hold the size and time
 	return err
 }

@@ -1,6 +1,9 @@
 package store
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // The full-text format is the store's own: which tables and columns hold
 // what, how their text is split (store/tokens), and the FTS5 syntax that
@@ -84,4 +87,19 @@ func (p Phrase) fts5() string {
 		cols[i] = ftsColumn[c]
 	}
 	return "{" + strings.Join(cols, " ") + "} : (" + s + ")"
+}
+
+// Near is a labelled value in a file's text: the word Label with the
+// words of Value close after it, as a metadata line of the text reads
+// ("author: Jane Doe"). FTS5's NEAR does not keep order, so a label a few
+// words after its value matches too.
+type Near struct {
+	Label  string
+	Value  []string
+	Within int // words between the label and the value's last word, at most
+}
+
+func (n Near) fts5() string {
+	label, value := Phrase{Words: []string{n.Label}}, Phrase{Words: n.Value}
+	return "NEAR(" + label.fts5() + " " + value.fts5() + ", " + strconv.Itoa(max(n.Within, 0)) + ")"
 }

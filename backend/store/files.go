@@ -48,7 +48,10 @@ func scanFile(row interface{ Scan(...any) error }) (core.File, error) {
 	if err != nil {
 		return f, err
 	}
-	f.Created, f.Modified, f.Accessed = time.Unix(0, created), time.Unix(0, modified), time.Unix(0, accessed)
+	f.Modified, f.Accessed = time.Unix(0, modified), time.Unix(0, accessed)
+	if created != 0 { // 0: the file system records no creation time
+		f.Created = time.Unix(0, created)
+	}
 	if indexed != 0 {
 		f.IndexedAt = time.Unix(0, indexed)
 	}
@@ -260,7 +263,7 @@ func upsertFile(ctx context.Context, tx *writeTx, f core.File, enrichBy, embedMo
 			indexed_ns = excluded.indexed_ns, ocr_pending = excluded.ocr_pending,
 			device = excluded.device, inode = excluded.inode
 		RETURNING id`,
-		f.DirID, f.Path, f.Filename, f.Extension, f.Mime, f.Size, f.Created.UnixNano(), f.Modified.UnixNano(),
+		f.DirID, f.Path, f.Filename, f.Extension, f.Mime, f.Size, createdNS(f.Created), f.Modified.UnixNano(),
 		f.Accessed.UnixNano(), f.ContentHash, f.State, f.Error, f.Title, f.Summary, keywords, enrichBy, embedModel,
 		f.IndexedAt.UnixNano(), ocrPending, identity(f.Device), identity(f.Inode)).Scan(&id)
 	if err != nil {
@@ -574,4 +577,13 @@ func (s *Store) Problems(ctx context.Context, dirID int64, limit int) ([]core.Fi
 		out = append(out, f)
 	}
 	return out, total, rows.Err()
+}
+
+// createdNS is a creation time as the files table holds it: 0 for none
+// (a zero time's UnixNano is not 0).
+func createdNS(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
 }

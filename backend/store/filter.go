@@ -21,16 +21,19 @@ type FileFilter struct {
 	CreatedAfter   int64
 	CreatedBefore  int64
 	MinSize        int64
-	MaxSize        int64  // 0: no maximum
-	NameLike       string // an SQLite GLOB pattern the file name matches
-	PathLike       string // an SQLite GLOB pattern the path matches
+	MaxSize        int64    // 0: no maximum
+	NameLike       string   // an SQLite GLOB pattern the file name matches
+	PathLike       string   // an SQLite GLOB pattern the path matches
+	Holds          []Near   // labelled values the text holds, every one (metadata: "author: Jane Doe")
+	Titled         []string // words the title holds, every one (case-insensitive for ASCII)
+	PathHas        []string // text the path holds, every one (case-insensitive for ASCII)
 }
 
 // Empty reports whether the filter restricts nothing.
 func (f FileFilter) Empty() bool {
 	return f.Scope == "" && len(f.Under) == 0 && len(f.Folders) == 0 && len(f.Exts) == 0 && f.ModifiedAfter == 0 &&
 		f.ModifiedBefore == 0 && f.CreatedAfter == 0 && f.CreatedBefore == 0 && f.MinSize == 0 && f.MaxSize == 0 &&
-		f.NameLike == "" && f.PathLike == ""
+		f.NameLike == "" && f.PathLike == "" && len(f.Holds) == 0 && len(f.Titled) == 0 && len(f.PathHas) == 0
 }
 
 // where renders the filter as SQL conditions on the files table aliased a.
@@ -87,6 +90,24 @@ func (f FileFilter) where(a string) (string, []any) {
 	if f.PathLike != "" {
 		conds = append(conds, a+".path GLOB ?")
 		args = append(args, f.PathLike)
+	}
+	if len(f.Holds) > 0 {
+		// FTS5 gathers the matching rows once; IN then looks each up.
+		parts := make([]string, len(f.Holds))
+		for i, n := range f.Holds {
+			parts[i] = n.fts5()
+		}
+		conds = append(conds, a+".id IN (SELECT rowid FROM fts_content WHERE fts_content MATCH ?)")
+		args = append(args, strings.Join(parts, " AND "))
+	}
+	for _, c := range []struct {
+		col  string
+		list []string
+	}{{"title", f.Titled}, {"path", f.PathHas}} {
+		for _, t := range c.list {
+			conds = append(conds, a+"."+c.col+` LIKE ? ESCAPE '\'`)
+			args = append(args, "%"+likeEscape(t)+"%")
+		}
 	}
 	return strings.Join(conds, " AND "), args
 }

@@ -500,3 +500,30 @@ func TestBestPassagesChooseByWords(t *testing.T) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
 }
+
+// A file system that records no creation time gives a zero Created: it is
+// stored as 0 and read back as zero (shown as null), not as 1970 or as
+// the overflow of a zero time's nanoseconds.
+func TestUnknownCreationTimeStaysUnknown(t *testing.T) {
+	s, dirID := openWithDir(t, "/notes")
+	d := doc(dirID, "/notes/a.txt", "text")
+	d.File.Created = time.Time{}
+	id, err := s.PutDocument(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ns int64
+	if err := s.rdb().QueryRow(`SELECT created_ns FROM files WHERE id = ?`, id).Scan(&ns); err != nil || ns != 0 {
+		t.Fatalf("created_ns %d %v", ns, err)
+	}
+	f, err := s.File(ctx, id)
+	if err != nil || !f.Created.IsZero() {
+		t.Fatalf("created %v %v", f.Created, err)
+	}
+	if err := s.Touch(ctx, id, f); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ = s.File(ctx, id); !f.Created.IsZero() {
+		t.Fatalf("after touch: created %v", f.Created)
+	}
+}

@@ -31,6 +31,8 @@ const (
 	Hybrid   Mode = "hybrid"
 	Keyword  Mode = "keyword"
 	Semantic Mode = "semantic"
+	// Names searches names and paths only (namesmode.go).
+	Names Mode = "names"
 )
 
 // Filters restrict results by type, time, size and place.
@@ -55,6 +57,10 @@ type Request struct {
 	Mode      Mode
 	Snippets  bool
 	Explain   bool // fill Result.Explain
+
+	// Set by start from the request and the query's fields.
+	paths pathTest
+	kinds []string // the query's kind: fields
 }
 
 // Result is one ranked file.
@@ -120,6 +126,13 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(req.kinds) > 0 { // kinds and extensions: any of them
+		req.paths.typeOK = kindMatcher(req.kinds, filter.Exts)
+		filter.Exts = nil
+	}
+	if req.Mode == Names {
+		return e.names(ctx, req, p.q, filter)
+	}
 	if len(p.terms) == 0 {
 		return e.browse(ctx, req, filter)
 	}
@@ -138,10 +151,20 @@ func (e *Engine) start(req *Request) (plan, store.FileFilter, error) {
 	if len(q.Errors) > 0 {
 		return plan{}, store.FileFilter{}, core.Fail(core.BadQuery, "%s", strings.Join(q.Errors, "; "))
 	}
+	if err := checkFields(q); err != nil {
+		return plan{}, store.FileFilter{}, err
+	}
+	kinds, err := kindsOf(q.Kinds)
+	if err != nil {
+		return plan{}, store.FileFilter{}, err
+	}
 	if req.Mode == "" {
 		req.Mode = Hybrid
 	}
+	req.kinds = kinds
+	req.paths = pathTest{glob: req.Filters.PathGlob, names: q.Names, paths: q.Paths}
 	filter, err := e.fileFilter(*req, q)
+	applyFields(&filter, q)
 	return newPlan(q), filter, err
 }
 
@@ -172,7 +195,7 @@ func (e *Engine) queryVector(ctx context.Context, text string, mode Mode) []floa
 // browse answers a query of filters only: the most recently modified files.
 func (e *Engine) browse(ctx context.Context, req Request, filter store.FileFilter) ([]Result, error) {
 	files, err := e.Store.Browse(ctx, filter, max(req.Limit, 1), func(f core.File) bool {
-		return globMatch(req.Filters.PathGlob, f.Path)
+		return req.paths.ok(f.Path)
 	})
 	if err != nil {
 		return nil, err

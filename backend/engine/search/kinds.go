@@ -1,6 +1,7 @@
 package search
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -32,7 +33,7 @@ var Kinds = []Kind{
 	{"code", "Code", exts("go c h cc cpp hpp cxx rs py js ts jsx tsx svelte vue java kt swift rb php pl pm lua sh bash zsh fish " +
 		"cs fs scala clj hs ml sql r jl dart zig nim asm s mk cmake gradle json yaml yml toml xml ini cfg conf css scss less " +
 		"proto mod sum lock diff patch el vim awk sed tcl ps1 bat make in am m4 ac")},
-	{"archives", "Archives", exts("zip tar gz tgz bz2 xz zst 7z rar deb rpm jar")},
+	{"archives", "Archives", exts("zip tar gz tgz bz2 tbz2 xz txz zst tzst 7z rar deb rpm jar")},
 	{"mail", "Mail", exts("eml mbox msg")},
 	{KindNone, "No extension", nil},
 	{KindOther, "Other", nil},
@@ -68,14 +69,51 @@ func KindOf(ext string) string {
 	return KindOther
 }
 
+// compressors are the extensions of one compressed file (what extraction
+// decompresses): the kind of such a file is the kind of the file inside.
+var compressors = exts("gz bz2 xz zst")
+
+// KindOfName returns the kind of a file by its name: the kind of its
+// extension, but a compressed file is of the kind of the file inside
+// (changelog.gz and README.Debian.gz are documents, notes.md.gz too,
+// dump.sql.gz is code) and an archive when that is a tar (.tar.gz, as
+// .tgz). Inside one, a name of no known kind is a document: single files
+// are compressed to be read later (changelogs, manuals, logs such as
+// syslog.2.gz), and extraction reads their text.
+func KindOfName(name string) string {
+	ext := extOfName(name)
+	if !slices.Contains(compressors, ext) {
+		return KindOf(ext)
+	}
+	inner := extOfName(name[:len(name)-len(ext)])
+	switch k := KindOf(inner); {
+	case inner == ".tar":
+		return "archives"
+	case k == KindOther || k == KindNone:
+		return "documents"
+	default:
+		return k
+	}
+}
+
+// extOfName is a name's extension as the index records it: lower case,
+// with its dot; "" for none and for dot-files (".bashrc").
+func extOfName(name string) string {
+	ext := path.Ext(name)
+	if ext == name {
+		return ""
+	}
+	return strings.ToLower(ext)
+}
+
 // ValidKind reports whether id names a kind.
 func ValidKind(id string) bool {
 	return slices.ContainsFunc(Kinds, func(k Kind) bool { return k.ID == id })
 }
 
-// kindMatcher reports whether an extension belongs to one of the kinds or
-// the extensions (nil when neither restricts).
-func kindMatcher(kinds, extensions []string) func(ext string) bool {
+// kindMatcher reports whether a file, by its name, belongs to one of the
+// kinds or has one of the extensions (nil when neither restricts).
+func kindMatcher(kinds, extensions []string) func(name string) bool {
 	if len(kinds) == 0 && len(extensions) == 0 {
 		return nil
 	}
@@ -87,5 +125,5 @@ func kindMatcher(kinds, extensions []string) func(ext string) bool {
 	for _, e := range normalizeExts(extensions) {
 		ext[e] = true
 	}
-	return func(e string) bool { return ext[e] || want[KindOf(e)] }
+	return func(name string) bool { return ext[extOfName(name)] || want[KindOfName(name)] }
 }

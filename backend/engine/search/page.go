@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"trove/backend/core"
+	"trove/backend/engine/text/query"
 	"trove/backend/store"
 )
 
@@ -63,6 +64,7 @@ type Correction struct {
 // ExtCount is how many matching files have an extension (type filters
 // aside).
 type ExtCount struct {
+	Kind  string // the files' kind (KindOfName)
 	Ext   string
 	Count int
 }
@@ -78,7 +80,8 @@ type Page struct {
 	// meaning alone.
 	Matches     int
 	Corrections []Correction
-	Facets      []ExtCount // by extension, over the matches before the type filter
+	Facets      []ExtCount    // by extension, over the matches before the type filter
+	Fields      []query.Field // the query's fields, as typed
 }
 
 // entry is a matching file on its way to a page.
@@ -102,9 +105,18 @@ func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
 	if pr.Sort == "" {
 		pr.Sort = ByRelevance
 	}
+	page, err := e.searchPage(ctx, pr, p, filter)
+	page.Fields = p.q.Fields
+	return page, err
+}
+
+func (e *Engine) searchPage(ctx context.Context, pr PageRequest, p plan, filter store.FileFilter) (Page, error) {
 	// Types are decided here, after the facets are counted.
-	typeOK := kindMatcher(pr.Kinds, append(slices.Clone(pr.Filters.Extensions), p.q.Exts...))
+	typeOK := kindMatcher(append(slices.Clone(pr.Kinds), pr.kinds...), append(slices.Clone(pr.Filters.Extensions), p.q.Exts...))
 	filter.Exts = nil
+	if pr.Mode == Names {
+		return e.namesPage(ctx, pr, p.q, filter, typeOK)
+	}
 	if len(p.terms) == 0 {
 		keys, more, err := e.Store.BrowseKeys(ctx, filter, MaxCounted)
 		if err != nil {
@@ -112,7 +124,7 @@ func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
 		}
 		var list []entry
 		for _, k := range keys {
-			if globMatch(pr.Filters.PathGlob, k.Path) {
+			if pr.paths.ok(k.Path) {
 				list = append(list, entry{key: k})
 			}
 		}
@@ -171,7 +183,7 @@ func (s *searcher) matching(ctx context.Context, ranked []Scored) ([]entry, bool
 		r := &ranked[i]
 		k, ok := known[r.C.ID]
 		if !ok || excluded[r.C.ID] || r.Score < s.req.MinScore ||
-			!globMatch(s.req.Filters.PathGlob, k.Path) {
+			!s.req.paths.ok(k.Path) {
 			continue
 		}
 		seen[k.ID] = true
@@ -206,8 +218,8 @@ func (s *searcher) startListing(ctx context.Context) {
 		return
 	}
 	m := store.Matches{Any: typed, Exclude: s.parsed.excluded, CountOnly: s.countOnly}
-	if s.req.Filters.PathGlob != "" {
-		m.Keep = func(k store.FileKey) bool { return globMatch(s.req.Filters.PathGlob, k.Path) }
+	if !s.req.paths.empty() {
+		m.Keep = func(k store.FileKey) bool { return s.req.paths.ok(k.Path) }
 	}
 	go func() {
 		var l listing
@@ -225,7 +237,7 @@ func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []e
 	var out Page
 	out.Facets = facets(list)
 	if typeOK != nil {
-		list = slices.DeleteFunc(list, func(en entry) bool { return !typeOK(en.key.Extension) })
+		list = slices.DeleteFunc(list, func(en entry) bool { return !typeOK(en.key.Filename) })
 	}
 	out.Total, out.Estimated = len(list), more
 	for _, en := range list {
@@ -241,7 +253,7 @@ func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []e
 			return out, err
 		}
 	}
-	order(list, pr.Sort, pr.Asc, s == nil)
+	order(list, pr.Sort, pr.Asc, s == nil && pr.Mode != Names) // names mode ranks its own list
 	groups, n := group(list, pr.Offset, pr.Offset+max(pr.Limit, 1))
 	out.Groups = n
 	if s != nil {
@@ -589,14 +601,17 @@ func (s *searcher) corrections() []Correction {
 
 // facets counts the matching files by extension, most first.
 func facets(list []entry) []ExtCount {
-	n := map[string]int{}
+	type kindExt struct{ kind, ext string } // one extension can be of two kinds: notes.gz, logs.tar.gz
+	n := map[kindExt]int{}
 	for _, en := range list {
-		n[en.key.Extension]++
+		n[kindExt{KindOfName(en.key.Filename), en.key.Extension}]++
 	}
 	out := make([]ExtCount, 0, len(n))
-	for e, c := range n {
-		out = append(out, ExtCount{Ext: e, Count: c})
+	for k, c := range n {
+		out = append(out, ExtCount{Kind: k.kind, Ext: k.ext, Count: c})
 	}
-	slices.SortFunc(out, func(a, b ExtCount) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Ext, b.Ext)) })
+	slices.SortFunc(out, func(a, b ExtCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Ext, b.Ext), cmp.Compare(a.Kind, b.Kind))
+	})
 	return out
 }

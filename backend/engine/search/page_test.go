@@ -71,7 +71,7 @@ func TestSearchPageOrdersAndGroups(t *testing.T) {
 		t.Fatalf("second page %+v %v", p, err)
 	}
 	p, err = e.SearchPage(ctx, PageRequest{Request: Request{Query: "harbour", Limit: 5}, Kinds: []string{KindNone}})
-	if err != nil || p.Total != 0 || len(p.Facets) != 1 || p.Facets[0] != (ExtCount{".txt", 3}) {
+	if err != nil || p.Total != 0 || len(p.Facets) != 1 || p.Facets[0] != (ExtCount{"documents", ".txt", 3}) {
 		t.Fatalf("kinds %+v %v", p, err)
 	}
 }

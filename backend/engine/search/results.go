@@ -31,7 +31,7 @@ func (s *searcher) results(ctx context.Context, ranked []Scored) ([]Result, erro
 			break
 		}
 		if allowed != nil && !allowed[r.C.ID] || excluded[r.C.ID] || r.Score < s.req.MinScore ||
-			!globMatch(s.req.Filters.PathGlob, r.C.Path) {
+			!s.req.paths.ok(r.C.Path) {
 			continue
 		}
 		keep = append(keep, r)

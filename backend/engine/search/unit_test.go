@@ -226,7 +226,7 @@ func TestBrowsePagesOrderGroupAndCount(t *testing.T) {
 		if p.Total != total || p.Groups != groups || p.Estimated {
 			t.Errorf("kinds %v: total %d, groups %d, estimated %v; want %d, %d", tc.kinds, p.Total, p.Groups, p.Estimated, total, groups)
 		}
-		want := []ExtCount{{".txt", 4}, {".md", 1}, {".pdf", 1}}
+		want := []ExtCount{{"documents", ".txt", 4}, {"documents", ".md", 1}, {"pdf", ".pdf", 1}}
 		if !slices.Equal(p.Facets, want) {
 			t.Errorf("facets %v, want %v", p.Facets, want)
 		}
@@ -543,5 +543,19 @@ func TestShortQueryFavoursHoldingEachWord(t *testing.T) {
 	}
 	if got := first(DefaultTuning.forWords(DefaultTuning.ShortWords + 1)); got != often.ID {
 		t.Errorf("a longer query: file %d first, want plain BM25F's", got)
+	}
+}
+
+// A compressed file is of the kind of the file inside; a compressed tar is
+// an archive.
+func TestKindOfCompressedFiles(t *testing.T) {
+	for name, want := range map[string]string{
+		"changelog.gz": "documents", "README.Debian.gz": "documents", "notes.md.bz2": "documents", "syslog.2.gz": "documents",
+		"dump.sql.xz": "code", "photo.jpg.gz": "images", "logs.tar.gz": "archives", "logs.tgz": "archives", "x.tar.zst": "archives",
+		"report.pdf": "pdf", "Makefile": KindNone, ".bashrc": KindNone, "data.bin": KindOther,
+	} {
+		if got := KindOfName(name); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
 	}
 }

@@ -84,7 +84,7 @@ var operations = []operation{
 		query("query", "string", "the query, at least 2 characters (required)"),
 		query("limit", "integer", "most results (default 20)"),
 		query("min_score", "number", "lowest relevance score"),
-		query("mode", "string", "hybrid (default), keyword or semantic")}, status: 200, answer: views.SearchStreamAnswer{}, failure: ErrorStatus{}},
+		query("mode", "string", "hybrid (default), keyword, semantic or names")}, status: 200, answer: views.SearchStreamAnswer{}, failure: ErrorStatus{}},
 }
 
 // Operations lists the document's operations as "METHOD /path" pairs.

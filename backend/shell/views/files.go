@@ -10,7 +10,7 @@ type File struct {
 	ID          int64    `json:"id"`
 	Filename    string   `json:"filename"`
 	Extension   string   `json:"extension"`
-	Created     string   `json:"created"`
+	Created     string   `json:"created" jsonschema:"description=the creation (birth) time where the file system records one (statx), else the modification time"`
 	Modified    string   `json:"modified"`
 	Summary     string   `json:"summary"`
 	Keywords    []string `json:"keywords"`
@@ -29,7 +29,7 @@ type File struct {
 // FileOf shows a file record.
 func FileOf(f core.File) File {
 	v := File{
-		ID: f.ID, Filename: f.Filename, Extension: f.Extension, Created: LocalTime(f.Created),
+		ID: f.ID, Filename: f.Filename, Extension: f.Extension, Created: CreatedTime(f.Created, f.Modified),
 		Modified: LocalTime(f.Modified), Summary: f.Summary, Keywords: f.Keywords, Path: f.Path, Title: f.Title,
 		Size: f.Size, Mime: f.Mime, Accessed: LocalTime(f.Accessed), Status: f.State,
 		ContentHash: f.ContentHash, DirectoryID: f.DirID,

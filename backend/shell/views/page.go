@@ -80,23 +80,34 @@ func parseKinds(raw json.RawMessage) ([]string, error) {
 
 // PageResponse is the answer of POST /api/search/.
 type PageResponse struct {
-	Results        []PageHit   `json:"results"`
-	Total          int         `json:"total"`
-	TotalEstimated bool        `json:"total_estimated"`
-	TotalGroups    int         `json:"total_groups"`
-	Offset         int         `json:"offset"`
-	Limit          int         `json:"limit"`
-	Sort           string      `json:"sort"`
-	Order          string      `json:"order"`
-	Query          string      `json:"query"`
-	DidYouMean     *DidYouMean `json:"did_you_mean"`
-	Facets         Facets      `json:"facets"`
+	Results        []PageHit `json:"results"`
+	Total          int       `json:"total"`
+	TotalEstimated bool      `json:"total_estimated"`
+	TotalGroups    int       `json:"total_groups"`
+	Offset         int       `json:"offset"`
+	Limit          int       `json:"limit"`
+	Sort           string    `json:"sort"`
+	Order          string    `json:"order"`
+	Query          string    `json:"query"`
+	// Fields are the query's fields as the search read them, in the
+	// order typed, for a client to show as chips.
+	Fields     []QueryField `json:"fields" jsonschema:"description=the fields of the query language the query holds (ext:pdf, size:>10mb, *.go ...) as the search read them, in the order typed; empty when none"`
+	DidYouMean *DidYouMean  `json:"did_you_mean"`
+	Facets     Facets       `json:"facets"`
 	// Notice says what the results lack; absent when nothing is missing.
 	Notice string `json:"notice,omitempty"`
 	// KeywordMatches is how many of the total files match a word of the
 	// query: 0 with results means no file matches, and those shown were
 	// found by meaning alone (every client then says "No files match").
 	KeywordMatches *int `json:"keyword_matches" jsonschema:"description=how many of the total files match a word of the query or by name (keyword_match) over the whole search (not the page); 0 with results: no file matches and the results were found by meaning alone; null in mode semantic (which looks no word up)"`
+}
+
+// QueryField is one field of the query: name:value as typed, its name
+// with aliases resolved (type: is ext); a bare glob is a name (or path)
+// field.
+type QueryField struct {
+	Field string `json:"field" jsonschema:"description=the field: name, path, ext, kind, in, size, modified, created, after, before, lang, author, title, pages, artist, album, camera, width, height"`
+	Value string `json:"value" jsonschema:"description=the value as typed (a quoted value without its quotes)"`
 }
 
 // PageHit is one result with its kind and the copies of its content.
@@ -147,12 +158,16 @@ func PageResponseOf(query string, pr service.PageRequest, p service.PageAnswer) 
 	}
 	out := PageResponse{Results: make([]PageHit, len(p.Results)), Total: p.Total, TotalEstimated: p.Estimated,
 		TotalGroups: p.Groups, Offset: pr.Offset, Limit: pr.Limit, Sort: string(pr.Sort), Order: order, Query: query,
-		Facets: facetsOf(p.Facets), Notice: p.Notice, KeywordMatches: wordsKnown(pr.Mode, p.Matches)}
+		Facets: facetsOf(p.Facets), Notice: p.Notice, KeywordMatches: wordsKnown(pr.Mode, p.Matches),
+		Fields: make([]QueryField, len(p.Fields))}
+	for i, f := range p.Fields {
+		out.Fields[i] = QueryField{Field: f.Name, Value: f.Value}
+	}
 	if out.Sort == "" {
 		out.Sort = "relevance"
 	}
 	for i, r := range p.Results {
-		out.Results[i] = PageHit{SearchHit: searchHitOf(r.Result, pr.Mode), Kind: service.KindOf(r.File.Extension), Copies: make([]SearchFile, len(r.Copies))}
+		out.Results[i] = PageHit{SearchHit: searchHitOf(r.Result, pr.Mode), Kind: service.KindOfName(r.File.Filename), Copies: make([]SearchFile, len(r.Copies))}
 		for j, c := range r.Copies {
 			out.Results[i].Copies[j] = searchFileOf(c)
 		}
@@ -180,7 +195,7 @@ func replaceWord(text, typed, with string) string {
 func facetsOf(exts []service.ExtCount) Facets {
 	byKind := map[string]*KindCount{}
 	for _, e := range exts {
-		k := service.KindOf(e.Ext)
+		k := e.Kind
 		kc := byKind[k]
 		if kc == nil {
 			kc = &KindCount{Kind: k, Extensions: []ExtCount{}}
@@ -223,7 +238,7 @@ type PartView struct {
 // PreviewOf shows a preview.
 func PreviewOf(p service.FilePreview) PreviewView {
 	f := p.File
-	out := PreviewView{ID: f.ID, Path: f.Path, Filename: f.Filename, Mime: f.Mime, Kind: service.KindOf(f.Extension),
+	out := PreviewView{ID: f.ID, Path: f.Path, Filename: f.Filename, Mime: f.Mime, Kind: service.KindOfName(f.Filename),
 		Image: strings.HasPrefix(f.Mime, "image/") && f.Mime != "image/svg+xml" && f.Size <= service.MaxImage,
 		Parts: make([]PartView, len(p.Parts)), Matches: p.Matches, Truncated: p.Truncated}
 	for i, part := range p.Parts {

@@ -91,8 +91,10 @@ func BuildQuery(query string, limit int, minScore float64, mode string, minLen i
 		m = service.ModeKeyword
 	case "semantic":
 		m = service.ModeSemantic
+	case "names":
+		m = service.ModeNames
 	default:
-		return service.SearchRequest{}, core.FailField(core.BadParameter, "mode", "%q is not a mode (use hybrid, keyword or semantic)", mode)
+		return service.SearchRequest{}, core.FailField(core.BadParameter, "mode", "%q is not a mode (use hybrid, keyword, semantic or names)", mode)
 	}
 	return service.SearchRequest{Query: query, Limit: min(limit, MaxLimit), MinScore: minScore, Mode: m, Snippets: true}, nil
 }
@@ -206,7 +208,7 @@ type SearchFile struct {
 	FilePath  string   `json:"file_path"`
 	Filename  string   `json:"filename"`
 	Extension string   `json:"extension"`
-	Created   string   `json:"created"`
+	Created   string   `json:"created" jsonschema:"description=the creation (birth) time where the file system records one (statx), else the modification time"`
 	Modified  string   `json:"modified"`
 	Accessed  string   `json:"accessed"`
 	Title     string   `json:"title"`
@@ -246,7 +248,7 @@ func wordsKnown[T any](mode service.SearchMode, v T) *T {
 
 func searchFileOf(f core.File) SearchFile {
 	return SearchFile{FilePath: f.Path, Filename: f.Filename, Extension: f.Extension,
-		Created: LocalTime(f.Created), Modified: LocalTime(f.Modified), Accessed: LocalTime(f.Accessed),
+		Created: CreatedTime(f.Created, f.Modified), Modified: LocalTime(f.Modified), Accessed: LocalTime(f.Accessed),
 		Title: titleOf(f), Summary: f.Summary, Keywords: keywordsOf(f), ID: f.ID, Size: f.Size, Mime: f.Mime}
 }
 

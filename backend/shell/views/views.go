@@ -19,6 +19,7 @@ func LocalTime(t time.Time) string { return t.Local().Format(localLayout) }
 // UTCTime formats a folder or job time.
 func UTCTime(t time.Time) string { return t.UTC().Format(utcLayout) }
 
+
 // OptionalLocal is LocalTime, or nil for no time.
 func OptionalLocal(t *time.Time) *string {
 	if t == nil {
@@ -41,3 +42,13 @@ func OptionalUTC(t *time.Time) *string {
 func UnixSeconds(t time.Time) float64 { return float64(t.UnixMilli()) / 1000 }
 
 func round(x float64) float64 { return float64(int64(x*1e6+0.5)) / 1e6 }
+
+// CreatedTime is a file's creation time as the API shows it, a string as
+// the spec has it: the birth time, or where none is recorded (a file
+// listed by name before it was read) its modification time.
+func CreatedTime(created, modified time.Time) string {
+	if created.IsZero() {
+		return LocalTime(modified)
+	}
+	return LocalTime(created)
+}

@@ -339,3 +339,21 @@ func TestMissingThingsGetTheirCodesHere(t *testing.T) {
 		t.Errorf("Shown replaced %v with %v", own, got)
 	}
 }
+
+// A creation time the file system does not record is the modification
+// time (a string, as the spec has it), never 1970.
+func TestUnknownCreationTimeIsTheModificationTime(t *testing.T) {
+	modified := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
+	b, _ := json.Marshal(searchFileOf(core.File{Modified: modified}))
+	if !strings.Contains(string(b), `"created":"2026-01-02T03:04:05"`) {
+		t.Fatalf("search file: %s", b)
+	}
+	b, _ = json.Marshal(FileOf(core.File{Modified: modified}))
+	if !strings.Contains(string(b), `"created":"2026-01-02T03:04:05"`) {
+		t.Fatalf("file: %s", b)
+	}
+	created := time.Date(2025, 2, 3, 4, 5, 6, 0, time.Local)
+	if b, _ = json.Marshal(FileOf(core.File{Created: created})); !strings.Contains(string(b), `"created":"2025-02-03T04:05:06"`) {
+		t.Fatalf("known: %s", b)
+	}
+}

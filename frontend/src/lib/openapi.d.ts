@@ -588,7 +588,7 @@ export interface components {
          * @description stable machine-readable code (docs/api.md lists what each means)
          * @enum {string}
          */
-        Code: "ALREADY_WATCHING" | "AUTHENTICATION_REQUIRED" | "BAD_REQUEST" | "BODY_TOO_LARGE" | "CONFLICT" | "EMPTY_UPDATE" | "FILE_CHANGED" | "FILE_GONE" | "FILE_NOT_FOUND" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "INDEX_DAMAGED" | "INDEX_NOT_WRITABLE" | "INTERNAL" | "INVALID_DIRECTORY" | "INVALID_FILTER" | "INVALID_ID" | "INVALID_JSON" | "INVALID_LIMIT" | "INVALID_MODE" | "INVALID_NUMBER" | "INVALID_PARAMETER" | "INVALID_PATH" | "INVALID_PATTERN" | "INVALID_PATTERN_TYPE" | "INVALID_QUERY" | "INVALID_RULE" | "INVALID_TYPE" | "INVALID_VALUE" | "ITEM_NOT_FOUND" | "JOB_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_FIELD" | "NOT_AN_IMAGE" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "NOT_INDEXED" | "NOT_SUPPORTED" | "NO_APPLICATION" | "NO_CLIPBOARD" | "NO_OPENER" | "NO_WINDOW" | "OPEN_FAILED" | "OUT_OF_RANGE" | "PATTERN_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "READ_TIMEOUT" | "REBUILD_IN_PROGRESS" | "REQUEST_TIMEOUT" | "SEARCH_CANCELLED" | "SEARCH_TIMEOUT" | "STARTING" | "TIMEOUT" | "TOO_LARGE" | "TOO_MANY_CLIENTS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNAVAILABLE" | "UNKNOWN_SETTING" | "UNSUPPORTED_MEDIA_TYPE" | "UNTRUSTED" | "URI_TOO_LONG";
+        Code: "ALREADY_WATCHING" | "AUTHENTICATION_REQUIRED" | "BAD_REQUEST" | "BODY_TOO_LARGE" | "CONFLICT" | "EMPTY_UPDATE" | "FILE_CHANGED" | "FILE_GONE" | "FILE_NOT_FOUND" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "INDEX_DAMAGED" | "INDEX_NOT_WRITABLE" | "INTERNAL" | "INVALID_DIRECTORY" | "INVALID_FILTER" | "INVALID_ID" | "INVALID_JSON" | "INVALID_LIMIT" | "INVALID_MODE" | "INVALID_NUMBER" | "INVALID_PARAMETER" | "INVALID_PATH" | "INVALID_PATTERN" | "INVALID_PATTERN_TYPE" | "INVALID_QUERY" | "INVALID_RULE" | "INVALID_TYPE" | "INVALID_VALUE" | "ITEM_NOT_FOUND" | "JOB_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_FIELD" | "NOT_AN_IMAGE" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "NOT_INDEXED" | "NOT_SUPPORTED" | "NO_APPLICATION" | "NO_CLIPBOARD" | "NO_OPENER" | "NO_WINDOW" | "OPEN_FAILED" | "OUT_OF_RANGE" | "PATTERN_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "READ_TIMEOUT" | "REBUILD_IN_PROGRESS" | "REQUEST_TIMEOUT" | "SEARCH_CANCELLED" | "SEARCH_TIMEOUT" | "STARTING" | "TIMEOUT" | "TOO_LARGE" | "TOO_MANY_CLIENTS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNAVAILABLE" | "UNKNOWN_FIELD" | "UNKNOWN_SETTING" | "UNSUPPORTED_MEDIA_TYPE" | "UNTRUSTED" | "URI_TOO_LONG";
         CorrectionView: {
             typed: string;
             suggested: string;
@@ -704,6 +704,7 @@ export interface components {
             id: number;
             filename: string;
             extension: string;
+            /** @description the creation (birth) time where the file system records one (statx) */
             created: string;
             modified: string;
             summary: string;
@@ -913,6 +914,8 @@ export interface components {
             sort: string;
             order: string;
             query: string;
+            /** @description the fields of the query language the query holds (ext:pdf */
+            fields: components["schemas"]["QueryField"][];
             did_you_mean: components["schemas"]["DidYouMean"] | null;
             facets: components["schemas"]["Facets"];
             notice?: string;
@@ -953,6 +956,12 @@ export interface components {
             /** @enum {string} */
             status: "success";
             data: components["schemas"]["ProblemList"];
+        };
+        QueryField: {
+            /** @description the field: name */
+            field: string;
+            /** @description the value as typed (a quoted value without its quotes) */
+            value: string;
         };
         QueueItem: {
             id: string;
@@ -1035,6 +1044,7 @@ export interface components {
             file_path: string;
             filename: string;
             extension: string;
+            /** @description the creation (birth) time where the file system records one (statx) */
             created: string;
             modified: string;
             accessed: string;
@@ -1933,7 +1943,7 @@ export interface operations {
                 limit?: number;
                 /** @description lowest relevance score */
                 min_score?: number;
-                /** @description hybrid (default), keyword or semantic */
+                /** @description hybrid (default), keyword, semantic or names */
                 mode?: string;
             };
             header?: never;

@@ -19,6 +19,7 @@
 package query
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -39,8 +40,22 @@ type Query struct {
 	Excluded []Term // files containing any of these are dropped
 	Exts     []string
 	In       []string
-	After    time.Time // inclusive; zero when unset
-	Before   time.Time // exclusive; zero when unset
+	After    time.Time // modified on or after; zero when unset
+	Before   time.Time // modified before; zero when unset
+	// The other fields (fields.go): each restricts the files.
+	Names   []string  // globs on the file name: any of them
+	Paths   []string  // globs on the path: any of them
+	Kinds   []string  // kinds as typed (the search engine knows which exist)
+	Size    SizeRange // size:
+	Created TimeRange // created:
+	Langs   []string  // lang:
+	Meta    []Meta    // metadata fields: every one must hold
+	// Fields are the fields as typed, for a client to show.
+	Fields []Field
+	// Unknown are the keys of key:value words that look like fields but
+	// are none ("auther:smith"); the API refuses the query, naming the
+	// fields that exist.
+	Unknown []string
 	// Errors are problems with operators (a bad date); the rest of the query
 	// still works. The API reports them as a 400.
 	Errors []string
@@ -79,8 +94,12 @@ const (
 
 // Parse reads a query. It never fails: malformed operators are reported in
 // Errors, stray syntax is treated as text.
-func Parse(s string) Query {
-	var q Query
+func Parse(s string) Query { return ParseAt(s, time.Now()) }
+
+// ParseAt reads a query at the time now, from which a time ago
+// ("modified:-7d") counts.
+func ParseAt(s string, now time.Time) Query {
+	q := Query{Size: SizeRange{Max: math.MaxInt64}}
 	s = strings.ToValidUTF8(s, " ")
 	if utf8.RuneCountInString(s) > MaxLength {
 		s = string([]rune(s)[:MaxLength])
@@ -93,7 +112,7 @@ func Parse(s string) Query {
 		return q
 	}
 	for _, tok := range lex(s) {
-		q.add(tok)
+		q.add(tok, now)
 	}
 	special := 0
 	q.Terms = slices.DeleteFunc(q.Terms, func(t Term) bool {
@@ -146,6 +165,31 @@ type token struct {
 	text    string
 	quoted  bool
 	negated bool
+	field   string // key:"quoted value": the key (lower case); text is the value
+}
+
+// globField is the field a bare glob restricts: the name, or the path when
+// it holds a "/".
+func globField(glob string) string {
+	if strings.Contains(glob, "/") {
+		return "path"
+	}
+	return "name"
+}
+
+// quotedField reads key:"value" at the start of s, for the fields whose
+// values hold spaces (author:"Jane Doe"): the key, the value and the bytes
+// they take. Other keys stay as they were (`type:"string"` is code).
+func quotedField(s string) (key, val string, n int, ok bool) {
+	colon := strings.Index(s, ":\"")
+	if colon < 2 || !slices.Contains(quotable, strings.ToLower(s[:colon])) {
+		return "", "", 0, false
+	}
+	end := strings.IndexByte(s[colon+2:], '"')
+	if end < 0 {
+		return strings.ToLower(s[:colon]), s[colon+2:], len(s), true
+	}
+	return strings.ToLower(s[:colon]), s[colon+2 : colon+2+end], colon + 3 + end, true
 }
 
 // lex splits on spaces, keeping quoted phrases together. An unclosed quote
@@ -166,6 +210,11 @@ func lex(s string) []token {
 				negated = true
 				i++
 			}
+		}
+		if key, val, n, ok := quotedField(s[i:]); ok {
+			out = append(out, token{text: val, field: key, negated: negated})
+			i += n
+			continue
 		}
 		if i < len(s) && s[i] == '"' {
 			end := strings.IndexByte(s[i+1:], '"')
@@ -191,12 +240,23 @@ func lex(s string) []token {
 	return out
 }
 
-func (q *Query) add(t token) {
+func (q *Query) add(t token, now time.Time) {
+	if t.field != "" {
+		if q.field(t.field, t.text, now) {
+			return
+		}
+		t = token{text: t.field + ":" + t.text, negated: t.negated} // a quoted value of no field: text
+	}
 	if !t.quoted {
 		if t.text == "OR" || t.text == "|" {
 			return // OR is what words do anyway
 		}
-		if key, val, ok := strings.Cut(t.text, ":"); ok && !t.negated && q.operator(strings.ToLower(key), val) {
+		if key, val, ok := strings.Cut(t.text, ":"); ok && !t.negated && q.field(key, val, now) {
+			return
+		}
+		if !t.negated && bareGlob(t.text) {
+			q.glob(globField(t.text), t.text)
+			q.Fields = append(q.Fields, Field{Name: globField(t.text), Value: t.text})
 			return
 		}
 	}
@@ -299,5 +359,7 @@ func hasWord(s string) bool {
 
 // Empty reports whether the query has nothing to search for and no filter.
 func (q Query) Empty() bool {
-	return len(q.Terms) == 0 && len(q.Exts) == 0 && len(q.In) == 0 && q.After.IsZero() && q.Before.IsZero()
+	return len(q.Terms) == 0 && len(q.Exts) == 0 && len(q.In) == 0 && q.After.IsZero() && q.Before.IsZero() &&
+		len(q.Names) == 0 && len(q.Paths) == 0 && len(q.Kinds) == 0 && q.Size.Any() && q.Created == (TimeRange{}) &&
+		len(q.Langs) == 0 && len(q.Meta) == 0
 }
