@@ -157,6 +157,33 @@ describe('the UI in the desktop window', () => {
     await page.getByRole('combobox', { name: 'Search your files' }).waitFor({ timeout: T });
   });
 
+  it("opens what the desktop sends: a desktop search's query in the window, quick search in a folder", async () => {
+    // A desktop search's "more results".
+    await page.evaluate(() => (window as any).__emit('trove:navigate', '/?q=lisbon'));
+    const main = page.getByRole('combobox', { name: 'Search your files' });
+    await expect.poll(() => main.inputValue(), { timeout: T }).toBe('lisbon');
+    await expect.poll(() => page.getByTestId('result').first().getAttribute('data-path'), { timeout: T }).toBe(join(folder, 'Travel/lisbon-itinerary.md'));
+    expect(await page.evaluate(() => location.hash)).toBe('#/');
+
+    // A file manager's "Search in this folder".
+    const work = join(folder, 'Work');
+    await page.evaluate((d) => (window as any).__emit('trove:navigate', '/quick?dir=' + encodeURIComponent(d)), work);
+    const scope = page.getByTestId('quick-scope');
+    await expect.poll(() => scope.textContent(), { timeout: T }).toContain(work);
+    const paths = () => page.getByTestId('result').evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
+    await page.getByRole('combobox', { name: 'Quick search' }).fill('budget');
+    await expect.poll(paths, { timeout: T }).toContain(join(work, 'budget-plan-2026.md'));
+    expect((await paths()).filter((p) => !p.startsWith(work + '/'))).toEqual([]);
+    expect((await calls()).filter((c) => c === 'Search').length).toBeGreaterThan(0);
+
+    // The tray's quick search again: everywhere.
+    await page.evaluate(() => (window as any).__emit('trove:navigate', '/quick'));
+    await expect.poll(() => scope.count(), { timeout: T }).toBe(0);
+    await expect.poll(paths, { timeout: T }).toContain(join(folder, 'Notes/meeting-notes-2026-03-04.md'));
+    await page.evaluate(() => (window as any).__emit('trove:navigate', '/'));
+    await main.waitFor({ timeout: T });
+  });
+
   it('keeps the route when in-page links are followed (the hash is the route here)', async () => {
     await page.getByRole('link', { name: /Settings/ }).click();
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Filters' }).click();
@@ -166,14 +193,18 @@ describe('the UI in the desktop window', () => {
     expect(await calls()).toEqual(expect.arrayContaining(['Settings', 'SettingsDefaults', 'Filters', 'FilterDefaults']));
   });
 
-  it('speaks the pseudo-locale in its desktop-only parts too (start at login, hotkeys)', async () => {
+  it('speaks the pseudo-locale in its desktop-only parts too (start at login, hotkeys, integrations, a folder scope)', async () => {
     const ctx = await browser.newContext({ baseURL: server.url, viewport: { width: 1100, height: 760 }, locale: 'en-XA' });
     try {
       await ctx.addInitScript(installBindings, folder);
       const p = await ctx.newPage();
       await p.goto('/#/settings');
       await p.getByTestId('hotkey-commands').waitFor({ timeout: T });
+      await p.getByTestId('integrations').waitFor({ timeout: T });
       expect(await p.evaluate(() => document.documentElement.lang)).toBe('en-XA');
+      expect(await literals(p)).toEqual([]);
+      await p.evaluate((d) => (window as any).__emit('trove:navigate', '/quick?dir=' + encodeURIComponent(d)), join(folder, 'Work'));
+      await p.getByTestId('quick-scope').waitFor({ timeout: T });
       expect(await literals(p)).toEqual([]);
     } finally {
       await ctx.close();

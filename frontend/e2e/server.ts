@@ -85,3 +85,20 @@ export async function watchAndIndex(server: Server, path: string, count: number)
     { timeout: 60_000, interval: 200 },
   );
 }
+
+/**
+ * Asks Trove's MCP server as an AI agent would: one JSON-RPC request to
+ * POST /mcp (the transport is stateless). Answers the JSON-RPC reply.
+ */
+export async function mcp(url: string, method: string, params: Record<string, unknown> = {}): Promise<any> {
+  const res = await fetch(url + '/mcp', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  if (!res.ok) throw new Error(`MCP ${method}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Calls a tool of Trove's MCP server as an AI agent would. */
+export const callTool = (url: string, tool: string, args: Record<string, unknown>) => mcp(url, 'tools/call', { name: tool, arguments: args });

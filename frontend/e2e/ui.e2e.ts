@@ -5,7 +5,7 @@
 import { describe, it, expect, beforeAll, afterAll, inject } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, shot } from './browser';
-import { startServer, type Server } from './server';
+import { callTool, mcp, startServer, type Server } from './server';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -306,6 +306,84 @@ describe('Trove in a browser', () => {
     await box.press('Escape');
     expect(await box.inputValue()).toBe('');
     await expect.poll(() => page.getByTestId('result').count(), { timeout: T }).toBe(0);
+  });
+
+  it('quick search in a folder (/quick?dir=): only its files, said in words, until Everywhere', async () => {
+    const notes = join(filesDir, 'Notes');
+    await page.goto('/quick?dir=' + encodeURIComponent(notes));
+    const scope = page.getByTestId('quick-scope');
+    await expect.poll(() => scope.textContent(), { timeout: T }).toMatch(new RegExp(`^\\s*In ${notes}\\s*Everywhere\\s*$`));
+    expect(await scope.locator('[dir="auto"][translate="no"]').textContent()).toBe(notes);
+    const paths = () => page.getByTestId('result').evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
+    await page.getByRole('combobox', { name: 'Quick search' }).fill('budget');
+    await expect.poll(paths, { timeout: T }).toContain(join(notes, 'meeting-notes-2026-03-04.md'));
+    expect((await paths()).filter((p) => !p.startsWith(notes + '/'))).toEqual([]);
+    await shot(page, 'quick-folder');
+    await scope.getByRole('button', { name: 'Everywhere' }).click();
+    await expect.poll(() => scope.count(), { timeout: T }).toBe(0);
+    await expect.poll(paths, { timeout: T }).toContain(join(filesDir, 'Work/budget-plan-2026.md'));
+  });
+
+  it('Settings › Desktop & agents: how each integration is doing, the shortcut, and what agents may do', async () => {
+    await page.goto('/settings');
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Desktop & agents' }).click();
+    // A server outside a desktop session: desktop search is unavailable, and the server says why.
+    const search = page.getByTestId('integrations').locator('li[data-name="desktop_search"]');
+    await expect.poll(() => search.getAttribute('data-state'), { timeout: T }).toBe('unavailable');
+    expect(await search.textContent()).toMatch(/^\s*Desktop search\s*Unavailable\s*Desktop search is off: no desktop session bus/);
+    expect(await search.locator('[lang="en"]').count()).toBe(1);
+
+    const shortcut = page.getByLabel('Quick search shortcut');
+    expect(await shortcut.inputValue()).toBe('<Ctrl><Alt>space');
+    await shortcut.fill('F12'); // no modifier: refused by the server, next to the field
+    await page.getByTestId('settings-save').click();
+    await page.locator('[data-testid="field-error"][data-field="desktop.shortcut"]').waitFor({ timeout: T });
+    expect(await shortcut.getAttribute('aria-invalid')).toBe('true');
+    await shortcut.fill('<Super>F12');
+    const allowOpen = page.getByRole('switch', { name: 'Agents may open files' });
+    expect(await allowOpen.isChecked()).toBe(false);
+    const tools = async () => (await mcp(baseURL, 'tools/list')).result.tools.map((t: { name: string }) => t.name);
+    expect(await tools()).not.toContain('open');
+    await allowOpen.check();
+    await page.getByTestId('settings-save').click();
+    await expect.poll(async () => (await api('/api/settings/')).mcp, { timeout: T }).toEqual({ allow_open: true, allow_watch: false });
+    expect((await api('/api/settings/')).desktop.shortcut).toBe('<Super>F12');
+    // The switch is what agents get: open is offered now.
+    expect(await tools()).toContain('open');
+    await page.locator('#integrations').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.mouse.move(0, 0);
+    await shot(page, 'settings-integrations');
+
+    await api('/api/settings/', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ 'desktop.shortcut': '<Ctrl><Alt>space', 'mcp.allow_open': false }),
+    });
+    await expect.poll(() => allowOpen.isChecked(), { timeout: T }).toBe(false);
+  });
+
+  it("Activity shows AI agents' calls as they come: what was asked, the files given, a refusal", async () => {
+    await page.goto('/activity');
+    await page.getByTestId('queue-state').waitFor({ timeout: T });
+    // Activity lists what happens while it is open: wait for the live stream.
+    await page.locator('.conn.open').waitFor({ timeout: T });
+    const found = await callTool(baseURL, 'search', { query: 'budget', limit: 5 });
+    const files: string[] = JSON.parse(found.result.content[0].text).results.map((r: { path: string }) => r.path);
+    expect(files.length).toBeGreaterThan(1);
+    expect((await callTool(baseURL, 'open', { id: 1 })).error.message).toMatch(/unknown tool/);
+
+    const calls = page.locator('.log li.mcp-call');
+    await expect.poll(() => calls.count(), { timeout: T }).toBe(2);
+    const [refused, search] = [calls.nth(0), calls.nth(1)];
+    expect(await search.locator('.kind').textContent()).toBe('Agent');
+    expect(await search.getByTestId('agent-call').textContent()).toBe('search {"query":"budget","limit":5}');
+    expect(await search.getByTestId('agent-files').locator('[dir="auto"]').allTextContents()).toEqual(files.slice(0, 3).map((f) => f.split('/').pop()));
+    expect(await search.getByTestId('agent-detail').textContent()).toMatch(new RegExp(`^${files.length} files, [\\d.]+ (byte|kB) sent$`));
+    expect(await refused.getByTestId('agent-call').textContent()).toBe('open {"id":1}');
+    expect(await refused.getByTestId('agent-detail').textContent()).toBe('Failed: unknown tool "open"');
+    expect(await refused.getByTestId('agent-detail').locator('[lang="en"]').textContent()).toBe('unknown tool "open"');
+    await page.mouse.move(0, 0);
+    await shot(page, 'activity-agent');
   });
 
   it('removes a folder after confirmation', async () => {

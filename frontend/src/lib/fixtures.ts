@@ -35,5 +35,7 @@ export function defaultSettings(): Settings {
     scheduler: { enabled: false, combine_mode: 'ALL', check_interval_seconds: 60, rules: [] },
     extraction: { max_file_size_mb: 100, timeout_seconds: 30, max_text_mb: 10, ocr: false },
     ui: { language: '' },
+    desktop: { shortcut: '<Ctrl><Alt>space' },
+    mcp: { allow_open: false, allow_watch: false },
   };
 }

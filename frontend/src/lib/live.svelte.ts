@@ -2,7 +2,8 @@
 // queue status, and the app-wide live state that feeds them from api.subscribe.
 
 import * as api from './api';
-import type { ConnectionState, Folder, FolderStatus, QueueStatus, Stats, TroveEvent } from './api';
+import type { AgentCall, ConnectionState, Folder, FolderStatus, QueueStatus, Stats, TroveEvent } from './api';
+import { basename } from './format';
 
 // ---------------------------------------------------------------------------
 // Reducers
@@ -131,7 +132,7 @@ export function changesStats(ev: TroveEvent): boolean {
 }
 
 // ---------------------------------------------------------------------------
-// Recent activity (the last file events, newest first)
+// Recent activity (the last file events and agents' calls, newest first)
 
 export interface ActivityEntry {
   key: string;
@@ -142,6 +143,8 @@ export interface ActivityEntry {
   detail: string;
   /** Where a moved file was. */
   from?: string;
+  /** What an AI agent asked of the MCP server and what it was given (mcp.call). */
+  agent?: AgentCall;
 }
 
 export function activityOf(ev: TroveEvent): ActivityEntry | null {
@@ -156,9 +159,26 @@ export function activityOf(ev: TroveEvent): ActivityEntry | null {
       return { key, type: ev.type, time: ev.time, path: d.path, detail: '' };
     case 'file.moved':
       return { key, type: ev.type, time: ev.time, path: d.to, detail: '', from: d.from || undefined };
+    case 'mcp.call': {
+      const agent: AgentCall = {
+        tool: d.tool ?? '',
+        arguments: d.arguments ?? '',
+        results: d.results ?? 0,
+        files: d.files ?? [],
+        bytes: d.bytes ?? 0,
+        error: d.error ?? '',
+      };
+      return { key, type: ev.type, time: ev.time, path: '', detail: '', agent };
+    }
     default:
       return null;
   }
+}
+
+/** The names of the first files an agent was given, and how many more it got. */
+export function agentFiles(a: AgentCall, max = 3): { names: string[]; more: number } {
+  const names = (a.files ?? []).slice(0, max).map(basename);
+  return { names, more: Math.max(0, a.results - names.length) };
 }
 
 export function activityReducer(list: ActivityEntry[], ev: TroveEvent, max = 50): ActivityEntry[] {

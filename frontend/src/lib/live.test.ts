@@ -4,6 +4,7 @@ import {
   queueReducer,
   mergeFolders,
   activityReducer,
+  agentFiles,
   Live,
   emptyQueue,
 } from './live.svelte';
@@ -111,6 +112,23 @@ describe('activity', () => {
     ]);
     for (let i = 0; i < 10; i++) list = activityReducer(list, ev('file.removed', { id: i, path: `/r${i}` }, 10 + i), 5);
     expect(list).toHaveLength(5);
+  });
+});
+
+describe("agents' calls", () => {
+  const call = (data: any) => activityReducer([], ev('mcp.call', data, 7))[0];
+
+  it('shows what an agent asked and the first names of what it got', () => {
+    const a = call({ tool: 'search', arguments: '{"query":"roof"}', results: 5, files: ['/a/roof.md', '/b/leak.txt', '/c/tiles.pdf', '/d/x.md'], bytes: 2048, error: '' });
+    expect(a).toMatchObject({ type: 'mcp.call', path: '', detail: '' });
+    expect(a.agent).toMatchObject({ tool: 'search', arguments: '{"query":"roof"}', results: 5, bytes: 2048, error: '' });
+    expect(agentFiles(a.agent!)).toEqual({ names: ['roof.md', 'leak.txt', 'tiles.pdf'], more: 2 });
+  });
+
+  it('keeps a refusal, and a call that named no file', () => {
+    const a = call({ tool: 'open', arguments: '{"id":1}', results: 0, files: null, bytes: 0, error: 'unknown tool "open"' });
+    expect(a.agent?.error).toBe('unknown tool "open"');
+    expect(agentFiles(a.agent!)).toEqual({ names: [], more: 0 });
   });
 });
 

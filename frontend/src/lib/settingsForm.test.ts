@@ -27,7 +27,7 @@ describe('the settings patch', () => {
     const f = flatten(base as any);
     expect(f['queue.max_concurrency']).toBe(2);
     expect(f['scheduler.rules']).toEqual([]);
-    expect(Object.keys(f)).toHaveLength(22);
+    expect(Object.keys(f)).toHaveLength(25);
   });
 
   it('holds only the keys that changed', () => {

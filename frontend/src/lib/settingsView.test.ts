@@ -1,14 +1,16 @@
 import { describe, it, expect, vi, afterEach } from 'vitest';
 import { mount, unmount, flushSync } from 'svelte';
 import SettingsView from '../views/SettingsView.svelte';
-import type { OCRStatus, Settings } from './types';
+import type { Integration, OCRStatus, Settings } from './types';
+import { setPath } from './settingsForm';
 import { defaultSettings } from './fixtures';
 
 const saved: Settings = defaultSettings();
 
 // A server that answers the settings view: its settings, their defaults,
-// the status with ocr, and PUT /api/settings/ (recorded).
-function server(ocr: OCRStatus) {
+// the status with ocr and the desktop integrations, and PUT /api/settings/
+// (recorded).
+function server(ocr: OCRStatus, desktop: Integration[] = []) {
   const puts: unknown[] = [];
   let current = structuredClone(saved);
   const json = (v: unknown) => new Response(JSON.stringify(v), { status: 200, headers: { 'Content-Type': 'application/json' } });
@@ -19,12 +21,13 @@ function server(ocr: OCRStatus) {
       if (path === '/api/settings/' && init?.method === 'PUT') {
         const patch = JSON.parse(String(init.body));
         puts.push(patch);
-        if ('extraction.ocr' in patch) current = { ...current, extraction: { ...current.extraction, ocr: patch['extraction.ocr'] } };
+        current = structuredClone(current);
+        for (const [k, v] of Object.entries(patch)) setPath(current, k, v);
         return json(current);
       }
       if (path === '/api/settings/') return json(current);
       if (path === '/api/settings/defaults') return json(saved);
-      if (path === '/api/status/') return json({ jobs: 0, version: 'test', uptime_seconds: 1, ocr });
+      if (path === '/api/status/') return json({ jobs: 0, version: 'test', uptime_seconds: 1, ocr, desktop });
       return new Response(JSON.stringify({ error: 'not here' }), { status: 404 });
     }),
   );
@@ -82,6 +85,48 @@ describe('the OCR switch in the settings view', () => {
     expect(sw.checked).toBe(false);
     expect(v.target.querySelector('.savebar.show')).toBeNull();
     expect(puts).toEqual([]);
+    v.close();
+  });
+});
+
+describe('the desktop & agents section of the settings view', () => {
+  const ocr: OCRStatus = { available: true, languages: ['eng'], message: '' };
+
+  it("lists each integration's state in words, with the server's message in English", async () => {
+    server(ocr, [
+      { name: 'desktop_search', state: 'unavailable', message: 'no session bus: desktop search is off' },
+      { name: 'shortcut', state: 'ok', message: 'Ctrl+Alt+Space opens quick search' },
+    ]);
+    const v = open();
+    await vi.waitFor(() => expect(v.target.querySelectorAll('[data-testid="integrations"] li')).toHaveLength(2));
+    const rows = [...v.target.querySelectorAll('[data-testid="integrations"] li')];
+    expect(rows.map((r) => r.textContent!.replace(/\s+/g, ' ').trim())).toEqual([
+      'Desktop search Unavailable no session bus: desktop search is off',
+      'Shortcut Working Ctrl+Alt+Space opens quick search',
+    ]);
+    expect(rows[0].querySelector('[lang="en"]')!.textContent).toBe('no session bus: desktop search is off');
+    v.close();
+  });
+
+  it('saves the shortcut and the agent switches like the other settings', async () => {
+    const puts = server(ocr);
+    const v = open();
+    await vi.waitFor(() => expect(v.target.querySelector('#set-desktop-shortcut')).not.toBeNull());
+    expect(v.target.querySelector('[data-testid="integrations"]')).toBeNull();
+    const shortcut = v.target.querySelector<HTMLInputElement>('#set-desktop-shortcut')!;
+    expect(shortcut.value).toBe('<Ctrl><Alt>space');
+    shortcut.value = '<Super>F12';
+    shortcut.dispatchEvent(new Event('input', { bubbles: true }));
+    const allowOpen = v.target.querySelector<HTMLInputElement>('#set-mcp-allow_open')!;
+    expect(allowOpen.checked).toBe(false);
+    expect(allowOpen.closest('label')!.textContent).toContain('Agents may open files');
+    allowOpen.click();
+    flushSync();
+    v.target.querySelector<HTMLButtonElement>('[data-testid="settings-save"]')!.click();
+    await vi.waitFor(() => expect(puts).toEqual([{ 'desktop.shortcut': '<Super>F12', 'mcp.allow_open': true }]));
+    await vi.waitFor(() => expect(v.target.querySelector('.savebar.show')).toBeNull());
+    expect(v.target.querySelector<HTMLInputElement>('#set-mcp-allow_open')!.checked).toBe(true);
+    expect(v.target.querySelector<HTMLInputElement>('#set-mcp-allow_watch')!.checked).toBe(false);
     v.close();
   });
 });

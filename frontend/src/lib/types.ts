@@ -342,6 +342,9 @@ export interface FilterApplied {
   removed_count: number;
 }
 
+/** An AI agent's call of a tool of the MCP server (the mcp.call event). */
+export type AgentCall = Go.AgentCall;
+
 /** Event kinds: the backend's (generated in events.ts), and the stream's own resync. */
 export type EventType = Go.EventKind | 'resync';
 

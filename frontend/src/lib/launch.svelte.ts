@@ -4,25 +4,27 @@
 // manager's "Search in this folder". A browser opened on /quick?dir=...
 // gets the same scope.
 
-import { writable } from 'svelte/store';
-import { navigate, normalize } from './router';
-import { mainSearch } from './stores';
-import { emptyParams } from './search';
+import { navigate, normalize } from './router.svelte';
+import { mainSearch } from './shared.svelte';
+import { emptyParams } from './search.svelte';
 
 function initialScope(): string {
   if (typeof location === 'undefined' || normalize(location.pathname) !== '/quick') return '';
   return new URLSearchParams(location.search).get('dir') ?? '';
 }
 
-/** The folder quick search is scoped to, or "" for everywhere. */
-export const quickScope = writable<string>(initialScope());
+/** The folder quick search is scoped to: dir, or "" for everywhere. */
+export const quickScope = new (class {
+  dir: string = $state(initialScope());
+})();
 
 /** Opens a route the app sent, applying its parameters. */
 export function openRoute(to: string): void {
-  const [path, query = ''] = to.split('?', 2);
-  const params = new URLSearchParams(query);
+  const at = to.indexOf('?');
+  const path = at < 0 ? to : to.slice(0, at);
+  const params = new URLSearchParams(at < 0 ? '' : to.slice(at + 1));
   if (normalize(path) === '/quick') {
-    quickScope.set(params.get('dir') ?? '');
+    quickScope.dir = params.get('dir') ?? '';
   } else if (params.has('q')) {
     mainSearch.replace({ ...emptyParams, query: params.get('q') ?? '' });
   }
