@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -92,4 +93,56 @@ func registerDetect(c *sqlite3.Conn) error {
 	return c.CreateFunction(detectFunc, 1, sqlite3.DETERMINISTIC|sqlite3.INNOCUOUS, func(ctx sqlite3.Context, args ...sqlite3.Value) {
 		ctx.ResultText(tokens.Detect(args[0].Text()))
 	})
+}
+
+// Languages returns the languages of the indexed files, sorted.
+func (s *Store) Languages() []string { return s.langs.get() }
+
+// WordForms returns the index terms a query word matches in the text, by
+// position: one position with the word's stem in each language of the
+// index, or, for a CJK word, a position per bigram.
+func (s *Store) WordForms(word string) [][]string {
+	var out [][]string
+	tokens.QueryTerms(word, s.langs.get(), func(term string, _, _ int, colocated bool) error {
+		if !colocated || len(out) == 0 {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], term)
+		return nil
+	})
+	return out
+}
+
+// WordDocFreqs is RankDocFreqs for query words as typed (keyed by them),
+// which the text holds in forms of their own (WordForms): a word is held
+// by about as many files as its commonest stem (a file is in one
+// language), and a CJK word by at most as many as its rarest bigram.
+func (s *Store) WordDocFreqs(ctx context.Context, words []string) (map[string]int, error) {
+	forms := make([][][]string, len(words))
+	var terms []string
+	for i, w := range words {
+		forms[i] = s.WordForms(w)
+		for _, at := range forms[i] {
+			terms = append(terms, at...)
+		}
+	}
+	_, df, err := s.RankDocFreqs(ctx, terms)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int, len(words))
+	for i, w := range words {
+		n := -1
+		for _, at := range forms[i] {
+			most := 0
+			for _, t := range at {
+				most = max(most, df[t])
+			}
+			if n < 0 || most < n {
+				n = most
+			}
+		}
+		out[w] = max(n, 0)
+	}
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -56,8 +57,20 @@ func TestTextTokenizerLanguages(t *testing.T) {
 			t.Errorf("%q matched %v, want %v", c.words, got, c.want)
 		}
 	}
-	if got := s.langs.get(); !slices.Equal(got, []string{"de", "fr", "ja", "zh"}) {
+	if got := s.Languages(); !slices.Equal(got, []string{"de", "fr", "ja", "zh"}) {
 		t.Errorf("languages %q", got)
+	}
+	want := map[string]int{"Datei": 1, "Dateien": 1, "fichier": 1, "京都": 1, "北京大学": 1, "京都大学": 0, "runs": 1, "nothing": 0}
+	var words []string
+	for w := range want {
+		words = append(words, w)
+	}
+	df, err := s.WordDocFreqs(ctx, words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(df, want) {
+		t.Errorf("word document frequencies %v, want %v", df, want)
 	}
 }
 
