@@ -42,6 +42,10 @@ var snowballStemmers = map[string]func(*snowball.Env) bool{
 	"tr": turkish.Stem,
 }
 
+// EnglishLike reports whether a text of language lang is indexed as
+// English: English itself, and a text whose language is not known.
+func EnglishLike(lang string) bool { return lang == English || lang == "" }
+
 // Stemmed reports whether the index stems words of language lang (an ISO
 // 639-1 code) by that language's rules.
 func Stemmed(lang string) bool {
