@@ -33,6 +33,10 @@ func TestSearchInOtherLanguages(t *testing.T) {
 			t.Errorf("%q: snippet %q does not hold %s", c.query, rs[0].Snippet, c.mark)
 		}
 	}
+	// The language filter keeps the files of its languages.
+	if got := paths(search(t, e, Request{Query: "server", Filters: Filters{Languages: []string{"de"}}})); len(got) != 1 || got[0] != "de.txt" {
+		t.Errorf("server in German: %v, want de.txt", got)
+	}
 }
 
 // English word vectors do not rank a German file below an English one
