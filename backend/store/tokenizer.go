@@ -72,8 +72,18 @@ func (t textTokenizer) Tokenize(flags fts5.TokenizeFlag, text, locale string, em
 			return emit(f, term, start, end)
 		})
 	}
+	english := tokens.EnglishLike(locale) || !tokens.Stemmed(locale)
 	return tokens.Terms(text, locale, func(term string, start, end int) error {
-		return emit(0, term, start, end)
+		if err := emit(0, term, start, end); err != nil || english || tokens.HasCJK(term) {
+			return err
+		}
+		// The English stem too, at the same place: a text told to be in
+		// another language is found by English words as before (a
+		// detection can be wrong, and such texts quote English).
+		if en := tokens.Stem(text[start:end]); en != term {
+			return emit(fts5.TOKEN_COLOCATED, en, start, end)
+		}
+		return nil
 	})
 }
 

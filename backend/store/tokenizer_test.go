@@ -22,7 +22,7 @@ func TestTextTokenizerLanguages(t *testing.T) {
 		return id
 	}
 	de := put("/l/de.txt", "de", "Die Dateien wurden gestern gelöscht.")
-	fr := put("/l/fr.txt", "fr", "Les fichiers ont été supprimés hier.")
+	fr := put("/l/fr.txt", "fr", "Les fichiers ont été supprimés hier, running.")
 	ja := put("/l/ja.txt", "ja", "東京都に住む人々は毎朝電車に乗ります。")
 	zh := put("/l/zh.txt", "zh", "我们在北京大学学习中文")
 	en := put("/l/en.txt", "", "The runner was running through roofs.")
@@ -42,7 +42,7 @@ func TestTextTokenizerLanguages(t *testing.T) {
 		{[]string{"京大"}, []int64{zh}},
 		{[]string{"住"}, nil}, // a lone character is a term only where it stands alone
 		{[]string{"京都", "住む"}, nil},
-		{[]string{"runs"}, []int64{en}},
+		{[]string{"runs"}, []int64{fr, en}}, // an English word in French text
 	} {
 		hits, _, err := s.TermMatches(ctx, ContentTable, Any(ph(c.words...)), TermScope{})
 		if err != nil {
@@ -60,7 +60,7 @@ func TestTextTokenizerLanguages(t *testing.T) {
 	if got := s.Languages(); !slices.Equal(got, []string{"de", "fr", "ja", "zh"}) {
 		t.Errorf("languages %q", got)
 	}
-	want := map[string]int{"Datei": 1, "Dateien": 1, "fichier": 1, "京都": 1, "北京大学": 1, "京都大学": 0, "runs": 1, "nothing": 0}
+	want := map[string]int{"Datei": 1, "Dateien": 1, "fichier": 1, "京都": 1, "北京大学": 1, "京都大学": 0, "runs": 2, "nothing": 0}
 	var words []string
 	for w := range want {
 		words = append(words, w)
