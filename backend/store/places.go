@@ -15,7 +15,6 @@ type Place struct {
 	Path     string
 	Filename string
 	Folders  string // slash-separated, "" for a file at the top of its watched folder
-	Lang     string // the language of its text ("" when not known)
 }
 
 // Places returns the place of each given indexed file.
@@ -83,12 +82,11 @@ func readPlaced(ctx context.Context, p *pools, ids []int64) (map[int64]placedFil
 		roots[id] = strings.TrimSuffix(path, "/") + "/"
 	}
 	dirs.Close()
-	err = queryIn(ctx, p.r, `SELECT f.dir_id, f.lang, `+fileKeyColumns+` FROM files f NOT INDEXED WHERE f.state = 'indexed' AND f.id IN {list}`, nil, ids,
+	err = queryIn(ctx, p.r, `SELECT f.dir_id, `+fileKeyColumns+` FROM files f NOT INDEXED WHERE f.state = 'indexed' AND f.id IN {list}`, nil, ids,
 		func(rows *sql.Rows) error {
 			var dir int64
-			var lang string
 			var k FileKey
-			if err := rows.Scan(&dir, &lang, &k.ID, &k.Path, &k.Extension, &k.Filename, &k.Size, &k.Modified, &k.Hash); err != nil {
+			if err := rows.Scan(&dir, &k.ID, &k.Path, &k.Extension, &k.Filename, &k.Size, &k.Modified, &k.Hash); err != nil {
 				return err
 			}
 			folders := strings.TrimPrefix(k.Path, roots[dir])
@@ -97,7 +95,7 @@ func readPlaced(ctx context.Context, p *pools, ids []int64) (map[int64]placedFil
 			} else {
 				folders = ""
 			}
-			out[k.ID] = placedFile{place: Place{Path: k.Path, Filename: k.Filename, Folders: folders, Lang: lang}, key: k}
+			out[k.ID] = placedFile{place: Place{Path: k.Path, Filename: k.Filename, Folders: folders}, key: k}
 			return nil
 		})
 	if err != nil {

@@ -190,7 +190,7 @@ func NewBuiltinWith(opts BuiltinOptions) (*Builtin, error) {
 		return nil, err
 	}
 	b := &Builtin{t: t, opts: opts, oovCache: map[string][]float32{}}
-	b.model = fmt.Sprintf(BuiltinPrefix+"%s-%dd-%dk-%s-%08x", opts.name(), t.Dim, len(t.Words)/1000, algorithmVersion, t.Identity())
+	b.model = fmt.Sprintf("builtin:%s-%dd-%dk-%s-%08x", opts.name(), t.Dim, len(t.Words)/1000, algorithmVersion, t.Identity())
 	if !opts.NoLexical {
 		b.lexDims = defaultLexicalDims
 		if opts.LexicalDims > 0 {
@@ -262,9 +262,6 @@ func rowNorm(row []byte, scale float32) float64 {
 
 // Model implements Embedder.
 func (b *Builtin) Model() string { return b.model }
-
-// BuiltinPrefix starts the model name of every builtin embedder's vectors.
-const BuiltinPrefix = "builtin:"
 
 // Dim implements Embedder.
 func (b *Builtin) Dim() int { return b.t.Dim + b.lexDims }

@@ -14,7 +14,7 @@ import (
 
 // query is what fusion scores against.
 func (s *searcher) query() Query {
-	q := Query{Words: s.words, Literal: s.literal, Mode: s.req.Mode, EnglishVectors: s.eng.englishVectors()}
+	q := Query{Words: s.words, Literal: s.literal, Mode: s.req.Mode}
 	for i, t := range s.terms {
 		q.Terms = append(q.Terms, Term{Text: t.text, Weight: s.weight[i], IDF: s.idf[i], Source: t.source, Of: t.of})
 	}

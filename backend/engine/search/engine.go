@@ -148,12 +148,6 @@ func (e *Engine) start(req *Request) (plan, store.FileFilter, error) {
 
 func (e *Engine) logSpelling(err error) { e.Log.Warn("spelling word list", "err", err) }
 
-// englishVectors reports whether the vectors are the builtin embedder's,
-// whose word vectors are English.
-func (e *Engine) englishVectors() bool {
-	return e.Vectors != nil && strings.HasPrefix(e.Vectors.Model(), embedding.BuiltinPrefix)
-}
-
 // queryVector embeds text when the index holds vectors of the same model;
 // nil otherwise (keyword ranking alone).
 func (e *Engine) queryVector(ctx context.Context, text string, mode Mode) []float32 {

@@ -104,7 +104,7 @@ func (ev *evidence) matchCount(i int) int {
 func (ev *evidence) place(places map[int64]store.Place) {
 	for id, pl := range places {
 		c := ev.cands[id]
-		c.Name, c.Folders, c.Path, c.Lang = pl.Filename, pl.Folders, pl.Path, pl.Lang
+		c.Name, c.Folders, c.Path = pl.Filename, pl.Folders, pl.Path
 		ev.placed[id] = true
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"trove/backend/store"
-	"trove/backend/store/tokens"
 )
 
 // Ranking is a pure function: retrieval (engine.go, retrieve.go) gathers
@@ -71,10 +70,6 @@ type Query struct {
 	// one space apart (see literal): a name it spells out is exact.
 	Literal string
 	Mode    Mode
-	// EnglishVectors says the vectors know English only (the builtin
-	// embedder's word vectors): a file in another language is not
-	// judged by them (see semantic).
-	EnglishVectors bool
 }
 
 // Candidate is what retrieval learned about one file.
@@ -89,7 +84,6 @@ type Candidate struct {
 	// Path, Name and Folders place the file (folders below its watched
 	// folder, slash-separated).
 	Path, Name, Folders string
-	Lang                string  // the language of its text ("" when not known)
 	Similarity          float64 // cosine similarity of its closest passage
 	Passage             int32   // that passage
 	HasVector           bool
@@ -173,10 +167,10 @@ func score(q Query, cands []*Candidate, col Collection, t Tuning) []Scored {
 				s.Keyword += t.NameWeight * t.NameExact
 			}
 		}
-		s.Matched = matchesTyped(q, c, s.Name)
 		if q.Mode != Keyword && c.HasVector {
-			s.Semantic = semantic(q, c, s, t)
+			s.Semantic = math.Exp(-t.DistanceScale * Distance(c.Similarity))
 		}
+		s.Matched = matchesTyped(q, c, s.Name)
 		if !kept(q, c, s.Matched, t) {
 			continue
 		}
@@ -189,19 +183,6 @@ func score(q Query, cands []*Candidate, col Collection, t Tuning) []Scored {
 		}
 	}
 	return out
-}
-
-// semantic is a file's semantic score. English word vectors place a text
-// in another language near nothing: such a file that matches the query's
-// words is scored by them instead (its keyword score, as a similarity, at
-// most 1), so that meaning never ranks it below an English file it
-// matches as well as.
-func semantic(q Query, c *Candidate, s Scored, t Tuning) float64 {
-	sem := math.Exp(-t.DistanceScale * Distance(c.Similarity))
-	if q.EnglishVectors && s.Matched && !tokens.EnglishLike(c.Lang) {
-		sem = max(sem, min(s.Keyword, 1))
-	}
-	return sem
 }
 
 // byScore orders results best first, ties by id.

@@ -38,24 +38,3 @@ func TestSearchInOtherLanguages(t *testing.T) {
 		t.Errorf("server in German: %v, want de.txt", got)
 	}
 }
-
-// English word vectors do not rank a German file below an English one
-// that matches the query's words as well: the German file's meaning is
-// not read from them. Other vectors judge every file alike.
-func TestEnglishVectorsDoNotJudgeOtherLanguages(t *testing.T) {
-	q := Query{Mode: Hybrid, Terms: []Term{{Text: "alpha", Weight: 1, IDF: 5}}}
-	col := Collection{AvgLen: [numFields]float64{FieldText: 100}}
-	cand := func(id int64, lang string, sim float64) *Candidate {
-		return &Candidate{ID: id, TF: [][numFields]int32{{FieldText: 1}}, Len: [numFields]int32{FieldText: 100},
-			Lang: lang, Similarity: sim, HasVector: true}
-	}
-	en, de := cand(1, "en", 0.6), cand(2, "de", 0.1)
-	q.EnglishVectors = true
-	if got := Fuse(q, []*Candidate{en, de}, col, DefaultTuning); got[0].C.ID != de.ID && got[0].Score > got[1].Score {
-		t.Errorf("English vectors: %d first (%.3f > %.3f), want the German file not below", got[0].C.ID, got[0].Score, got[1].Score)
-	}
-	q.EnglishVectors = false
-	if got := Fuse(q, []*Candidate{en, de}, col, DefaultTuning); got[0].C.ID != en.ID {
-		t.Errorf("other vectors: %d first, want the closer file", got[0].C.ID)
-	}
-}
