@@ -5,8 +5,10 @@ go 1.26.0
 require (
 	fyne.io/systray v1.12.2
 	github.com/BurntSushi/toml v1.6.0
+	github.com/abadojack/whatlanggo v1.0.1
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/blevesearch/go-porterstemmer v1.0.3
+	github.com/blevesearch/snowballstem v0.9.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/bodgit/sevenzip v1.6.5
 	github.com/dhowden/tag v0.0.0-20240417053706-3d75831295e8

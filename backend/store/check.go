@@ -55,7 +55,7 @@ func (s *Store) checkFullText(ctx context.Context) ([]string, error) {
 }
 
 func (s *Store) ftsCheck(ctx context.Context) ([]string, error) {
-	db, err := openPool(s.path, false)
+	db, err := openPool(s.path, false, &s.langs)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (s *Store) Rebuild(ctx context.Context, dirs []core.WatchedDirectory) (stri
 	s.wdb().QueryRowContext(ctx, `SELECT seq FROM sqlite_sequence WHERE name = 'files'`).Scan(&lastID)
 	fresh := s.path + ".rebuild"
 	removeFiles(fresh)
-	p, err := openPools(fresh)
+	p, err := openPools(fresh, &s.langs)
 	if err != nil {
 		return "", err
 	}
@@ -123,7 +123,7 @@ func (s *Store) Rebuild(ctx context.Context, dirs []core.WatchedDirectory) (stri
 	if err := moveFiles(fresh, s.path); err != nil {
 		return aside, fmt.Errorf("rebuild: %w", err)
 	}
-	np, err := openPools(s.path)
+	np, err := openPools(s.path, &s.langs)
 	if err != nil {
 		return aside, fmt.Errorf("rebuild: %w", err)
 	}
@@ -144,7 +144,7 @@ func (s *Store) Reopen() error {
 	s.rebuildMu.Lock()
 	defer s.rebuildMu.Unlock()
 	closeOld(s.db.Load())
-	p, err := openPools(s.path)
+	p, err := openPools(s.path, &s.langs)
 	if err != nil {
 		return fmt.Errorf("reopen the index: %w", err)
 	}

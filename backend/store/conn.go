@@ -47,14 +47,15 @@ const MaxTextBytes = 100 << 20
 type connector struct {
 	inner driver.Connector
 	path  string
+	langs *langSet // for the text tokenizer
 }
 
-func newConnector(dsn, path string) (*connector, error) {
+func newConnector(dsn, path string, langs *langSet) (*connector, error) {
 	inner, err := (&sqlitedriver.SQLite{}).OpenConnector(dsn)
 	if err != nil {
 		return nil, err
 	}
-	return &connector{inner: inner, path: path}, nil
+	return &connector{inner: inner, path: path, langs: langs}, nil
 }
 
 func (c *connector) Driver() driver.Driver { return c.inner.Driver() }
@@ -69,7 +70,7 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	os.Chmod(c.path+"-shm", privateMode)
 	conn := dc.(sqlitedriver.Conn)
 	var regErr error
-	if err := errors.Join(core.Safe(func() { regErr = registerFTS(conn.Raw()) }), regErr); err != nil {
+	if err := errors.Join(core.Safe(func() { regErr = registerFTS(conn.Raw(), c.langs) }), regErr); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("register full-text functions: %w", err)
 	}
@@ -229,8 +230,8 @@ func (h *txHandle) run(fn func() error) (err error) {
 
 // openDB opens a pool of guarded connections on the database file at
 // path, named by dsn.
-func openDB(dsn, path string) (*sql.DB, error) {
-	c, err := newConnector(dsn, path)
+func openDB(dsn, path string, langs *langSet) (*sql.DB, error) {
+	c, err := newConnector(dsn, path, langs)
 	if err != nil {
 		return nil, err
 	}

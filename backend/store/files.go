@@ -32,6 +32,9 @@ type Document struct {
 	EmbedModel string
 	EnrichBy   string
 	OCRPending bool // OCR would read more of it (see Record)
+	// Lang is the language of the file's text, an ISO 639-1 code, or ""
+	// when not known: its words are stemmed by that language's rules.
+	Lang string
 }
 
 const fileColumns = `id, dir_id, path, filename, extension, mime, size, created_ns, modified_ns, accessed_ns,
@@ -165,6 +168,11 @@ func (s *Store) commitBatch(ctx context.Context, batch []*putRequest) {
 // serves them all.
 func (s *Store) PutDocuments(ctx context.Context, docs []Document) ([]int64, error) {
 	ids := make([]int64, len(docs))
+	// A query's words are stemmed in the languages of the index: a file's
+	// is added before it can match.
+	for _, doc := range docs {
+		s.langs.add(doc.Lang)
+	}
 	err := s.tx(ctx, func(tx *writeTx) error {
 		w, err := newDocWriter(ctx, tx)
 		if err != nil {
@@ -232,7 +240,7 @@ func (s *Store) PutFailed(ctx context.Context, f core.File) (int64, error) {
 	err := s.tx(ctx, func(tx *writeTx) error {
 		var err error
 		f.State = core.StateFailed
-		if id, err = upsertFile(ctx, tx, f, "", "", false); err != nil {
+		if id, err = upsertFile(ctx, tx, f, "", "", "", false); err != nil {
 			return err
 		}
 		tx.removed = append(tx.removed, id)
@@ -244,7 +252,7 @@ func (s *Store) PutFailed(ctx context.Context, f core.File) (int64, error) {
 	return id, nil
 }
 
-func upsertFile(ctx context.Context, tx *writeTx, f core.File, enrichBy, embedModel string, ocrPending bool) (int64, error) {
+func upsertFile(ctx context.Context, tx *writeTx, f core.File, enrichBy, embedModel, lang string, ocrPending bool) (int64, error) {
 	var keywords any
 	if f.Keywords != nil {
 		b, _ := json.Marshal(f.Keywords)
@@ -253,19 +261,19 @@ func upsertFile(ctx context.Context, tx *writeTx, f core.File, enrichBy, embedMo
 	var id int64
 	err := tx.QueryRowContext(ctx, `INSERT INTO files(dir_id, path, filename, extension, mime, size, created_ns, modified_ns,
 			accessed_ns, content_hash, state, error, title, summary, keywords, enrich_model, embed_model, indexed_ns, ocr_pending,
-			device, inode)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			device, inode, lang)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET dir_id = excluded.dir_id, filename = excluded.filename,
 			extension = excluded.extension, mime = excluded.mime, size = excluded.size, created_ns = excluded.created_ns,
 			modified_ns = excluded.modified_ns, accessed_ns = excluded.accessed_ns, content_hash = excluded.content_hash,
 			state = excluded.state, error = excluded.error, title = excluded.title, summary = excluded.summary,
 			keywords = excluded.keywords, enrich_model = excluded.enrich_model, embed_model = excluded.embed_model,
 			indexed_ns = excluded.indexed_ns, ocr_pending = excluded.ocr_pending,
-			device = excluded.device, inode = excluded.inode
+			device = excluded.device, inode = excluded.inode, lang = excluded.lang
 		RETURNING id`,
 		f.DirID, f.Path, f.Filename, f.Extension, f.Mime, f.Size, createdNS(f.Created), f.Modified.UnixNano(),
 		f.Accessed.UnixNano(), f.ContentHash, f.State, f.Error, f.Title, f.Summary, keywords, enrichBy, embedModel,
-		f.IndexedAt.UnixNano(), ocrPending, identity(f.Device), identity(f.Inode)).Scan(&id)
+		f.IndexedAt.UnixNano(), ocrPending, identity(f.Device), identity(f.Inode), lang).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("files: %w", err)
 	}
@@ -315,7 +323,7 @@ func newDocWriter(ctx context.Context, tx *writeTx) (*docWriter, error) {
 	}{
 		{&w.exists, `SELECT id FROM files WHERE path = ?`},
 		{&w.chunk, `INSERT INTO chunks(file_id, ord, text) VALUES(?, ?, ?)`},
-		{&w.ftsContent, `INSERT INTO fts_content(rowid, text) VALUES(?, ?)`},
+		{&w.ftsContent, `INSERT INTO fts_content(rowid, text) VALUES(?, fts5_locale(?, ?))`},
 		{&w.vec, `INSERT INTO vectors(chunk_id, vec) VALUES(?, ?)`},
 		{&w.ftsFile, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`},
 		{&w.ftsName, `INSERT INTO fts_names(rowid, name) VALUES(?, ?)`},
@@ -358,7 +366,7 @@ func (w *docWriter) putRows(ctx context.Context, doc Document) (int64, error) {
 		return 0, err
 	}
 	doc.File.State = core.StateIndexed
-	id, err := upsertFile(ctx, w.tx, doc.File, doc.EnrichBy, doc.EmbedModel, doc.OCRPending)
+	id, err := upsertFile(ctx, w.tx, doc.File, doc.EnrichBy, doc.EmbedModel, doc.Lang, doc.OCRPending)
 	if err != nil {
 		return 0, err
 	}
@@ -412,7 +420,7 @@ func (w *docWriter) putText(ctx context.Context, id int64, doc Document) error {
 		texts[i] = c.Text
 	}
 	text := strings.Join(texts, "\n\n")
-	if _, err := w.ftsContent.ExecContext(ctx, id, text); err != nil {
+	if _, err := w.ftsContent.ExecContext(ctx, id, doc.Lang, text); err != nil {
 		return fmt.Errorf("fts_content: %w", err)
 	}
 	if len(text) > retireAfter {

@@ -16,6 +16,7 @@ type FileFilter struct {
 	Under          []string // only below one of these folders
 	Folders        []string // only files with a folder of one of these names in their path
 	Exts           []string // lower case, with the dot
+	Langs          []string // languages of the text (ISO 639-1 codes)
 	ModifiedAfter  int64    // Unix ns, inclusive
 	ModifiedBefore int64    // Unix ns, exclusive
 	CreatedAfter   int64
@@ -31,7 +32,7 @@ type FileFilter struct {
 
 // Empty reports whether the filter restricts nothing.
 func (f FileFilter) Empty() bool {
-	return f.Scope == "" && len(f.Under) == 0 && len(f.Folders) == 0 && len(f.Exts) == 0 && f.ModifiedAfter == 0 &&
+	return f.Scope == "" && len(f.Under) == 0 && len(f.Folders) == 0 && len(f.Exts) == 0 && len(f.Langs) == 0 && f.ModifiedAfter == 0 &&
 		f.ModifiedBefore == 0 && f.CreatedAfter == 0 && f.CreatedBefore == 0 && f.MinSize == 0 && f.MaxSize == 0 &&
 		f.NameLike == "" && f.PathLike == "" && len(f.Holds) == 0 && len(f.Titled) == 0 && len(f.PathHas) == 0
 }
@@ -68,6 +69,12 @@ func (f FileFilter) where(a string) (string, []any) {
 		conds = append(conds, a+".extension IN (?"+strings.Repeat(", ?", len(f.Exts)-1)+")")
 		for _, e := range f.Exts {
 			args = append(args, e)
+		}
+	}
+	if len(f.Langs) > 0 {
+		conds = append(conds, a+".lang IN (?"+strings.Repeat(", ?", len(f.Langs)-1)+")")
+		for _, l := range f.Langs {
+			args = append(args, l)
 		}
 	}
 	for _, c := range []struct {

@@ -92,7 +92,7 @@ func TestPendingOCRFromOlderIndex(t *testing.T) {
 	// Back to the schema before OCR pending.
 	for _, q := range []string{`DROP TRIGGER files_version_insert`, `DROP TRIGGER files_version_delete`,
 		`DROP TRIGGER files_version_update`, `DROP TABLE files_version`, `DROP INDEX files_problems`, `DROP INDEX files_ocr_pending`, `ALTER TABLE files DROP COLUMN ocr_pending`,
-		`ALTER TABLE files DROP COLUMN device`, `ALTER TABLE files DROP COLUMN inode`,
+		`ALTER TABLE files DROP COLUMN device`, `ALTER TABLE files DROP COLUMN inode`, `ALTER TABLE files DROP COLUMN lang`,
 		`PRAGMA user_version = 4`} {
 		if _, err := s.wdb().Exec(q); err != nil {
 			t.Fatal(err)

@@ -57,6 +57,8 @@ type Store struct {
 	places  placeCache // where ranked files are, and their keys
 	// writeHook, when set, is called as each file is written (tests).
 	writeHook atomic.Pointer[func(path string)]
+	// langs are the languages of the indexed files (tokenizer.go).
+	langs langSet
 }
 
 type pools struct{ w, r *sql.DB }
@@ -80,7 +82,7 @@ func Open(dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
 	s := &Store{path: filepath.Join(dataDir, FileName), dir: dataDir}
-	p, err := openPools(s.path)
+	p, err := openPools(s.path, &s.langs)
 	if err != nil {
 		return nil, err
 	}
@@ -93,11 +95,11 @@ func Open(dataDir string) (*Store, error) {
 }
 
 // openPools opens and migrates the database at path.
-func openPools(path string) (*pools, error) {
+func openPools(path string, langs *langSet) (*pools, error) {
 	if err := makePrivate(path); err != nil {
 		return nil, err
 	}
-	w, err := openPool(path, false)
+	w, err := openPool(path, false, langs)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +108,7 @@ func openPools(path string) (*pools, error) {
 		w.Close()
 		return nil, err
 	}
-	r, err := openPool(path, true)
+	r, err := openPool(path, true, langs)
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -129,10 +131,15 @@ func (s *Store) loadCounts() error {
 	}
 	s.passages.Store(n)
 	s.docs.Store(docs)
+	langs, err := queryList[string](context.Background(), s.rdb(), `SELECT DISTINCT lang FROM files WHERE lang != ''`)
+	if err != nil {
+		return fmt.Errorf("read languages: %w", err)
+	}
+	s.langs.add(langs...)
 	return nil
 }
 
-func openPool(path string, readOnly bool) (*sql.DB, error) {
+func openPool(path string, readOnly bool, langs *langSet) (*sql.DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(1)")
@@ -152,7 +159,7 @@ func openPool(path string, readOnly bool) (*sql.DB, error) {
 	// makePrivate): the VFS reads modeof when it creates them.
 	q.Set("modeof", path)
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-	db, err := openDB(dsn, path)
+	db, err := openDB(dsn, path, langs)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}

@@ -27,13 +27,13 @@ import (
 // termFreqsFunc is the name of the auxiliary function.
 const termFreqsFunc = "trove_tf"
 
-// registerFTS registers FTS5, Trove's auxiliary function and inFunc on a
-// connection.
-func registerFTS(c *sqlite3.Conn) error {
+// registerFTS registers FTS5, Trove's auxiliary function and tokenizer,
+// inFunc and detectFunc on a connection.
+func registerFTS(c *sqlite3.Conn, langs *langSet) error {
 	err := fts5.RegisterCustom(c, func(a *fts5.API) error {
-		return a.CreateFunction(termFreqsFunc, termFreqs)
+		return errors.Join(a.CreateFunction(termFreqsFunc, termFreqs), createTokenizer(a, langs))
 	})
-	return errors.Join(err, registerIn(c))
+	return errors.Join(err, registerIn(c), registerDetect(c))
 }
 
 // Bits of termFreqs' first argument.

@@ -26,6 +26,7 @@ import (
 	"trove/backend/engine/vecquant"
 	"trove/backend/platform/fileread"
 	"trove/backend/store"
+	"trove/backend/store/tokens"
 )
 
 // Folder is what the pipeline needs to know about a watched folder.
@@ -268,6 +269,12 @@ func (p *Pipeline) index(j *job) error {
 	if err := p.stage("chunk", path, func() error { passages = chunkText(text); return nil }); err != nil {
 		return err
 	}
+	// The language is told from the text alone: metadata lines (field
+	// names, camera models) say nothing of it.
+	var lang string
+	if err := p.stage("detect", path, func() error { lang = tokens.Detect(doc.Text); return nil }); err != nil {
+		return err
+	}
 	vecs, embedModel, err := p.embed(j, passages)
 	if err != nil {
 		return err
@@ -295,7 +302,7 @@ func (p *Pipeline) index(j *job) error {
 	defer p.writing.Release(size)
 	j.release()
 	return p.stage("index", path, func() error {
-		return p.write(ctx, j.folder, store.Document{File: meta, Chunks: chunks, EmbedModel: embedModel, EnrichBy: by, OCRPending: doc.OCRPending})
+		return p.write(ctx, j.folder, store.Document{File: meta, Chunks: chunks, EmbedModel: embedModel, EnrichBy: by, OCRPending: doc.OCRPending, Lang: lang})
 	})
 }
 

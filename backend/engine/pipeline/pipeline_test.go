@@ -361,3 +361,19 @@ func TestWritesAfterTheIndexClosedFailCleanly(t *testing.T) {
 		t.Fatalf("recording a failure into a closed index: %v %v", perr, err)
 	}
 }
+
+// A file is indexed in the language of its text: a German file is found
+// by another form of its words.
+func TestFileIsIndexedInItsLanguage(t *testing.T) {
+	root := t.TempDir()
+	r := newRig(t, root)
+	path := filepath.Join(root, "notiz.txt")
+	writeFile(t, path, "Die Dateien auf dem Server wurden gestern von einem Kollegen gelöscht, und niemand weiß, warum das passiert ist.")
+	if err := r.index(t, context.Background(), path); err != nil {
+		t.Fatal(err)
+	}
+	hits, _, err := r.store.TermMatches(context.Background(), store.ContentTable, store.Any(store.Phrase{Words: []string{"Datei"}}), store.TermScope{})
+	if err != nil || len(hits) != 1 {
+		t.Errorf("Datei: %+v, %v; want the German file", hits, err)
+	}
+}

@@ -38,6 +38,7 @@ const (
 // Filters restrict results by type, time, size and place.
 type Filters struct {
 	Extensions     []string
+	Languages      []string // ISO 639-1 codes of the files' text
 	ModifiedAfter  time.Time
 	ModifiedBefore time.Time
 	CreatedAfter   time.Time
@@ -212,6 +213,9 @@ func (e *Engine) fileFilter(req Request, q query.Query) (store.FileFilter, error
 	f := req.Filters
 	out := store.FileFilter{Scope: req.Directory, MinSize: f.MinSize, MaxSize: f.MaxSize}
 	out.Exts = append(normalizeExts(f.Extensions), q.Exts...)
+	for _, l := range f.Languages {
+		out.Langs = append(out.Langs, strings.ToLower(l))
+	}
 	for _, in := range q.In {
 		if strings.HasPrefix(in, "/") {
 			out.Under = append(out.Under, strings.TrimSuffix(in, "/"))

@@ -25,6 +25,13 @@ type testDoc struct {
 // under the watched folder /w and returns an engine over it.
 func testIndex(t testing.TB, docs []testDoc) *Engine {
 	t.Helper()
+	return testIndexIn(t, docs, nil)
+}
+
+// testIndexIn is testIndex with the languages of docs' texts, by path
+// (English when not given).
+func testIndexIn(t testing.TB, docs []testDoc, langs map[string]string) *Engine {
+	t.Helper()
 	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +70,7 @@ func testIndex(t testing.TB, docs []testDoc) *Engine {
 		batch = append(batch, store.Document{
 			File: core.File{DirID: d.ID, Path: "/w/" + rel, Filename: name, Extension: path.Ext(name),
 				Created: now, Modified: now, Accessed: now, Title: name},
-			Rel: rel, Chunks: chunks, EmbedModel: em.Model(),
+			Rel: rel, Chunks: chunks, EmbedModel: em.Model(), Lang: langs[doc.path],
 		})
 		if len(batch) == 500 {
 			flush()

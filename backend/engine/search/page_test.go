@@ -25,7 +25,7 @@ func FuzzPreviewMarks(f *testing.F) {
 			}
 			prefixes = p.prefixes
 		}
-		parts, n := markAll(text, stems, prefixes)
+		parts, n := markAll(text, newMarker(stems, prefixes))
 		var b strings.Builder
 		marks := 0
 		for i, p := range parts {

@@ -17,6 +17,7 @@ type plan struct {
 	stems    []string   // stems of every positive word, for snippets
 	prefixes []string   // folded prefixes, for snippets
 	roots    []string   // lower-case word roots, to find the passages that hold them
+	typed    []string   // the words of stems, as typed: their forms in other languages are marked too
 	names    []string   // the words as typed, for name matching (trailing stopwords dropped)
 	text     string     // the words, for the embedder
 }
@@ -112,6 +113,7 @@ func (p *plan) addStems(ws []string) {
 	for _, w := range ws {
 		stem := tokens.Stem(w)
 		p.stems = append(p.stems, stem)
+		p.typed = append(p.typed, w)
 		p.roots = append(p.roots, root(tokens.Fold(w), stem))
 	}
 }

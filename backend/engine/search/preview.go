@@ -41,32 +41,26 @@ func (e *Engine) Preview(ctx context.Context, id int64, text string) (Preview, e
 		return Preview{}, err
 	}
 	out := Preview{File: f, Truncated: cut}
-	stems := map[string]bool{}
-	var prefixes []string
+	var p plan
 	if q := query.Parse(text); len(q.Errors) == 0 {
-		p := newPlan(q)
-		for _, s := range p.stems {
-			stems[s] = true
-		}
-		prefixes = p.prefixes
+		p = newPlan(q)
 	}
-	out.Parts, out.Matches = markAll(body, stems, prefixes)
+	out.Parts, out.Matches = markAll(body, markerFor(p, e.Store.Languages()))
 	return out, nil
 }
 
 // markAll cuts text into parts, marking every word that matches.
-func markAll(text string, stems map[string]bool, prefixes []string) ([]Part, int) {
+func markAll(text string, m *marker) ([]Part, int) {
 	var parts []Part
 	last, n := 0, 0
-	m := newMarker(stems, prefixes)
 	for start, end := nextWord(text, 0); start < len(text); start, end = nextWord(text, end) {
-		if m.matches(text[start:end]) {
-			if start > last {
-				parts = append(parts, Part{Text: text[last:start]})
+		m.hits(text, start, end, func(h span) {
+			if h.start > last {
+				parts = append(parts, Part{Text: text[last:h.start]})
 			}
-			parts = append(parts, Part{Text: text[start:end], Mark: true})
-			last, n = end, n+1
-		}
+			parts = append(parts, Part{Text: text[h.start:h.end], Mark: true})
+			last, n = h.end, n+1
+		})
 	}
 	if last < len(text) {
 		parts = append(parts, Part{Text: text[last:]})

@@ -22,6 +22,7 @@ type Texts interface {
 	Passages(ctx context.Context, keys []store.PassageKey) (map[store.PassageKey]string, error)
 	BestPassages(ctx context.Context, files []int64, words []string, maxOrd int) (map[int64]store.Passage, error)
 	FileText(ctx context.Context, id int64, maxBytes int) (string, bool, error)
+	Languages() []string
 }
 
 // snippetLen is the target length of a snippet in characters.
@@ -50,11 +51,7 @@ func (e *Engine) snippetsOf(ctx context.Context, ids []int64, p plan, cands map[
 		}
 		return out
 	}
-	stems := map[string]bool{}
-	for _, s := range p.stems {
-		stems[s] = true
-	}
-	m := newMarker(stems, p.prefixes)
+	m := markerFor(p, e.Store.Languages())
 	// Highlighting is pure CPU, a few milliseconds for 50 results: spread
 	// over the cores, as the query waits on it.
 	workers := min(runtime.GOMAXPROCS(0), (len(ids)+7)/8)
@@ -98,16 +95,17 @@ func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands ma
 		}
 	}
 	texts, err := e.Store.Passages(ctx, keys)
-	if err != nil || len(p.roots) == 0 {
+	roots := slices.Concat(p.roots, foreignRoots(p.typed, e.Store.Languages()))
+	if err != nil || len(roots) == 0 {
 		return keys, texts, err
 	}
 	var search []int64
 	for _, k := range keys {
-		if !holdsAny(texts[k], p.roots) {
+		if !holdsAny(texts[k], roots) {
 			search = append(search, k.FileID)
 		}
 	}
-	byWords, err := e.Store.BestPassages(ctx, search, p.roots, snippetReach)
+	byWords, err := e.Store.BestPassages(ctx, search, roots, snippetReach)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -157,6 +155,89 @@ type marker struct {
 	// to have one.
 	heads []string
 	any   bool
+	// langs are the other languages whose stems are among stems: a word
+	// matches when its stem in one of them does.
+	langs []string
+	// cjk are the query's CJK words, marked wherever they stand inside a
+	// run of CJK text (which has no spaces to tell words by).
+	cjk []string
+}
+
+// markerFor is the marker of a plan's words in an index holding files of
+// langs: each word is marked in its forms in every one of them.
+func markerFor(p plan, langs []string) *marker {
+	stems := map[string]bool{}
+	for _, s := range p.stems {
+		stems[s] = true
+	}
+	var other, cjk []string
+	for _, l := range langs {
+		if l != tokens.English && tokens.Stemmed(l) {
+			other = append(other, l)
+		}
+	}
+	for _, w := range p.typed {
+		if tokens.HasCJK(w) {
+			cjk = append(cjk, strings.ToLower(w))
+			continue
+		}
+		for _, l := range other {
+			stems[tokens.StemIn(l, w)] = true
+		}
+	}
+	m := newMarker(stems, p.prefixes)
+	m.langs, m.cjk = other, cjk
+	return m
+}
+
+// foreignRoots are the roots of words' forms in langs, to find the
+// passages that hold them.
+func foreignRoots(words, langs []string) []string {
+	var out []string
+	for _, w := range words {
+		if tokens.HasCJK(w) {
+			continue
+		}
+		for _, l := range langs {
+			if l != tokens.English && tokens.Stemmed(l) {
+				out = append(out, root(tokens.Fold(w), tokens.StemIn(l, w)))
+			}
+		}
+	}
+	return out
+}
+
+// hits calls fn with the parts of the word text[start:end] to mark: the
+// word, or the query's CJK words inside it.
+func (m *marker) hits(text string, start, end int, fn func(span)) {
+	word := text[start:end]
+	if len(m.cjk) > 0 && tokens.HasCJK(word) {
+		var found []span
+		for _, q := range m.cjk {
+			for i := 0; ; {
+				j := strings.Index(word[i:], q)
+				if j < 0 {
+					break
+				}
+				found = append(found, span{start + i + j, start + i + j + len(q)})
+				i += j + len(q)
+			}
+		}
+		slices.SortFunc(found, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+		last := start
+		for _, f := range found {
+			if f.start >= last { // overlapping finds are marked once
+				fn(f)
+				last = f.end
+			}
+		}
+		if len(found) > 0 {
+			return
+		}
+	}
+	if m.matches(word) {
+		fn(span{start, end})
+	}
 }
 
 func newMarker(stems map[string]bool, prefixes []string) *marker {
@@ -186,7 +267,10 @@ func (m *marker) matches(word string) bool {
 	if !m.any && !slices.ContainsFunc(m.heads, func(h string) bool { return strings.HasPrefix(folded, h) }) {
 		return false
 	}
-	return m.stems[tokens.StemFolded(folded)]
+	if m.stems[tokens.StemFolded(folded)] {
+		return true
+	}
+	return slices.ContainsFunc(m.langs, func(l string) bool { return m.stems[tokens.StemIn(l, word)] })
 }
 
 // may rules out most words before they are folded: an ASCII word folds to
@@ -228,11 +312,8 @@ func lowerPrefix(word, p string) bool {
 func (m *marker) snippet(text string, n int) string {
 	var words, hits []span
 	for start, end := nextWord(text, 0); start < len(text); start, end = nextWord(text, end) {
-		w := span{start, end}
-		words = append(words, w)
-		if m.matches(text[start:end]) {
-			hits = append(hits, w)
-		}
+		words = append(words, span{start, end})
+		m.hits(text, start, end, func(h span) { hits = append(hits, h) })
 	}
 	from, to := window(text, words, hits, max(n, 1))
 	return render(text, from, to, hits)

@@ -101,6 +101,8 @@ func (f *fakeIndex) FileText(_ context.Context, id int64, maxBytes int) (string,
 	return t[:min(len(t), maxBytes)], len(t) > maxBytes, nil
 }
 
+func (f *fakeIndex) Languages() []string { return nil }
+
 func (f *fakeIndex) DocCount() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()

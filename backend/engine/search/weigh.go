@@ -44,18 +44,34 @@ func (s *searcher) prepare(ctx context.Context) error {
 	return nil
 }
 
-// lookup reads the document frequencies of the terms' stems.
+// lookup reads the document frequencies of the terms' stems. The text
+// holds each word in its forms in the files' languages, which the store
+// counts by the word as typed; names and cards hold its English stem.
 func (s *searcher) lookup(ctx context.Context, terms []qterm) error {
-	var stems []string
+	// Feedback's terms are stems read from the text: no word to go by.
+	var stems, words, bare []string
 	for _, t := range terms {
-		if t.stem != "" {
+		switch {
+		case t.stem == "":
+		case len(t.phrase.Words) == 0:
+			bare = append(bare, t.stem)
+		default:
 			stems = append(stems, t.stem)
+			words = append(words, t.phrase.Words[0])
 		}
 	}
-	_, text, err := s.eng.Store.RankDocFreqs(ctx, stems)
+	byWord, err := s.eng.Store.WordDocFreqs(ctx, words)
 	if err != nil {
 		return err
 	}
+	_, text, err := s.eng.Store.RankDocFreqs(ctx, bare)
+	if err != nil {
+		return err
+	}
+	for i, st := range stems {
+		text[st] = max(text[st], byWord[words[i]])
+	}
+	stems = append(stems, bare...)
 	_, files, err := s.eng.Store.FileDocFreqs(ctx, stems)
 	if err != nil {
 		return err

@@ -112,6 +112,12 @@ type SearchFilters struct {
 	MaxSize        *int64     `json:"max_size"`
 	Path           *string    `json:"path"`
 	Kinds          StringList `json:"kinds"` // read by parseKinds
+	Language       StringList `json:"language"`
+}
+
+// isLanguageCode reports whether s is an ISO 639-1 code: two letters.
+func isLanguageCode(s string) bool {
+	return len(s) == 2 && strings.IndexFunc(s, func(r rune) bool { return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') }) < 0
 }
 
 // StringList accepts a string or a list of strings.
@@ -143,10 +149,16 @@ func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
 		if field, problem, ok := numberProblem(err); ok {
 			return out, core.FailField(core.BadFilter, "filters."+field, "%s", problem)
 		}
-		return out, core.FailField(core.BadFilter, "filters", "%s (accepted keys: extensions, kinds, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
+		return out, core.FailField(core.BadFilter, "filters", "%s (accepted keys: extensions, kinds, language, modified_after, modified_before, created_after, created_before, min_size, max_size, path)",
 			strings.TrimPrefix(err.Error(), "json: "))
 	}
 	out.Extensions = f.Extensions
+	for _, l := range f.Language {
+		if !isLanguageCode(l) {
+			return out, core.FailField(core.BadFilter, "filters.language", "%q is not a language code: give two letters, as de or ja", l)
+		}
+		out.Languages = append(out.Languages, strings.ToLower(l))
+	}
 	if f.Path != nil {
 		if blank(*f.Path) {
 			return out, core.FailField(core.BadFilter, "filters.path", "is empty: give a glob such as */notes/*, or leave path out")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -137,6 +138,7 @@ func TestSearchRequestChecks(t *testing.T) {
 		`{"query": "roof", "filters": {"min_size": 1.5}}`:               "INVALID_FILTER",
 		`{"query": "roof", "filters": {"modified_after": "yesterday"}}`: "INVALID_FILTER",
 		`{"query": "roof", "filters": {"extensions": 3}}`:               "INVALID_FILTER",
+		`{"query": "roof", "filters": {"language": "german"}}`:          "INVALID_FILTER",
 		`{"query": 3}`: "INVALID_JSON",
 	} {
 		if _, err := DecodeSearch([]byte(raw)); errCode(err) != code {
@@ -144,7 +146,8 @@ func TestSearchRequestChecks(t *testing.T) {
 		}
 	}
 	req, err := DecodeSearch([]byte(`{"query": " roof leak ", "limit": 9999, "min_score": 0.2, "mode": "keyword", "directory": "/home/me/",
-		"filters": {"extensions": "md", "modified_after": "2024-01-31", "created_before": "2024-02-01T10:00:00", "max_size": 0, "path": "**/notes/**"}}`))
+		"filters": {"extensions": "md", "modified_after": "2024-01-31", "created_before": "2024-02-01T10:00:00", "max_size": 0, "path": "**/notes/**",
+		"language": ["DE", "ja"]}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +155,8 @@ func TestSearchRequestChecks(t *testing.T) {
 	f := req.Filters
 	if req.Query != "roof leak" || req.Limit != MaxLimit || req.MinScore != 0.2 || req.Mode != service.ModeKeyword ||
 		req.Directory != "/home/me" || len(f.Extensions) != 1 || f.Extensions[0] != "md" || !f.ModifiedAfter.Equal(day) ||
-		f.CreatedBefore.Hour() != 10 || f.MaxSize != 1 || f.PathGlob != "**/notes/**" || !req.Snippets {
+		f.CreatedBefore.Hour() != 10 || f.MaxSize != 1 || f.PathGlob != "**/notes/**" || !req.Snippets ||
+		!slices.Equal(f.Languages, []string{"de", "ja"}) {
 		t.Errorf("built %+v", req)
 	}
 	before, err := parseTime("modified_before", "2024-01-31", true)

@@ -39,17 +39,28 @@ func TestStemAgreesWithSQLitePorter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stems := make([]string, len(words))
+	// A word is its stem; a CJK word, its bigrams.
+	terms := make([][]string, len(words))
+	var all []string
 	for i, w := range words {
-		stems[i] = tokens.Stem(w)
+		tokens.Terms(w, "", func(term string, _, _ int) error {
+			terms[i] = append(terms[i], term)
+			return nil
+		})
+		if !tokens.HasCJK(w) && (len(terms[i]) != 1 || terms[i][0] != tokens.Stem(w)) {
+			t.Errorf("Terms(%q) = %q, want its stem %q", w, terms[i], tokens.Stem(w))
+		}
+		all = append(all, terms[i]...)
 	}
-	_, df, err := st.DocFreqs(ctx, stems)
+	_, df, err := st.DocFreqs(ctx, all)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, w := range words {
-		if df[stems[i]] != 1 {
-			t.Errorf("Stem(%q) = %q is not a term SQLite indexed", w, stems[i])
+		for _, term := range terms[i] {
+			if df[term] != 1 {
+				t.Errorf("%q is a term of %q the index does not hold", term, w)
+			}
 		}
 	}
 }

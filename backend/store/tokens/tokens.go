@@ -14,10 +14,13 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Words splits s into runs of letters and digits, as SQLite's unicode61
-// tokenizer does (underscores and punctuation separate).
+// Words splits s into words as the index does: runs of letters and digits
+// (underscores and punctuation separate), a run of CJK characters being a
+// word of its own (segment.go), which the index holds as its bigrams.
 func Words(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+	var out []string
+	spans(s, func(sp span) { out = append(out, s[sp.start:sp.end]) })
+	return out
 }
 
 // SplitIdentifier breaks one word at case and letter/digit changes:

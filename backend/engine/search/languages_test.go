@@ -1,0 +1,40 @@
+package search
+
+import (
+	"strings"
+	"testing"
+)
+
+// Words are found, ranked and marked in other forms of the file's
+// language, and CJK words inside sentences.
+func TestSearchInOtherLanguages(t *testing.T) {
+	e := testIndexIn(t, []testDoc{
+		{"de.txt", []string{"Die Dateien auf dem Server wurden gestern von einem Kollegen gelöscht, und niemand weiß, warum das passiert ist."}},
+		{"fr.txt", []string{"Les fichiers du serveur ont été supprimés hier par un collègue, et personne ne sait pourquoi."}},
+		{"ja.txt", []string{"東京都に住む人々は毎朝電車に乗って会社へ行きます。"}},
+		{"zh.txt", []string{"我们在北京大学学习中文，每天都有很多作业。"}},
+		{"en.txt", []string{"The files on the server were deleted yesterday by a colleague."}},
+	}, map[string]string{"de.txt": "de", "fr.txt": "fr", "ja.txt": "ja", "zh.txt": "zh"})
+	for _, c := range []struct{ query, want, mark string }{
+		{"Datei", "de.txt", "<mark>Dateien</mark>"},
+		{"Kollege gelöscht", "de.txt", "<mark>gelöscht</mark>"},
+		{"fichier supprimé", "fr.txt", "<mark>fichiers</mark>"},
+		{"京都", "ja.txt", "<mark>京都</mark>"},
+		{"電車", "ja.txt", "<mark>電車</mark>"},
+		{"北京大学", "zh.txt", "<mark>北京大学</mark>"},
+		{"deleted files", "en.txt", "<mark>deleted</mark>"},
+	} {
+		rs := search(t, e, Request{Query: c.query, Snippets: true})
+		if len(rs) == 0 || paths(rs)[0] != c.want {
+			t.Errorf("%q: %v, want %s first", c.query, paths(rs), c.want)
+			continue
+		}
+		if !strings.Contains(rs[0].Snippet, c.mark) {
+			t.Errorf("%q: snippet %q does not hold %s", c.query, rs[0].Snippet, c.mark)
+		}
+	}
+	// The language filter keeps the files of its languages.
+	if got := paths(search(t, e, Request{Query: "server", Filters: Filters{Languages: []string{"de"}}})); len(got) != 1 || got[0] != "de.txt" {
+		t.Errorf("server in German: %v, want de.txt", got)
+	}
+}

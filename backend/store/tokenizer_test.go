@@ -1,0 +1,118 @@
+package store
+
+import (
+	"maps"
+	"slices"
+	"testing"
+	"time"
+)
+
+// A file's words are found in their other forms in the file's language,
+// CJK words inside a sentence are found, and English is stemmed as
+// before, in an index holding several languages.
+func TestTextTokenizerLanguages(t *testing.T) {
+	s, dir := openWithDir(t, "/l")
+	put := func(path, lang, text string) int64 {
+		d := doc(dir, path, text)
+		d.Lang = lang
+		id, err := s.PutDocument(ctx, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	de := put("/l/de.txt", "de", "Die Dateien wurden gestern gelöscht.")
+	fr := put("/l/fr.txt", "fr", "Les fichiers ont été supprimés hier, running.")
+	ja := put("/l/ja.txt", "ja", "東京都に住む人々は毎朝電車に乗ります。")
+	zh := put("/l/zh.txt", "zh", "我们在北京大学学习中文")
+	en := put("/l/en.txt", "", "The runner was running through roofs.")
+	for _, c := range []struct {
+		words []string
+		want  []int64
+	}{
+		{[]string{"Datei"}, []int64{de}},
+		{[]string{"gelöscht"}, []int64{de}},
+		{[]string{"geloscht"}, []int64{de}},
+		{[]string{"supprimé"}, []int64{fr}},
+		{[]string{"fichier"}, []int64{fr}},
+		{[]string{"京都"}, []int64{ja}},
+		{[]string{"毎朝電車"}, []int64{ja}},
+		{[]string{"北京大学"}, []int64{zh}},
+		{[]string{"大学"}, []int64{zh}},
+		{[]string{"京大"}, []int64{zh}},
+		{[]string{"住"}, nil}, // a lone character is a term only where it stands alone
+		{[]string{"京都", "住む"}, nil},
+		{[]string{"runs"}, []int64{fr, en}}, // an English word in French text
+	} {
+		hits, _, err := s.TermMatches(ctx, ContentTable, Any(ph(c.words...)), TermScope{})
+		if err != nil {
+			t.Fatalf("%q: %v", c.words, err)
+		}
+		var got []int64
+		for _, h := range hits {
+			got = append(got, h.FileID)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q matched %v, want %v", c.words, got, c.want)
+		}
+	}
+	if got := s.Languages(); !slices.Equal(got, []string{"de", "fr", "ja", "zh"}) {
+		t.Errorf("languages %q", got)
+	}
+	want := map[string]int{"Datei": 1, "Dateien": 1, "fichier": 1, "京都": 1, "北京大学": 1, "京都大学": 0, "runs": 2, "nothing": 0}
+	var words []string
+	for w := range want {
+		words = append(words, w)
+	}
+	df, err := s.WordDocFreqs(ctx, words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(df, want) {
+		t.Errorf("word document frequencies %v, want %v", df, want)
+	}
+}
+
+// An index made before languages were told apart is indexed again when it
+// opens: its files get their language, and their text the new terms.
+func TestLanguagesMigration(t *testing.T) {
+	s, dir := openTemp(t)
+	d, err := s.AddDirectory(ctx, "/m", true, "", time.Unix(1_700_000_000, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	de := "Die Dateien auf dem Server wurden gestern von einem Kollegen gelöscht, und niemand weiß, warum das passiert ist."
+	ja := "東京都に住む人々は毎朝電車に乗ります。"
+	for path, text := range map[string]string{"/m/de.txt": de, "/m/ja.txt": ja} {
+		if _, err := s.PutDocument(ctx, doc(d.ID, path, text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Back to the schema before languages, with the text as it indexed it.
+	for _, q := range []string{`DROP TABLE fts_content_vocab`, `DROP TABLE fts_content`,
+		`CREATE VIRTUAL TABLE fts_content USING fts5(text, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`,
+		`CREATE VIRTUAL TABLE fts_content_vocab USING fts5vocab(fts_content, row)`,
+		`INSERT INTO fts_content(rowid, text) SELECT file_id, text FROM chunks`,
+		`ALTER TABLE files DROP COLUMN lang`, `PRAGMA user_version = 8`} {
+		if _, err := s.wdb().Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	s.Close()
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	langs, err := queryList[string](ctx, s.rdb(), `SELECT lang FROM files ORDER BY path`)
+	if err != nil || !slices.Equal(langs, []string{"de", "ja"}) {
+		t.Errorf("languages %q, %v; want de, ja", langs, err)
+	}
+	for _, w := range []string{"Datei", "京都"} {
+		hits, _, err := s.TermMatches(ctx, ContentTable, Any(ph(w)), TermScope{})
+		if err != nil || len(hits) != 1 {
+			t.Errorf("%s: %+v, %v; want one file", w, hits, err)
+		}
+	}
+}
