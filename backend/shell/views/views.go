@@ -19,7 +19,6 @@ func LocalTime(t time.Time) string { return t.Local().Format(localLayout) }
 // UTCTime formats a folder or job time.
 func UTCTime(t time.Time) string { return t.UTC().Format(utcLayout) }
 
-
 // OptionalLocal is LocalTime, or nil for no time.
 func OptionalLocal(t *time.Time) *string {
 	if t == nil {
