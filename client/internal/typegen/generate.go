@@ -66,7 +66,7 @@ func (t *typeList) UnmarshalJSON(b []byte) error {
 
 // properties keeps the document's order of an object's fields.
 type properties struct {
-	names []string
+	names  []string
 	byName map[string]*schema
 }
 
