@@ -201,6 +201,7 @@ type SearchFilters struct {
 	MaxSize        int64    `json:"max_size,omitempty"`
 	Path           string   `json:"path,omitempty"`
 	Kinds          []string `json:"kinds,omitempty"`
+	Language       []string `json:"language,omitempty"`
 }
 
 // EmbeddingHealth is the API's Status.embedding.

@@ -12,6 +12,7 @@ package search
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -216,6 +217,7 @@ func (e *Engine) fileFilter(req Request, q query.Query) (store.FileFilter, error
 	for _, l := range f.Languages {
 		out.Langs = append(out.Langs, strings.ToLower(l))
 	}
+	out.Langs = bothLanguages(out.Langs, q.Langs)
 	for _, in := range q.In {
 		if strings.HasPrefix(in, "/") {
 			out.Under = append(out.Under, strings.TrimSuffix(in, "/"))
@@ -319,4 +321,25 @@ func looseGlob(glob string) string {
 		}
 	}
 	return b.String()
+}
+
+// bothLanguages is what filters.language and the query's lang: both let
+// through (either alone when the other is not given).
+func bothLanguages(filter, typed []string) []string {
+	switch {
+	case len(typed) == 0:
+		return filter
+	case len(filter) == 0:
+		return typed
+	}
+	var out []string
+	for _, l := range typed {
+		if slices.Contains(filter, l) {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		return []string{"-"} // no language is both: nothing passes
+	}
+	return out
 }

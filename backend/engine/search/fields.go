@@ -34,16 +34,16 @@ func (t pathTest) ok(p string) bool {
 	return globMatch(t.glob, p) && anyGlob(t.names) && anyGlob(t.paths) && (t.typeOK == nil || t.typeOK(path.Base(p)))
 }
 
-// checkFields refuses what the query's fields ask that no file can
-// answer: a field that does not exist, a kind that does not, a language
-// (the index records none yet).
+// checkFields refuses a field that does not exist.
 func checkFields(q query.Query) error {
 	if len(q.Unknown) > 0 {
 		return core.FailField(core.UnknownField, "query", "%s is not a field (the fields: %s)",
 			strings.Join(q.Unknown, ", "), strings.Join(query.FieldNames, ", "))
 	}
-	if len(q.Langs) > 0 {
-		return core.FailField(core.BadQuery, "query", "lang: the index does not record the language of files yet, so no file would match")
+	for _, l := range q.Langs {
+		if len(l) != 2 || strings.IndexFunc(l, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+			return core.FailField(core.BadQuery, "query", "lang: %q is not a language code (two letters, as lang:de)", l)
+		}
 	}
 	return nil
 }

@@ -37,4 +37,11 @@ func TestSearchInOtherLanguages(t *testing.T) {
 	if got := paths(search(t, e, Request{Query: "server", Filters: Filters{Languages: []string{"de"}}})); len(got) != 1 || got[0] != "de.txt" {
 		t.Errorf("server in German: %v, want de.txt", got)
 	}
+	// So does lang: in the query, and with the filter both must hold.
+	if got := paths(search(t, e, Request{Query: "fichier lang:fr"})); len(got) != 1 || got[0] != "fr.txt" {
+		t.Errorf("fichier lang:fr: %v, want fr.txt", got)
+	}
+	if got := paths(search(t, e, Request{Query: "fichier lang:fr", Filters: Filters{Languages: []string{"de"}}})); len(got) != 0 {
+		t.Errorf("lang:fr with the German filter: %v, want none", got)
+	}
 }

@@ -178,7 +178,7 @@ func TestQueryFieldsEchoAndErrors(t *testing.T) {
 		t.Errorf("unknown field: %d %s", r.Status, r.Body)
 	}
 	for q, code := range map[string]string{"size:huge": "INVALID_QUERY", "kind:spaceships": "INVALID_QUERY",
-		"lang:en budget": "INVALID_QUERY", "modified:someday": "INVALID_QUERY", "pages:>3": "INVALID_QUERY"} {
+		"lang:english budget": "INVALID_QUERY", "modified:someday": "INVALID_QUERY", "pages:>3": "INVALID_QUERY"} {
 		if r := post(t, s, map[string]any{"query": q}); r.Status != 400 || r.Field("error.code") != code {
 			t.Errorf("%s: %d %s", q, r.Status, r.Body)
 		}

@@ -1065,6 +1065,7 @@ export interface components {
             max_size?: number | null;
             path?: string | null;
             kinds?: string | string[];
+            language?: string | string[];
         };
         SearchRequest: {
             query: string | null;
