@@ -93,9 +93,15 @@ func watch(args []string, stdout, stderr io.Writer) int {
 	wait := fs.Bool("wait", false, "block until the folder is indexed")
 	timeout := fs.Duration("timeout", 0, "with --wait, give up after this long (0: never)")
 	asJSON := fs.Bool("json", false, "print the folder as JSON when done")
+	namesOnly := fs.Bool("names-only", false, "index file names, paths, sizes and dates only: read no file")
+	rescan := fs.Duration("rescan", 0, "rescan the folder this often, at least 1m (0: as its file system needs: shares and FUSE mounts every 10m)")
 	paths, code, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		return code
+	}
+	if *rescan != 0 && (*rescan < time.Minute || *rescan > 7*24*time.Hour) {
+		fmt.Fprintf(stderr, "%s watch: --rescan must be between 1m and 168h (run \"%s watch --help\")\n", prog, prog)
+		return exitUsage
 	}
 	if len(paths) != 1 {
 		fmt.Fprintf(stderr, "%s watch: give one folder (run \"%s watch --help\")\n", prog, prog)
@@ -117,7 +123,7 @@ func watch(args []string, stdout, stderr io.Writer) int {
 		defer cancel()
 	}
 	c := client.New(*addr, "")
-	w, err := c.Watch(ctx, dir)
+	w, err := c.WatchWith(ctx, dir, client.WatchOptions{NamesOnly: *namesOnly, RescanSeconds: int(rescan.Seconds())})
 	var apiErr *client.Error
 	switch {
 	case errors.As(err, &apiErr) && apiErr.Code == "ALREADY_WATCHING" && *wait:

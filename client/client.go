@@ -194,10 +194,28 @@ func (c *Client) Folders(ctx context.Context) ([]Folder, error) {
 
 // Watch adds a folder (POST /api/watch/directory) and starts indexing it.
 func (c *Client) Watch(ctx context.Context, path string) (*Watched, error) {
+	return c.WatchWith(ctx, path, WatchOptions{})
+}
+
+// WatchOptions are a watch request's optional settings.
+type WatchOptions struct {
+	NamesOnly     bool // index names, paths, sizes and dates only: read no file
+	RescanSeconds int  // rescan on this schedule; 0: as the file system needs
+}
+
+// WatchWith starts watching a folder with the given options.
+func (c *Client) WatchWith(ctx context.Context, path string, opt WatchOptions) (*Watched, error) {
 	var out struct {
 		Data Watched `json:"data"`
 	}
-	return &out.Data, c.do(ctx, "POST", "/api/watch/directory", map[string]any{"path": path}, &out)
+	body := map[string]any{"path": path}
+	if opt.NamesOnly {
+		body["names_only"] = true
+	}
+	if opt.RescanSeconds > 0 {
+		body["rescan_seconds"] = opt.RescanSeconds
+	}
+	return &out.Data, c.do(ctx, "POST", "/api/watch/directory", body, &out)
 }
 
 // Unwatch stops watching a folder and removes its files from the index.

@@ -160,11 +160,35 @@ type Folder struct {
 	StatusMessage string          `json:"status_message"`
 	LastScan      *string         `json:"last_scan"`
 	Embedding     EmbeddingHealth `json:"embedding"`
+	PendingCount  int64           `json:"pending_count"` // found by name, content not read yet
+	NamesOnly     bool            `json:"names_only"`
+	Progress      FolderProgress  `json:"progress"`
 }
 
-// Indexed reports whether every file the folder's scan found is processed.
+// FolderProgress is the progress of a folder's names pass and content
+// pass.
+type FolderProgress struct {
+	Names   PassProgress `json:"names"`
+	Content PassProgress `json:"content"`
+}
+
+// PassProgress is one pass over a folder's files.
+type PassProgress struct {
+	State      string  `json:"state"` // counting, running, paused, done, off
+	Done       int64   `json:"done"`
+	Total      int64   `json:"total"` // -1 while not known
+	Rate       float64 `json:"rate"`
+	ETASeconds int64   `json:"eta_seconds"` // -1 when not known
+}
+
+// Indexed reports whether every file the folder's scan found is processed
+// (for a names-only folder: recorded by name).
 func (f Folder) Indexed() bool {
-	return f.Status != "indexing" && f.Status != "error" && f.IndexedCount+f.FailedCount >= f.FileCount
+	done := f.IndexedCount + f.FailedCount
+	if f.NamesOnly {
+		done = f.Progress.Names.Done
+	}
+	return f.Status != "indexing" && f.Status != "error" && done >= f.FileCount
 }
 
 // Watched is what POST /api/watch/directory reports.
