@@ -54,7 +54,7 @@ type folder struct {
 	counting bool
 	// backlog: files whose content waits are not all in the queue yet
 	// (the content pass hands them over a window at a time).
-	backlog bool
+	backlog        bool
 	names          meter // files recorded by the names pass
 	content        meter // files of the content pass handled
 	namesAdded     int64 // running counts for the meters

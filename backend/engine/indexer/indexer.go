@@ -123,7 +123,7 @@ type Indexer struct {
 
 	queueDirty  chan struct{}
 	feedWanted  chan struct{} // new names: the content pass has work
-	rescanAll   chan bool // true: re-process every file (models changed)
+	rescanAll   chan bool     // true: re-process every file (models changed)
 	ocrWanted   chan struct{}
 	drained     chan struct{} // the queue emptied after work
 	ocrRan      bool          // OCR ran at the last look (pollLoop's own)

@@ -200,7 +200,9 @@ func (f *fakeIndex) PutNames(_ context.Context, names []store.Name) (int, error)
 	return len(names), nil
 }
 
-func (f *fakeIndex) PendingFiles(context.Context, int64, int) ([]store.Pending, error) { return nil, nil }
+func (f *fakeIndex) PendingFiles(context.Context, int64, int) ([]store.Pending, error) {
+	return nil, nil
+}
 
 // PendingOCR: these tests index no images or scans.
 func (f *fakeIndex) PendingOCR(context.Context) ([]store.Record, error) { return nil, nil }

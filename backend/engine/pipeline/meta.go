@@ -13,8 +13,8 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/engine/extract"
-	"trove/backend/engine/text/chunk"
 	"trove/backend/engine/scan"
+	"trove/backend/engine/text/chunk"
 	"trove/backend/platform/fileread"
 	"trove/backend/store"
 )
