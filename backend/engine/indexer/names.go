@@ -22,13 +22,14 @@ type Names interface {
 // transaction, while the walk goes on. Every batch written makes its
 // files findable by name and wakes the content pass.
 type namesWriter struct {
-	ix    *Indexer
-	id    int64
-	batch []store.Name
-	ch    chan []store.Name
-	done  chan struct{}
-	err   error // the first write that failed; later batches are dropped
-	added int
+	ix     *Indexer
+	id     int64
+	batch  []store.Name
+	ch     chan []store.Name
+	done   chan struct{}
+	err    error // the first write that failed; later batches are dropped
+	added  int
+	closed bool
 }
 
 func (ix *Indexer) newNamesWriter(ctx context.Context, id int64) *namesWriter {
@@ -67,8 +68,13 @@ func (w *namesWriter) add(n store.Name) {
 }
 
 // close writes what is left and waits for the writer; it returns the
-// first write's failure.
+// first write's failure. Closing again does nothing (a walk that panicked
+// closes it on the way out).
 func (w *namesWriter) close() error {
+	if w.closed {
+		return w.err
+	}
+	w.closed = true
 	if len(w.batch) > 0 {
 		w.ch <- w.batch
 		w.batch = nil

@@ -76,6 +76,7 @@ func (ix *Indexer) rescan(ctx context.Context, id int64, all bool) (int, error) 
 	pf := ix.pipelineFolder(&f)
 	inodes := f.fs.StableInodes
 	names := ix.newNamesWriter(ctx, id)
+	defer names.close() // its goroutine ends even if the walk panics
 	var events []queue.Event
 	found := 0
 	err = scan.Walk(ctx, f.admits(), f.Root, ownMatcher{ix.Filters.Matcher(), ix.own}, scan.Options{
