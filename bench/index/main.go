@@ -93,7 +93,6 @@ func indexWithTrove(bin, work, corpus string, edits int) result {
 	return res
 }
 
-
 // saveToSearchable appends a unique word to text files one at a time and
 // times how long until the index has the new content.
 func saveToSearchable(api client, corpus string, n int) []time.Duration {
@@ -194,7 +193,6 @@ func extractThroughput(shared, corpus string) {
 	fmt.Println()
 }
 
-
 func census(root string) (n int, bytes int64) {
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -207,4 +205,3 @@ func census(root string) (n int, bytes int64) {
 	})
 	return
 }
-

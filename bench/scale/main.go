@@ -72,7 +72,7 @@ func main() {
 	var busy []time.Duration
 	var namesAt, firstAt time.Duration
 	var f folder
-	for namesAt == 0 {
+	for namesAt == 0 || firstAt == 0 {
 		if firstAt == 0 && api.hits("report") > 0 {
 			firstAt = time.Since(start)
 		}

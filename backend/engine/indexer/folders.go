@@ -63,7 +63,8 @@ type folder struct {
 
 func (ix *Indexer) register(d core.WatchedDirectory) *folder {
 	f := &folder{ID: d.ID, Root: d.Path, Recursive: d.Recursive, Pattern: d.FilePattern, NamesOnly: d.NamesOnly,
-		RescanSeconds: d.RescanSeconds, status: core.DirIndexing, lastScan: time.Now()}
+		RescanSeconds: d.RescanSeconds, status: core.DirIndexing, lastScan: time.Now(),
+		counting: true} // until its first walk ends (setCounting)
 	f.fs = ix.fileSystem(d)
 	ix.mu.Lock()
 	ix.folders[d.ID] = f
