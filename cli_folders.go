@@ -103,9 +103,15 @@ func watch(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "with --wait, give up after this long (0: never)")
 	asJSON := fs.Bool("json", false, "print the folder as JSON when done")
 	force := fs.Bool("force", false, "watch a system folder or Trove's own anyway: all it holds (keys, passwords, device files) becomes searchable")
+	namesOnly := fs.Bool("names-only", false, "index file names, paths, sizes and dates only: read no file")
+	rescan := fs.Duration("rescan", 0, "rescan the folder this often, at least 1m (0: as its file system needs: shares and FUSE mounts every 10m)")
 	paths, code, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		return code
+	}
+	if *rescan != 0 && (*rescan < time.Minute || *rescan > 7*24*time.Hour) {
+		fmt.Fprintf(stderr, "%s watch: --rescan must be between 1m and 168h (run \"%s watch --help\")\n", prog, prog)
+		return exitUsage
 	}
 	dir, ok := oneFolder("watch", paths, stderr)
 	if !ok {
@@ -121,7 +127,7 @@ func watch(args []string, stdout, stderr io.Writer) int {
 	if *force {
 		fmt.Fprintf(stderr, "warning: --force: if %s is a system folder or Trove's own, Trove indexes all it holds, keys and passwords included, and any client of its API can search them\n", dir)
 	}
-	w, err := c.WatchFolder(ctx, client.WatchRequest{Path: dir, Force: *force})
+	w, err := c.WatchFolder(ctx, client.WatchRequest{Path: dir, Force: *force, NamesOnly: *namesOnly, RescanSeconds: int(rescan.Seconds())})
 	var apiErr *client.Error
 	switch {
 	case errors.As(err, &apiErr) && apiErr.Code == "ALREADY_WATCHING" && *wait:

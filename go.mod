@@ -21,6 +21,7 @@ require (
 	github.com/invopop/jsonschema v0.14.0
 	github.com/jezek/xgb v1.1.1
 	github.com/klauspost/compress v1.19.0
+	github.com/moby/sys/mountinfo v0.7.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/ncruces/go-sqlite3 v0.35.6
 	github.com/nwaples/rardecode/v2 v2.4.6

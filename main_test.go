@@ -421,3 +421,24 @@ func TestWatchForce(t *testing.T) {
 		t.Fatalf("--force: %q", errOut)
 	}
 }
+
+// trove watch --names-only records the folder by name alone and --wait
+// returns once every name is recorded; a rescan period out of range is a
+// usage error, sent nowhere.
+func TestWatchNamesOnly(t *testing.T) {
+	s := testserver.Start(t)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	root := t.TempDir()
+	testserver.WriteFiles(t, root, "a.txt", "alpha", "b.txt", "beta")
+	if code, _, errOut := run3(t, "watch", "--addr", addr, "--rescan", "5s", root); code != exitUsage || !strings.Contains(errOut, "--rescan") {
+		t.Fatalf("--rescan 5s: %d %q", code, errOut)
+	}
+	code, out, errOut := run3(t, "watch", "--addr", addr, "--names-only", "--rescan", "20m", "--wait", "--json", root)
+	var f map[string]any
+	if code != exitOK || json.Unmarshal([]byte(out), &f) != nil || f["names_only"] != true || f["indexed_count"] != float64(0) {
+		t.Fatalf("watch --names-only --wait: %d %q %q", code, out, errOut)
+	}
+	if got := s.Folder(root); got["rescan_seconds"] != float64(1200) {
+		t.Fatalf("rescan period: %v", got)
+	}
+}

@@ -203,6 +203,11 @@ type WatchRequest struct {
 	// Force watches a folder Trove refuses as a system folder or its own:
 	// what it holds (keys, device files) becomes searchable.
 	Force bool `json:"force,omitempty"`
+	// NamesOnly indexes names, paths, sizes and dates only: no file is read.
+	NamesOnly bool `json:"names_only,omitempty"`
+	// RescanSeconds rescans the folder on this schedule; 0: as its file
+	// system needs (shares and FUSE mounts, whose changes inotify misses).
+	RescanSeconds int `json:"rescan_seconds,omitempty"`
 }
 
 // WatchFolder is Watch with the request's options.

@@ -142,6 +142,14 @@ type Folder struct {
 	StatusMessage string          `json:"status_message"`
 	LastScan      *string         `json:"last_scan"`
 	Embedding     EmbeddingHealth `json:"embedding"`
+	// PendingCount: files found by name whose content is not read yet
+	PendingCount int64 `json:"pending_count"`
+	NamesOnly    bool  `json:"names_only"`
+	// RescanSeconds: the rescan period the watch asked for; 0: as the file
+	// system needs (see watching.rescan_every_seconds)
+	RescanSeconds int            `json:"rescan_seconds"`
+	Watching      FolderWatching `json:"watching"`
+	Progress      FolderProgress `json:"progress"`
 }
 
 // SearchFile is the API's SearchFile.
@@ -160,6 +168,11 @@ type SearchFile struct {
 	ID       int64    `json:"id"`
 	Size     int64    `json:"size"`
 	Mime     string   `json:"mime"`
+	// ContentIndexed: false: found by name
+	ContentIndexed bool `json:"content_indexed"`
+	// Offline: the file's folder is on a drive or share that is not there now:
+	// opening it is refused (FOLDER_OFFLINE) until it returns
+	Offline bool `json:"offline"`
 }
 
 // Explain is the API's Explain.
@@ -237,6 +250,32 @@ type Integration struct {
 	Message string `json:"message"`
 }
 
+// FolderWatching is the API's FolderWatching.
+type FolderWatching struct {
+	// FileSystem: the type of the file system holding the folder (ext4
+	FileSystem string `json:"file_system"`
+	// LiveEvents: the kernel reports changes as they happen; false on network
+	// shares and FUSE mounts (changes made elsewhere go unseen)
+	LiveEvents bool `json:"live_events"`
+	// RescanEverySeconds: period of scheduled rescans (sizes and times compared
+	RescanEverySeconds int `json:"rescan_every_seconds"`
+	// WatchLimit: live watching stopped at the inotify watch limit; the folder
+	// is rescanned instead
+	WatchLimit bool `json:"watch_limit"`
+	// Offline: the folder's drive or share is not there: its files stay
+	// searchable (marked offline) and opening them is refused until it returns
+	Offline      bool    `json:"offline"`
+	OfflineSince *string `json:"offline_since"`
+}
+
+// FolderProgress is the API's FolderProgress.
+type FolderProgress struct {
+	// Names: the names pass: every file's name
+	Names PassProgress `json:"names"`
+	// Content: the content pass: files read and indexed
+	Content PassProgress `json:"content"`
+}
+
 // ExplainKeyword is the API's ExplainKeyword.
 type ExplainKeyword struct {
 	Score      float64 `json:"score"`
@@ -280,6 +319,19 @@ type KindCount struct {
 	Label      string     `json:"label"`
 	Count      int        `json:"count"`
 	Extensions []ExtCount `json:"extensions"`
+}
+
+// PassProgress is the API's PassProgress.
+type PassProgress struct {
+	// State: one of counting, running, paused, done, off
+	State string `json:"state"`
+	Done  int    `json:"done"`
+	// Total: -1 while not known (the first walk is still counting)
+	Total int `json:"total"`
+	// Rate: files a second over the last half minute; 0 when not measured
+	Rate float64 `json:"rate"`
+	// ETASeconds: -1 when it cannot be told
+	ETASeconds int `json:"eta_seconds"`
 }
 
 // ExtCount is the API's ExtCount.

@@ -26,6 +26,7 @@ var (
 	EmptyUpdate         = &Fault{kind: ErrInvalid, name: "a change that changes nothing"}
 	FileChanged         = &Fault{kind: ErrConflict, name: "an indexed file changed on disk since it was indexed"}
 	FileGone            = &Fault{kind: ErrNotFound, name: "an indexed file is no longer on disk as it was indexed"}
+	FolderOffline       = &Fault{kind: ErrUnavailable, name: "a file whose folder's drive or share is not there now"}
 	MissingField        = &Fault{kind: ErrInvalid, name: "a field the request must carry"}
 	NeedsThePerson      = &Fault{kind: ErrForbidden, name: "a change only the person may make (where file text goes), asked by a caller that did not show it is the person"}
 	NoApplication       = &Fault{kind: ErrInvalid, name: "no application opens the file's type"}

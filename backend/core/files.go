@@ -2,10 +2,18 @@ package core
 
 import "time"
 
-// File states. A file is searchable only in StateIndexed.
+// File states. A file is searchable in every state but StateFailed: by its
+// content too in StateIndexed, by its name, path and metadata alone in
+// StatePending and StateNamed.
 const (
 	StateIndexed = "indexed"
 	StateFailed  = "failed"
+	// StatePending is a file the names pass recorded (name, path, size,
+	// dates) whose content the content pass has not read yet.
+	StatePending = "pending"
+	// StateNamed is a file of a names-only folder: its name and metadata
+	// are all Trove keeps of it, by the folder's choice.
+	StateNamed = "named"
 )
 
 // File is one file known to the index: its metadata, its card (title,
@@ -31,6 +39,9 @@ type File struct {
 	Summary       string
 	Keywords      []string
 	IndexedAt     time.Time
+	// Offline: the file's folder is on a drive or share that is not
+	// there now (filled in by the service, never stored).
+	Offline bool
 }
 
 // FileStats summarise the indexed files.
@@ -40,4 +51,7 @@ type FileStats struct {
 	FileTypes   map[string]int64
 	LastIndexed *time.Time
 	FailedFiles int64
+	// PendingFiles are found by name while their content waits for the
+	// content pass (counted in TotalFiles).
+	PendingFiles int64
 }

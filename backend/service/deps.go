@@ -40,6 +40,8 @@ type Indexing interface {
 	Damaged(err error)
 	DamagedError() error
 	Rebuild(ctx context.Context) (int, error)
+	// Offline: the folder's drive or share is not there.
+	Offline(dirID int64) bool
 }
 
 var _ Indexing = (*indexer.Indexer)(nil)

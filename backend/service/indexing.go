@@ -15,6 +15,13 @@ type WatchOptions struct {
 	// Force watches a system folder or one of Trove's own, which are
 	// refused otherwise.
 	Force bool
+	// NamesOnly indexes the folder's files by name and metadata only
+	// (see systemFolders for the folders it may take).
+	NamesOnly bool
+	// RescanSeconds rescans the folder on this schedule; 0: as its file
+	// system needs (network shares and FUSE mounts, see
+	// indexer.DefaultNetworkRescan).
+	RescanSeconds int
 }
 
 // WatchResult is what a watch request reports at once.
@@ -27,7 +34,7 @@ type WatchResult struct {
 // files are listed and queued, before they are indexed.
 func (s *Service) Watch(ctx context.Context, path string, opt WatchOptions) (WatchResult, error) {
 	if !opt.Force {
-		if err := s.refuseSystemFolder(path); err != nil {
+		if err := s.refuseSystemFolder(path, opt.NamesOnly); err != nil {
 			return WatchResult{}, err
 		}
 	}
@@ -38,7 +45,8 @@ func (s *Service) Watch(ctx context.Context, path string, opt WatchOptions) (Wat
 		}
 		opt.FilePattern = clean
 	}
-	d, n, err := s.indexer.Watch(ctx, path, indexer.Options{Recursive: opt.Recursive, FilePattern: opt.FilePattern})
+	d, n, err := s.indexer.Watch(ctx, path, indexer.Options{Recursive: opt.Recursive, FilePattern: opt.FilePattern,
+		NamesOnly: opt.NamesOnly, RescanSeconds: opt.RescanSeconds})
 	if err != nil {
 		return WatchResult{}, err
 	}

@@ -53,6 +53,10 @@ func (s *Service) openIndexed(ctx context.Context, id int64, unchanged bool) (co
 	if err != nil {
 		return core.File{}, nil, core.Fail(core.FileGone, "%s is no longer in a watched folder", f.Path)
 	}
+	if s.indexer.Offline(dir.ID) {
+		return core.File{}, nil, core.Fail(core.FolderOffline,
+			"%s is in %s, which is offline (its drive or share is not there): connect it again and retry", f.Path, dir.Path)
+	}
 	fh, err := fileread.Open(ctx, dir.Path, f.Path, nil)
 	if err != nil {
 		return core.File{}, nil, unreadable(f.Path, err)

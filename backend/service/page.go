@@ -46,5 +46,11 @@ func (s *Service) SearchPage(ctx context.Context, req PageRequest) (PageAnswer, 
 	if err != nil {
 		return PageAnswer{}, err
 	}
+	for i := range page.Results {
+		s.markOffline(&page.Results[i].File)
+		for j := range page.Results[i].Copies {
+			s.markOffline(&page.Results[i].Copies[j])
+		}
+	}
 	return PageAnswer{Page: page, Notice: notice}, nil
 }

@@ -64,7 +64,16 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchAnswer, 
 	if err != nil {
 		return SearchAnswer{}, err
 	}
+	for i := range res {
+		s.markOffline(&res[i].File)
+	}
 	return SearchAnswer{Results: res, Notice: notice}, nil
+}
+
+// markOffline marks a file whose folder's drive or share is not there: it
+// is found all the same, and cannot be opened until it returns.
+func (s *Service) markOffline(f *core.File) {
+	f.Offline = s.indexer.Offline(f.DirID)
 }
 
 // guard runs one search, as run, under the search time limit and the

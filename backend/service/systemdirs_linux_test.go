@@ -27,7 +27,7 @@ func TestABindMountOfProcIsRefused(t *testing.T) {
 	}
 	defer unix.Unmount(dir, unix.MNT_DETACH)
 	s := &Service{}
-	err := s.refuseSystemFolder(dir)
+	err := s.refuseSystemFolder(dir, false)
 	if err == nil || !strings.Contains(err.Error(), "virtual file system (proc)") {
 		t.Fatalf("got %v", err)
 	}

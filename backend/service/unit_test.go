@@ -99,6 +99,7 @@ func (f *fakeIndex) DeleteFiles(_ context.Context, ids []int64) (int, error) {
 }
 
 type fakeIndexing struct {
+	offline    map[int64]bool // folders whose drive or share is not there
 	mu         sync.Mutex
 	watched    []string
 	opts       []indexer.Options
@@ -131,6 +132,8 @@ func (f *fakeIndexing) QueueStatus() core.QueueStatus { return f.q.Status() }
 func (f *fakeIndexing) Health() core.IndexHealth      { return core.IndexHealth{Status: core.IndexOK} }
 func (f *fakeIndexing) Damaged(err error)             { f.damaged = append(f.damaged, err) }
 func (f *fakeIndexing) DamagedError() error           { return core.Fail(core.DamagedIndex, "damaged") }
+func (f *fakeIndexing) Offline(dirID int64) bool      { return f.offline[dirID] }
+
 func (f *fakeIndexing) Rebuild(ctx context.Context) (int, error) {
 	f.rebuildCtx = ctx
 	return 2, nil
@@ -564,5 +567,24 @@ func TestUnitRebuildIsNotTiedToTheRequest(t *testing.T) {
 	}
 	if u.ix.rebuildCtx.Err() != nil {
 		t.Error("the rebuild's context ended with the request")
+	}
+}
+
+// A names-only watch reads no file: it may take folders refused for what
+// their files hold (/etc), not those whose names are the kernel's (/proc).
+func TestUnitNamesOnlyWatchTakesConfigFolders(t *testing.T) {
+	u := newUnit(t)
+	_, err := u.svc.Watch(t.Context(), "/etc", WatchOptions{})
+	wantCode(t, "/etc with content", err, core.ErrInvalid, core.BadPath)
+	if !strings.Contains(err.Error(), "names_only") {
+		t.Errorf("the refusal does not say names_only would do: %v", err)
+	}
+	_, err = u.svc.Watch(t.Context(), "/proc", WatchOptions{NamesOnly: true})
+	wantCode(t, "/proc by names", err, core.ErrInvalid, core.BadPath)
+	if _, err := u.svc.Watch(t.Context(), "/etc", WatchOptions{NamesOnly: true, RescanSeconds: 600}); err != nil {
+		t.Fatalf("/etc by names: %v", err)
+	}
+	if got := u.ix.opts[len(u.ix.opts)-1]; !got.NamesOnly || got.RescanSeconds != 600 {
+		t.Errorf("options passed on: %+v", got)
 	}
 }

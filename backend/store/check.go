@@ -188,8 +188,10 @@ func restoreDirs(ctx context.Context, w *sql.DB, dirs []core.WatchedDirectory, l
 			if d.CreatedAt.IsZero() {
 				created = now
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO watched_directories(id, path, is_active, recursive, file_pattern, status, created_ns, updated_ns)
-				VALUES(NULLIF(?, 0), ?, 1, ?, ?, 'indexing', ?, ?)`, d.ID, d.Path, d.Recursive, fp, created, now); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO watched_directories(id, path, is_active, recursive, file_pattern, status, created_ns, updated_ns,
+					names_only, rescan_seconds, mount_point)
+				VALUES(NULLIF(?, 0), ?, 1, ?, ?, 'indexing', ?, ?, ?, NULLIF(?, 0), NULLIF(?, ''))`, d.ID, d.Path, d.Recursive, fp, created, now,
+				d.NamesOnly, d.RescanSeconds, d.MountPoint); err != nil {
 				return fmt.Errorf("restore folder %s: %w", d.Path, err)
 			}
 		}

@@ -130,7 +130,7 @@ func readCountKeys(ctx context.Context, p *pools) (*countKeys, error) {
 	if err := tx.QueryRowContext(ctx, `SELECT n FROM files_version`).Scan(&c.version); err != nil {
 		return nil, fmt.Errorf("files version: %w", err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+countKeyColumns+` FROM files f WHERE f.state = 'indexed' ORDER BY f.id`)
+	rows, err := tx.QueryContext(ctx, `SELECT `+countKeyColumns+` FROM files f WHERE f.`+searchable+` ORDER BY f.id`)
 	if err != nil {
 		return nil, fmt.Errorf("count keys: %w", err)
 	}

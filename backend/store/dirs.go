@@ -15,23 +15,27 @@ import (
 // condition must stay the index's own): they are read twice with every
 // file that changes, as its folder turns indexing and back.
 const dirColumns = `d.id, d.path, d.is_active, d.recursive, COALESCE(d.file_pattern, ''), d.status, d.status_message,
-	d.file_count, d.last_scan_ns, d.created_ns, d.updated_ns,
+	d.file_count, d.last_scan_ns, d.created_ns, d.updated_ns, d.names_only, COALESCE(d.rescan_seconds, 0), COALESCE(d.mount_point, ''),
 	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND f.state = 'indexed'),
 	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND f.state = 'failed'),
-	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND (f.state = 'failed' OR f.error != ''))`
+	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND (f.state = 'failed' OR f.error != '')),
+	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND f.state = 'pending'),
+	(SELECT COUNT(*) FROM files f WHERE f.dir_id = d.id AND f.state = 'named')`
 
 func scanDir(row interface{ Scan(...any) error }) (core.WatchedDirectory, error) {
 	var d core.WatchedDirectory
 	var lastScan sql.NullInt64
 	var created, updated int64
 	err := row.Scan(&d.ID, &d.Path, &d.IsActive, &d.Recursive, &d.FilePattern, &d.Status, &d.StatusMessage,
-		&d.FileCount, &lastScan, &created, &updated, &d.IndexedCount, &d.FailedCount, &d.ProblemCount)
+		&d.FileCount, &lastScan, &created, &updated, &d.NamesOnly, &d.RescanSeconds, &d.MountPoint,
+		&d.IndexedCount, &d.FailedCount, &d.ProblemCount, &d.PendingCount, &d.NamedCount)
 	if err != nil {
 		return d, err
 	}
-	// The files known since the last scan count too. A file is indexed or
-	// failed, so these two counts (one walk of the index each) hold them all.
-	d.FileCount = max(d.FileCount, d.IndexedCount+d.FailedCount)
+	// The files known since the last scan count too. A file is in one of
+	// four states, so these counts (one walk of the index each) hold them
+	// all.
+	d.FileCount = max(d.FileCount, d.IndexedCount+d.FailedCount+d.PendingCount+d.NamedCount)
 	if lastScan.Valid {
 		t := time.Unix(0, lastScan.Int64)
 		d.LastScan = &t
@@ -42,12 +46,33 @@ func scanDir(row interface{ Scan(...any) error }) (core.WatchedDirectory, error)
 
 // AddDirectory records a new watched folder in the indexing state.
 func (s *Store) AddDirectory(ctx context.Context, path string, recursive bool, pattern string, now time.Time) (core.WatchedDirectory, error) {
-	var fp any
-	if pattern != "" {
-		fp = pattern
+	return s.AddFolder(ctx, NewFolder{Path: path, Recursive: recursive, Pattern: pattern}, now)
+}
+
+// NewFolder is a folder to watch, with its options.
+type NewFolder struct {
+	Path          string
+	Recursive     bool
+	Pattern       string // "" for none
+	NamesOnly     bool
+	RescanSeconds int    // 0: as the file system needs
+	MountPoint    string // where its file system is mounted; "" when not known
+}
+
+// AddFolder records a new watched folder in the indexing state.
+func (s *Store) AddFolder(ctx context.Context, nf NewFolder, now time.Time) (core.WatchedDirectory, error) {
+	path := nf.Path
+	var fp, rescan any
+	if nf.Pattern != "" {
+		fp = nf.Pattern
 	}
-	res, err := s.wdb().ExecContext(ctx, `INSERT INTO watched_directories(path, recursive, file_pattern, status, created_ns, updated_ns)
-		VALUES(?, ?, ?, 'indexing', ?, ?)`, path, recursive, fp, now.UnixNano(), now.UnixNano())
+	if nf.RescanSeconds > 0 {
+		rescan = nf.RescanSeconds
+	}
+	res, err := s.wdb().ExecContext(ctx, `INSERT INTO watched_directories(path, recursive, file_pattern, status, created_ns, updated_ns,
+			names_only, rescan_seconds, mount_point)
+		VALUES(?, ?, ?, 'indexing', ?, ?, ?, ?, NULLIF(?, ''))`, path, nf.Recursive, fp, now.UnixNano(), now.UnixNano(), nf.NamesOnly, rescan,
+		nf.MountPoint)
 	if err != nil {
 		return core.WatchedDirectory{}, fmt.Errorf("add directory %s: %w", path, err)
 	}
@@ -95,6 +120,13 @@ func (s *Store) CountActiveDirectories(ctx context.Context) (int, error) {
 func (s *Store) SetDirectoryStatus(ctx context.Context, id int64, status, message string, now time.Time) error {
 	_, err := s.wdb().ExecContext(ctx, `UPDATE watched_directories SET status = ?, status_message = ?, updated_ns = ? WHERE id = ?`,
 		status, message, now.UnixNano(), id)
+	return err
+}
+
+// SetDirectoryMount records where the folder's file system is mounted
+// (kept for folders watched before it was).
+func (s *Store) SetDirectoryMount(ctx context.Context, id int64, mountPoint string) error {
+	_, err := s.wdb().ExecContext(ctx, `UPDATE watched_directories SET mount_point = ? WHERE id = ?`, mountPoint, id)
 	return err
 }
 

@@ -55,14 +55,6 @@ func (s *Store) ByHash(ctx context.Context, hash string, size int64) ([]Record, 
 	return out, err
 }
 
-// DirRecords maps every path of a folder to its record, for reconciling
-// the index with the disk.
-func (s *Store) DirRecords(ctx context.Context, dirID int64) (map[string]Record, error) {
-	out := map[string]Record{}
-	err := s.eachRecord(ctx, `WHERE dir_id = ?`, []any{dirID}, func(r Record) { out[r.Path] = r })
-	return out, err
-}
-
 // PendingOCR lists the indexed files that OCR would read more of. The
 // literal ocr_pending = 1 lets SQLite use the partial index.
 func (s *Store) PendingOCR(ctx context.Context) ([]Record, error) {

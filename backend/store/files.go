@@ -532,13 +532,13 @@ func (s *Store) FilePaths(ctx context.Context) ([]FilePath, error) {
 	return out, rows.Err()
 }
 
-// Stats summarises the indexed files.
+// Stats summarises the files search finds (by content or by name).
 func (s *Store) Stats(ctx context.Context) (core.FileStats, error) {
 	st := core.FileStats{FileTypes: map[string]int64{}}
 	var last sql.NullInt64
 	err := s.rdb().QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(size), 0), MAX(indexed_ns),
-			(SELECT COUNT(*) FROM files WHERE state = 'failed')
-		FROM files WHERE state = 'indexed'`).Scan(&st.TotalFiles, &st.TotalSize, &last, &st.FailedFiles)
+			(SELECT COUNT(*) FROM files WHERE state = 'failed'), (SELECT COUNT(*) FROM files WHERE state = 'pending')
+		FROM files WHERE `+searchable).Scan(&st.TotalFiles, &st.TotalSize, &last, &st.FailedFiles, &st.PendingFiles)
 	if err != nil {
 		return st, fmt.Errorf("stats: %w", err)
 	}
@@ -546,7 +546,7 @@ func (s *Store) Stats(ctx context.Context) (core.FileStats, error) {
 		t := time.Unix(0, last.Int64)
 		st.LastIndexed = &t
 	}
-	rows, err := s.rdb().QueryContext(ctx, `SELECT extension, COUNT(*) FROM files WHERE state = 'indexed' GROUP BY extension`)
+	rows, err := s.rdb().QueryContext(ctx, `SELECT extension, COUNT(*) FROM files WHERE `+searchable+` GROUP BY extension`)
 	if err != nil {
 		return st, fmt.Errorf("stats: %w", err)
 	}

@@ -39,7 +39,7 @@ func (f FileFilter) Empty() bool {
 
 // where renders the filter as SQL conditions on the files table aliased a.
 func (f FileFilter) where(a string) (string, []any) {
-	conds := []string{a + ".state = 'indexed'"}
+	conds := []string{a + "." + searchable}
 	var args []any
 	under := func(dir string) string {
 		dir = strings.TrimSuffix(dir, "/")

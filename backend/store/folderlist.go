@@ -28,13 +28,17 @@ type listedFolder struct {
 	Recursive   bool      `json:"recursive"`
 	FilePattern string    `json:"file_pattern,omitempty"`
 	AddedAt     time.Time `json:"added_at"`
+	NamesOnly   bool      `json:"names_only,omitempty"`
+	RescanEvery int       `json:"rescan_seconds,omitempty"`
+	MountPoint  string    `json:"mount_point,omitempty"`
 }
 
 // SaveFolderList writes the copy of the watched-folder list, atomically.
 func SaveFolderList(path string, dirs []core.WatchedDirectory) error {
 	l := folderList{Version: 1, Folders: make([]listedFolder, 0, len(dirs))}
 	for _, d := range dirs {
-		l.Folders = append(l.Folders, listedFolder{ID: d.ID, Path: d.Path, Recursive: d.Recursive, FilePattern: d.FilePattern, AddedAt: d.CreatedAt.UTC()})
+		l.Folders = append(l.Folders, listedFolder{ID: d.ID, Path: d.Path, Recursive: d.Recursive, FilePattern: d.FilePattern, AddedAt: d.CreatedAt.UTC(),
+			NamesOnly: d.NamesOnly, RescanEvery: d.RescanSeconds, MountPoint: d.MountPoint})
 	}
 	b, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {
@@ -62,7 +66,8 @@ func LoadFolderList(path string) ([]core.WatchedDirectory, error) {
 			continue
 		}
 		out = append(out, core.WatchedDirectory{ID: f.ID, Path: f.Path, IsActive: true, Recursive: f.Recursive,
-			FilePattern: f.FilePattern, CreatedAt: f.AddedAt})
+			FilePattern: f.FilePattern, CreatedAt: f.AddedAt, NamesOnly: f.NamesOnly, RescanSeconds: f.RescanEvery,
+			MountPoint: f.MountPoint})
 	}
 	return out, nil
 }

@@ -49,9 +49,9 @@ func (s *Store) MergeStep(ctx context.Context, pages int) (bool, error) {
 	return false, nil
 }
 
-// CountIndexed counts the files with state indexed.
+// CountIndexed counts the files search finds (by content or by name).
 func (s *Store) CountIndexed(ctx context.Context) (int64, error) {
 	var n int64
-	err := s.rdb().QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE state = 'indexed'`).Scan(&n)
+	err := s.rdb().QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE `+searchable).Scan(&n)
 	return n, err
 }

@@ -82,7 +82,7 @@ func readPlaced(ctx context.Context, p *pools, ids []int64) (map[int64]placedFil
 		roots[id] = strings.TrimSuffix(path, "/") + "/"
 	}
 	dirs.Close()
-	err = queryIn(ctx, p.r, `SELECT f.dir_id, `+fileKeyColumns+` FROM files f NOT INDEXED WHERE f.state = 'indexed' AND f.id IN {list}`, nil, ids,
+	err = queryIn(ctx, p.r, `SELECT f.dir_id, `+fileKeyColumns+` FROM files f NOT INDEXED WHERE f.`+searchable+` AND f.id IN {list}`, nil, ids,
 		func(rows *sql.Rows) error {
 			var dir int64
 			var k FileKey

@@ -49,7 +49,7 @@ func (s *Store) ExcludedAmong(ctx context.Context, q Expr, ids []int64) (map[int
 // IndexedFiles returns the records of the given ids that are indexed.
 func (s *Store) IndexedFiles(ctx context.Context, ids []int64) (map[int64]core.File, error) {
 	out := make(map[int64]core.File, len(ids))
-	err := queryIn(ctx, s.rdb(), `SELECT `+fileColumns+` FROM files NOT INDEXED WHERE state = 'indexed' AND id IN {list}`, nil, ids,
+	err := queryIn(ctx, s.rdb(), `SELECT `+fileColumns+` FROM files NOT INDEXED WHERE `+searchable+` AND id IN {list}`, nil, ids,
 		func(rows *sql.Rows) error {
 			f, err := scanFile(rows)
 			if err == nil {

@@ -345,6 +345,7 @@ type writeTx struct {
 	passages int64 // change in the number of passages
 	docs     int64 // change in the number of content rows
 	moved    int   // files given a new name or folder
+	named    int   // files recorded by name only
 }
 
 // tx runs fn in a write transaction (inTx), then tells the observers
@@ -364,7 +365,7 @@ func (s *Store) tx(ctx context.Context, fn func(*writeTx) error) error {
 	}
 	s.passages.Add(w.passages)
 	s.docs.Add(w.docs)
-	s.changes.Add(int64(len(w.indexed) + len(w.removed) + w.moved))
+	s.changes.Add(int64(len(w.indexed) + len(w.removed) + w.moved + w.named))
 	s.notify(w)
 	return nil
 }

@@ -11,12 +11,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"net/http"
 	"net/url"
@@ -80,7 +78,7 @@ func indexWithTrove(bin, work, corpus string, edits int) result {
 	stderr, _ := cmd.StderrPipe()
 	harness.Check(cmd.Start())
 	defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
-	base := "http://" + waitAddr(stderr)
+	base := "http://" + harness.WaitAddr(stderr)
 	api := client{base}
 	api.do("PUT", "/api/settings/", `{"queue.cooldown_seconds": 0}`)
 	start := time.Now()
@@ -89,24 +87,10 @@ func indexWithTrove(bin, work, corpus string, edits int) result {
 		time.Sleep(100 * time.Millisecond)
 	}
 	res := result{wall: time.Since(start)}
-	res.peakRSS = peakRSS(cmd.Process.Pid)
-	res.indexBytes = dirSize(data)
+	res.peakRSS = harness.PeakRSS(cmd.Process.Pid)
+	res.indexBytes = harness.DirSize(data)
 	res.latencies = saveToSearchable(api, corpus, edits)
 	return res
-}
-
-var addrRE = regexp.MustCompile(`msg="trove started" addr=(\S+)`)
-
-func waitAddr(r io.Reader) string {
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
-			go io.Copy(io.Discard, r)
-			return m[1]
-		}
-	}
-	log.Fatal("trove did not start")
-	return ""
 }
 
 // saveToSearchable appends a unique word to text files one at a time and
@@ -186,7 +170,7 @@ func indexWithRecoll(shared, work, corpus string) result {
 	cmd.Stderr = &stderr
 	start := time.Now()
 	harness.Check(cmd.Run())
-	res := result{wall: time.Since(start), indexBytes: dirSize(filepath.Join(conf, "xapiandb"))}
+	res := result{wall: time.Since(start), indexBytes: harness.DirSize(filepath.Join(conf, "xapiandb"))}
 	if m := regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`).FindStringSubmatch(stderr.String()); m != nil {
 		kb, _ := strconv.ParseInt(m[1], 10, 64)
 		res.peakRSS = kb << 10
@@ -209,18 +193,6 @@ func extractThroughput(shared, corpus string) {
 	fmt.Println()
 }
 
-func peakRSS(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	harness.Check(err)
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
 func census(root string) (n int, bytes int64) {
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -232,17 +204,4 @@ func census(root string) (n int, bytes int64) {
 		return nil
 	})
 	return
-}
-
-func dirSize(root string) int64 {
-	var total int64
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if info, err := d.Info(); err == nil {
-				total += info.Size()
-			}
-		}
-		return nil
-	})
-	return total
 }

@@ -49,6 +49,7 @@ type Server struct {
 	extract       pipeline.ExtractFunc
 	ocr           *extract.OCRProbe
 	maxWatches    int
+	mountCheck    time.Duration
 	providerRetry time.Duration
 	searchTimeout time.Duration
 	searchHook    func(context.Context, service.SearchRequest)
@@ -80,6 +81,10 @@ func withOCR(p *extract.OCRProbe) Option { return func(s *Server) { s.ocr = p } 
 
 // WithMaxWatches caps the live watches, to reach the watch limit cheaply.
 func WithMaxWatches(n int) Option { return func(s *Server) { s.maxWatches = n } }
+
+// WithMountCheck checks folders on drives and shares for being there this
+// often, so that a test sees an unmount soon.
+func WithMountCheck(d time.Duration) Option { return func(s *Server) { s.mountCheck = d } }
 
 // WithProviderRetry sets how often an embedding provider that stopped
 // answering is tried again.
@@ -134,7 +139,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	d, err := daemon.New(daemon.Config{
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, ProviderRetry: s.providerRetry,
+		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, MountCheck: s.mountCheck, ProviderRetry: s.providerRetry,
 		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, WriteHook: s.writeHook, UI: s.ui, Origins: s.origins,
 		SessionBus: s.sessionBus,
 	})

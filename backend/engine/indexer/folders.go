@@ -14,12 +14,15 @@ import (
 	"trove/backend/engine/pipeline"
 	"trove/backend/engine/scan"
 	"trove/backend/engine/watch"
+	"trove/backend/platform/mounts"
+	"trove/backend/store"
 )
 
 // Folders is the part of the store that keeps the watched folders: their
 // records, the status shown for each, and whose files are whose.
 type Folders interface {
-	AddDirectory(ctx context.Context, path string, recursive bool, pattern string, now time.Time) (core.WatchedDirectory, error)
+	AddFolder(ctx context.Context, nf store.NewFolder, now time.Time) (core.WatchedDirectory, error)
+	SetDirectoryMount(ctx context.Context, id int64, mountPoint string) error
 	Directory(ctx context.Context, id int64) (core.WatchedDirectory, error)
 	Directories(ctx context.Context) ([]core.WatchedDirectory, error)
 	ReassignFiles(ctx context.Context, fromDir, toDir int64) error
@@ -30,20 +33,39 @@ type Folders interface {
 
 // folder is the live state of a watched folder.
 type folder struct {
-	ID        int64
-	Root      string
-	Recursive bool
-	Pattern   string
+	ID            int64
+	Root          string
+	Recursive     bool
+	Pattern       string
+	NamesOnly     bool
+	RescanSeconds int       // asked for; 0: as the file system needs
+	fs            mounts.FS // MountPoint is the one recorded when it was watched
 
 	status       string
 	message      string
-	polling      bool // live watching unavailable: rescanned every pollEvery
+	polling      bool // live watching unavailable (the inotify limit): rescanned every pollEvery
 	scanning     int  // scans in flight
 	lastProgress time.Time
+	lastScan     time.Time // when the last scan ended, for scheduled rescans
+	offline      bool      // its drive or share is not there
+	offlineSince time.Time
+	// counting: a walk is finding the folder's files for the first time
+	// (the names pass's total is not known until it ends).
+	counting bool
+	// backlog: files whose content waits are not all in the queue yet
+	// (the content pass hands them over a window at a time).
+	backlog        bool
+	names          meter // files recorded by the names pass
+	content        meter // files of the content pass handled
+	namesAdded     int64 // running counts for the meters
+	contentHandled int64
 }
 
 func (ix *Indexer) register(d core.WatchedDirectory) *folder {
-	f := &folder{ID: d.ID, Root: d.Path, Recursive: d.Recursive, Pattern: d.FilePattern, status: core.DirIndexing}
+	f := &folder{ID: d.ID, Root: d.Path, Recursive: d.Recursive, Pattern: d.FilePattern, NamesOnly: d.NamesOnly,
+		RescanSeconds: d.RescanSeconds, status: core.DirIndexing, lastScan: time.Now(),
+		counting: true} // until its first walk ends (setCounting)
+	f.fs = ix.fileSystem(d)
 	ix.mu.Lock()
 	ix.folders[d.ID] = f
 	ix.mu.Unlock()
@@ -63,7 +85,12 @@ func (ix *Indexer) Folder(id int64) (pipeline.Folder, bool) {
 	if !ok {
 		return pipeline.Folder{}, false
 	}
-	return pipeline.Folder{ID: f.ID, Folder: f.admits()}, true
+	return ix.pipelineFolder(f), true
+}
+
+func (ix *Indexer) pipelineFolder(f *folder) pipeline.Folder {
+	id := f.ID
+	return pipeline.Folder{ID: f.ID, Folder: f.admits(), NamesOnly: f.NamesOnly, Present: func() bool { return ix.present(id) }}
 }
 
 func (ix *Indexer) snapshot() []folder {
@@ -93,6 +120,12 @@ func (ix *Indexer) folderOf(path string) (folder, bool) {
 type Options struct {
 	Recursive   bool
 	FilePattern string
+	// NamesOnly records the folder's files by name and metadata only.
+	NamesOnly bool
+	// RescanSeconds rescans the folder on this schedule (0: as its file
+	// system needs: network shares and FUSE mounts every
+	// DefaultNetworkRescan, local disks never).
+	RescanSeconds int
 }
 
 // Watch validates and registers a folder, scans it (adding live watches as
@@ -121,7 +154,8 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 			children = append(children, f)
 		}
 	}
-	d, err := ix.Store.AddDirectory(ctx, root, opt.Recursive, opt.FilePattern, time.Now())
+	d, err := ix.Store.AddFolder(ctx, store.NewFolder{Path: root, Recursive: opt.Recursive, Pattern: opt.FilePattern,
+		NamesOnly: opt.NamesOnly, RescanSeconds: opt.RescanSeconds, MountPoint: mounts.MountOf(root)}, time.Now())
 	if ix.keepOnStorageError(err) {
 		return d, 0, ix.notWritable()
 	}

@@ -45,6 +45,9 @@ const (
 type Index interface {
 	Folders
 	Contents
+	Stamps
+	Names
+	Pending
 	SavedQueue
 	Disk
 	Soundness
@@ -55,7 +58,6 @@ var _ Index = (*store.Store)(nil)
 
 // Contents is what the index holds below a watched folder or a path.
 type Contents interface {
-	DirRecords(ctx context.Context, dirID int64) (map[string]store.Record, error)
 	PathsUnder(ctx context.Context, dir string) ([]string, error)
 	PendingOCR(ctx context.Context) ([]store.Record, error) // files OCR would read more of
 }
@@ -93,6 +95,13 @@ type Deps struct {
 	// MergeEvery is how often a merge of the full-text index is looked
 	// for besides when the queue drains (0: every minute).
 	MergeEvery time.Duration
+	// MountCheck is how often folders on drives and shares are checked
+	// for being there, and scheduled rescans started (0: every 10 s).
+	MountCheck time.Duration
+	// NetworkRescan is the period of scheduled rescans of folders whose
+	// file system does not report every change (network shares, FUSE)
+	// when their watch named none (0: DefaultNetworkRescan).
+	NetworkRescan time.Duration
 }
 
 // Indexer is safe for concurrent use.
@@ -113,7 +122,8 @@ type Indexer struct {
 	merging     atomic.Bool // a merge of the full-text index is under way
 
 	queueDirty  chan struct{}
-	rescanAll   chan bool // true: re-process every file (models changed)
+	feedWanted  chan struct{} // new names: the content pass has work
+	rescanAll   chan bool     // true: re-process every file (models changed)
 	ocrWanted   chan struct{}
 	drained     chan struct{} // the queue emptied after work
 	ocrRan      bool          // OCR ran at the last look (pollLoop's own)
@@ -138,7 +148,7 @@ func New(d Deps) (*Indexer, error) {
 	w.Exclude(own...)
 	ix := &Indexer{
 		Deps: d, watcher: w, own: own, folders: map[int64]*folder{},
-		queueDirty: make(chan struct{}, 1), rescanAll: make(chan bool, 1),
+		queueDirty: make(chan struct{}, 1), feedWanted: make(chan struct{}, 1), rescanAll: make(chan bool, 1),
 		ocrWanted: make(chan struct{}, 1), drained: make(chan struct{}, 1), ready: make(chan struct{}), probeWanted: make(chan struct{}, 1),
 	}
 	ix.queue = queue.New(queueConfig(d.Settings()), ix.process, queue.Hooks{
@@ -200,6 +210,8 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	g.Go(func() error { ix.checkLoop(gctx); return nil })
 	g.Go(func() error { ix.mergeLoop(gctx); return nil })
 	g.Go(func() error { ix.probeLoop(gctx); return nil })
+	g.Go(func() error { ix.contentLoop(gctx); return nil })
+	g.Go(func() error { ix.mountLoop(gctx); return nil })
 	ix.saveFolderList(ctx)
 	for _, f := range loaded {
 		if ix.onStartScan != nil {
@@ -263,6 +275,15 @@ func (ix *Indexer) process(ctx context.Context, it queue.Item) error {
 	if ix.keepOnStorageError(err) {
 		return queue.Held(err)
 	}
+	if errors.Is(err, pipeline.ErrOffline) {
+		// The folder's drive or share went (now marked offline): the
+		// file is out of reach, not gone, and the catch-up scan when it
+		// returns sees to it.
+		return nil
+	}
+	if it.Action == queue.ActionIndex {
+		ix.contentDone(it.DirID)
+	}
 	return err
 }
 
@@ -278,6 +299,11 @@ func (ix *Indexer) processItem(ctx context.Context, it queue.Item) error {
 		return err
 	}
 	f, watched := ix.folderFor(it)
+	if watched {
+		if cur, ok := ix.folderByID(f.ID); ok && cur.offline {
+			return nil // out of reach until it returns; its catch-up scan sees to this
+		}
+	}
 	switch {
 	case it.Action == queue.ActionDelete:
 		return ix.deleteTree(ctx, f, watched, it.Path)
@@ -438,8 +464,9 @@ func (ix *Indexer) saveQueue(ctx context.Context) {
 	}
 }
 
-// pollLoop rescans folders that have no live watching, checks folders in
-// error for their return, and queues files for OCR when it starts to run.
+// pollLoop checks folders in error for their return, and queues files
+// for OCR when it starts to run. (Scheduled rescans, and offline folders'
+// returns, are mountLoop's.)
 func (ix *Indexer) pollLoop(ctx context.Context) {
 	t := time.NewTicker(pollEvery)
 	defer t.Stop()
@@ -455,7 +482,7 @@ func (ix *Indexer) pollLoop(ctx context.Context) {
 			ix.safely("queueing files for OCR", func() { ix.queuePendingOCR(ctx) })
 		case <-t.C:
 			for _, f := range ix.snapshot() {
-				if f.polling || f.status == core.DirError {
+				if f.status == core.DirError && !f.offline {
 					ix.goRescan(ctx, f.ID, false)
 				}
 			}

@@ -18,6 +18,19 @@ func (ix *Indexer) scanStarted(id int64) {
 	ix.refresh(id)
 }
 
+// setCounting marks the walk of a whole folder, whose names pass has no
+// known total until the walk ends.
+func (ix *Indexer) setCounting(id int64, on bool) {
+	ix.mu.Lock()
+	if f, ok := ix.folders[id]; ok {
+		f.counting = on
+		if !on {
+			f.lastScan = time.Now()
+		}
+	}
+	ix.mu.Unlock()
+}
+
 func (ix *Indexer) scanDone(id int64) {
 	ix.mu.Lock()
 	if f, ok := ix.folders[id]; ok {
@@ -81,7 +94,7 @@ func (ix *Indexer) refresh(id int64) {
 	}
 	next := core.DirWatching
 	switch {
-	case f.scanning > 0 || pending > 0:
+	case f.scanning > 0 || pending > 0 || f.backlog:
 		next = core.DirIndexing
 	case f.polling:
 		next = core.DirComplete
@@ -144,14 +157,39 @@ func (ix *Indexer) publishProgress(id int64) {
 // index cannot be written, every folder shows that: none of them can make
 // progress.
 func (ix *Indexer) Status(d core.WatchedDirectory) core.WatchedDirectory {
-	if msg, held := ix.storageHeld(); held {
-		d.Status, d.StatusMessage = core.DirError, msg
-		return d
-	}
+	paused := ix.queue.Paused()
+	msg, held := ix.storageHeld()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if f, ok := ix.folders[d.ID]; ok {
-		d.Status, d.StatusMessage = f.status, f.message
+	f, ok := ix.folders[d.ID]
+	if !ok {
+		return d
 	}
+	d.Status, d.StatusMessage = f.status, f.message
+	if held {
+		d.Status, d.StatusMessage = core.DirError, msg
+	}
+	d.Watching = ix.watching(f)
+	d.Progress = ix.progress(d, f, paused || held, time.Now())
 	return d
+}
+
+// watching says how a folder's changes are found, and whether it is
+// there.
+func (ix *Indexer) watching(f *folder) core.FolderWatching {
+	w := core.FolderWatching{FileSystem: f.fs.Type, LiveEvents: f.fs.EventsReliable() && !f.polling && !f.offline,
+		RescanEvery: ix.rescanEvery(*f), WatchLimit: f.polling, Offline: f.offline}
+	if f.offline {
+		since := f.offlineSince
+		w.OfflineSince = &since
+	}
+	return w
+}
+
+// Offline reports whether a folder's drive or share is not there.
+func (ix *Indexer) Offline(id int64) bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	f, ok := ix.folders[id]
+	return ok && f.offline
 }

@@ -35,7 +35,9 @@ type fakeIndex struct {
 	mu       sync.Mutex
 	dirs     map[int64]core.WatchedDirectory
 	nextDir  int64
+	nextFile int64
 	records  map[int64]map[string]store.Record
+	named    []string // paths the names pass recorded
 	saved    []store.QueueRow
 	statuses []string // "id status"
 	scanned  map[int64]int64
@@ -68,14 +70,15 @@ func newFakeIndex() *fakeIndex {
 
 var _ Index = (*fakeIndex)(nil)
 
-func (f *fakeIndex) AddDirectory(_ context.Context, path string, recursive bool, pattern string, _ time.Time) (core.WatchedDirectory, error) {
+func (f *fakeIndex) AddFolder(_ context.Context, nf store.NewFolder, _ time.Time) (core.WatchedDirectory, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.writeErr != nil {
 		return core.WatchedDirectory{}, f.writeErr
 	}
 	f.nextDir++
-	d := core.WatchedDirectory{ID: f.nextDir, Path: path, Recursive: recursive, FilePattern: pattern, IsActive: true}
+	d := core.WatchedDirectory{ID: f.nextDir, Path: nf.Path, Recursive: nf.Recursive, FilePattern: nf.Pattern, IsActive: true,
+		NamesOnly: nf.NamesOnly, RescanSeconds: nf.RescanSeconds, MountPoint: nf.MountPoint}
 	f.dirs[d.ID] = d
 	return d, nil
 }
@@ -140,10 +143,65 @@ func (f *fakeIndex) SetDirectoryScanned(_ context.Context, id, n int64, _ time.T
 	return nil
 }
 
-func (f *fakeIndex) DirRecords(_ context.Context, id int64) (map[string]store.Record, error) {
+func (f *fakeIndex) SetDirectoryMount(_ context.Context, id int64, mp string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.records[id], nil
+	d := f.dirs[id]
+	d.MountPoint = mp
+	f.dirs[id] = d
+	return nil
+}
+
+func (f *fakeIndex) EachStamp(_ context.Context, id int64, fn func(store.Stamp)) error {
+	f.mu.Lock()
+	var stamps []store.Stamp
+	for _, r := range f.records[id] {
+		stamps = append(stamps, store.Stamp{ID: r.ID, Path: r.Path, Size: r.Size, ModNs: r.ModNs, State: r.State,
+			StorageFailed: r.State == core.StateFailed && store.IsStorageReason(r.Error)})
+	}
+	f.mu.Unlock()
+	for _, st := range stamps {
+		fn(st)
+	}
+	return nil
+}
+
+func (f *fakeIndex) PathsOf(_ context.Context, ids []int64) ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, recs := range f.records {
+		for _, r := range recs {
+			if slices.Contains(ids, r.ID) {
+				out = append(out, r.Path)
+			}
+		}
+	}
+	return out, nil
+}
+
+// PutNames records new files as the names pass does; named keeps them.
+func (f *fakeIndex) PutNames(_ context.Context, names []store.Name) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.writeErr != nil {
+		return 0, f.writeErr
+	}
+	for _, n := range names {
+		m := n.File
+		if f.records[m.DirID] == nil {
+			f.records[m.DirID] = map[string]store.Record{}
+		}
+		f.nextFile++
+		f.records[m.DirID][m.Path] = store.Record{ID: f.nextFile, DirID: m.DirID, Path: m.Path, Size: m.Size,
+			ModNs: m.Modified.UnixNano(), State: m.State}
+		f.named = append(f.named, m.Path)
+	}
+	return len(names), nil
+}
+
+func (f *fakeIndex) PendingFiles(context.Context, int64, int) ([]store.Pending, error) {
+	return nil, nil
 }
 
 // PendingOCR: these tests index no images or scans.
@@ -412,9 +470,11 @@ func TestRescanQueuesWhatChanged(t *testing.T) {
 	for _, p := range []string{"same.txt", "changed.txt", "new.txt", "full.txt", "sub/deep.txt"} {
 		write(t, filepath.Join(root, p))
 	}
+	fake := newFakeIndex()
 	rec := func(name, state, why string) store.Record {
 		p := filepath.Join(root, name)
-		r := store.Record{Path: p, DirID: 1, State: state, Error: why}
+		fake.nextFile++
+		r := store.Record{ID: fake.nextFile, Path: p, DirID: 1, State: state, Error: why}
 		if st, err := os.Lstat(p); err == nil {
 			r.Size, r.ModNs = st.Size(), st.ModTime().UnixNano()
 		}
@@ -422,7 +482,6 @@ func TestRescanQueuesWhatChanged(t *testing.T) {
 	}
 	changed := rec("changed.txt", core.StateIndexed, "")
 	changed.Size++
-	fake := newFakeIndex()
 	fake.dirs[1] = core.WatchedDirectory{ID: 1, Path: root, Recursive: true, IsActive: true}
 	fake.records[1] = map[string]store.Record{}
 	for _, r := range []store.Record{rec("same.txt", core.StateIndexed, ""), changed, rec("gone.txt", core.StateIndexed, ""),
@@ -439,10 +498,14 @@ func TestRescanQueuesWhatChanged(t *testing.T) {
 		"delete " + filepath.Join(root, "gone.txt") + " @1",
 		"index " + filepath.Join(root, "changed.txt") + " @1",
 		"index " + filepath.Join(root, "full.txt") + " @1",
-		"index " + filepath.Join(root, "new.txt") + " @1",
 	}
 	if got := queued(ix); !slices.Equal(got, want) {
 		t.Fatalf("queued:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The new file is recorded by name at once; its content comes with
+	// the content pass.
+	if want := []string{filepath.Join(root, "new.txt")}; !slices.Equal(fake.named, want) {
+		t.Fatalf("names pass recorded %q, want %q", fake.named, want)
 	}
 	if fake.scanned[1] != 5 {
 		t.Fatalf("saved count %d, want 5", fake.scanned[1])

@@ -13,8 +13,10 @@ import (
 
 	"trove/backend/core"
 	"trove/backend/engine/extract"
+	"trove/backend/engine/scan"
 	"trove/backend/engine/text/chunk"
 	"trove/backend/platform/fileread"
+	"trove/backend/store"
 )
 
 // fileMeta fills a file record from its stat.
@@ -27,6 +29,18 @@ func fileMeta(path string, st fs.FileInfo, dirID int64) core.File {
 	f.Device, f.Inode = fileread.Identity(st)
 	f.Accessed, f.Created = fileTimes(path, st) // per OS: times_*.go
 	return f
+}
+
+// NameOf is the names pass's record of a file a walk found, from its
+// Lstat: name, path, size, dates and identity, nothing read. Its content
+// is pending, or, in a names-only folder, never to be read.
+func NameOf(f Folder, path string, st fs.FileInfo) store.Name {
+	meta := fileMeta(path, st, f.ID)
+	meta.State = core.StatePending
+	if f.NamesOnly {
+		meta.State, meta.IndexedAt = core.StateNamed, time.Now()
+	}
+	return store.Name{File: meta, Rel: scan.Rel(f.Root, path)}
 }
 
 // extensionOf is the lower-case extension with its dot; "" for none, and

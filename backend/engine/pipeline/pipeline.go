@@ -33,6 +33,25 @@ import (
 type Folder struct {
 	ID int64
 	scan.Folder
+	// NamesOnly: its files are recorded by name and metadata only.
+	NamesOnly bool
+	// Present tells, before a file that is gone is dropped, whether the
+	// folder's drive or share is still there (nil: always): a file out
+	// of reach is not gone.
+	Present func() bool
+}
+
+// ErrOffline is what handling a file of a folder whose drive or share went
+// away meanwhile returns: nothing was dropped.
+var ErrOffline = errors.New("the folder's drive or share is not there")
+
+// gone drops a file that is no longer there, unless its whole folder went
+// out of reach.
+func (p *Pipeline) gone(ctx context.Context, f Folder, path string) error {
+	if f.Present != nil && !f.Present() {
+		return ErrOffline
+	}
+	return p.Delete(ctx, path)
 }
 
 // Records is the part of the store the pipeline keeps files in: one
@@ -43,6 +62,7 @@ type Records interface {
 	PathsUnder(ctx context.Context, dir string) ([]string, error)
 	PutDocument(ctx context.Context, doc store.Document) (int64, error)
 	PutFailed(ctx context.Context, f core.File) (int64, error)
+	PutNames(ctx context.Context, names []store.Name) (int, error)
 	Touch(ctx context.Context, id int64, f core.File) error
 	MoveFiles(ctx context.Context, moves []store.Move) (int, error)
 	DeleteFileByPath(ctx context.Context, path string) (int64, error)
@@ -101,7 +121,7 @@ func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error 
 	st, err := os.Lstat(path)
 	switch {
 	case scan.Gone(err):
-		return p.Delete(ctx, path)
+		return p.gone(ctx, folder, path)
 	case err != nil:
 		return fmt.Errorf("stat %s: %w", path, err)
 	case st.Mode()&fs.ModeSymlink != 0 || !p.wanted(folder, path):
@@ -115,6 +135,9 @@ func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error 
 	rec, found, err := p.Store.Lookup(ctx, path)
 	if err != nil {
 		return err
+	}
+	if folder.NamesOnly {
+		return p.name(ctx, folder, path, st, rec, found)
 	}
 	release, err := p.cpu.acquire(ctx)
 	if err != nil {
@@ -138,18 +161,41 @@ func (p *Pipeline) Index(ctx context.Context, folder Folder, path string) error 
 			return err
 		})
 		if err != nil {
-			return p.readError(ctx, path, err)
+			return p.readError(ctx, folder, path, err)
 		}
 	}
 	if current && j.meta.ContentHash != "" && j.meta.ContentHash == rec.ContentHash {
 		return p.Store.Touch(ctx, rec.ID, j.meta) // only the times changed
 	}
-	if !found && j.meta.ContentHash != "" {
+	// A file the names pass recorded may be one that moved while Trove
+	// was not looking: its old record has its content.
+	if (!found || rec.State == core.StatePending) && j.meta.ContentHash != "" {
 		if adopted, err := p.adopt(ctx, folder, j.meta, cfg, enricher, embedder); adopted || err != nil {
 			return err
 		}
 	}
 	return p.index(j)
+}
+
+// name records a file of a names-only folder by its name and metadata:
+// nothing of it is read.
+func (p *Pipeline) name(ctx context.Context, folder Folder, path string, st fs.FileInfo, rec store.Record, found bool) error {
+	name := NameOf(folder, path, st)
+	meta := name.File
+	switch {
+	case found && rec.State == core.StateNamed && rec.Size == meta.Size && rec.ModNs == meta.Modified.UnixNano():
+		return nil
+	case found && rec.State == core.StateNamed:
+		return p.Store.Touch(ctx, rec.ID, meta)
+	case found:
+		// Recorded otherwise (a failure, or content from before): the
+		// record starts again as a name.
+		if err := p.Delete(ctx, path); err != nil {
+			return err
+		}
+	}
+	_, err := p.Store.PutNames(ctx, []store.Name{name})
+	return err
 }
 
 // current tells whether an indexed record is what indexing its file now
@@ -197,7 +243,7 @@ type job struct {
 func (p *Pipeline) wanted(f Folder, path string) bool { return f.Admits(p.Matcher(), path) }
 
 // readError decides what a failed read means for the index.
-func (p *Pipeline) readError(ctx context.Context, path string, err error) error {
+func (p *Pipeline) readError(ctx context.Context, f Folder, path string, err error) error {
 	var te *fileread.TimeoutError
 	switch {
 	case isPanic(err):
@@ -205,7 +251,7 @@ func (p *Pipeline) readError(ctx context.Context, path string, err error) error 
 	case scan.Gone(err), errors.Is(err, fileread.ErrLink):
 		// Vanished while we looked at it, or swapped for a link (links are
 		// not indexed, and nothing is read through one).
-		return p.Delete(ctx, path)
+		return p.gone(ctx, f, path)
 	case errors.Is(err, fileread.ErrNotRegular), errors.As(err, &te):
 		// Swapped for a pipe or device: never read it. A read that hung past
 		// the time limit: trying again soon would hang again.
@@ -246,7 +292,7 @@ func (p *Pipeline) index(j *job) error {
 		return err
 	})
 	if err != nil {
-		return p.readError(ctx, path, err)
+		return p.readError(ctx, j.folder, path, err)
 	}
 	if err := ctx.Err(); err != nil {
 		// Extraction stops early when cancelled and says so in a warning;
@@ -387,7 +433,7 @@ func (p *Pipeline) Delete(ctx context.Context, path string) error {
 func (p *Pipeline) Move(ctx context.Context, folder Folder, from, to string) error {
 	st, err := os.Lstat(to)
 	if scan.Gone(err) {
-		return p.Delete(ctx, from)
+		return p.gone(ctx, folder, from)
 	}
 	if err != nil {
 		return fmt.Errorf("stat %s: %w", to, err)
@@ -396,7 +442,7 @@ func (p *Pipeline) Move(ctx context.Context, folder Folder, from, to string) err
 	if err != nil {
 		return err
 	}
-	if found && rec.State == core.StateIndexed && !exists(from) && st.Mode().IsRegular() && p.wanted(folder, to) &&
+	if found && rec.State != core.StateFailed && !exists(from) && st.Mode().IsRegular() && p.wanted(folder, to) &&
 		rec.Size == st.Size() && rec.ModNs == st.ModTime().UnixNano() {
 		now := core.File{}
 		now.Device, now.Inode = fileread.Identity(st)

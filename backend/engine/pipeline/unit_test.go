@@ -101,6 +101,22 @@ func (f *fakeRecords) PutFailed(_ context.Context, m core.File) (int64, error) {
 	return f.nextID, nil
 }
 
+func (f *fakeRecords) PutNames(_ context.Context, names []store.Name) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	added := 0
+	for _, n := range names {
+		m := n.File
+		if _, ok := f.byPath[m.Path]; ok {
+			continue
+		}
+		f.nextID++
+		f.byPath[m.Path] = store.Record{ID: f.nextID, DirID: m.DirID, Path: m.Path, Size: m.Size, ModNs: m.Modified.UnixNano(), State: m.State}
+		added++
+	}
+	return added, nil
+}
+
 func (f *fakeRecords) Touch(_ context.Context, id int64, m core.File) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -151,6 +151,54 @@ func (q *Queue) EnqueueAll(evs []Event) {
 	q.poke()
 }
 
+// Offer queues the events whose paths wait for nothing yet, in the order
+// given (among items due at the same time, an earlier one is taken
+// first), until limit are queued, and leaves the paths already queued as
+// they are: their items keep their cooldowns and retries. It returns how
+// many it queued and how many of evs it went through. The content pass
+// hands its files over this way, a window at a time.
+func (q *Queue) Offer(evs []Event, limit int) (queued, used int) {
+	now := time.Now()
+	n := 0
+	q.mu.Lock()
+	for _, ev := range evs {
+		if n >= limit {
+			break
+		}
+		used++
+		key := ev.Path
+		if ev.Action == ActionMove {
+			key = ev.Dest
+		}
+		if _, queued := q.items[key]; queued {
+			continue
+		}
+		// One nanosecond apart: the heap takes items due together by age.
+		q.enqueueLocked(ev, now.Add(time.Duration(n)))
+		n++
+	}
+	q.mu.Unlock()
+	if n > 0 {
+		q.notify()
+		q.poke()
+	}
+	return n, used
+}
+
+// Len is the number of items queued.
+func (q *Queue) Len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.byID)
+}
+
+// Paused reports whether any pause holds.
+func (q *Queue) Paused() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.pausedLocked()
+}
+
 func (q *Queue) enqueueLocked(ev Event, now time.Time) {
 	if ev.Action == ActionMove {
 		// A pending item for the old name is superseded by the move.

@@ -61,6 +61,9 @@ type Entry struct {
 	Size    int64
 	ModNs   int64
 	Regular bool // false for FIFOs, sockets and devices: recorded, never read
+	// Info is the file's Lstat, as the walk saw it (its times and inode
+	// make the names pass's record).
+	Info fs.FileInfo
 }
 
 // Walk lists the files folder f admits below start (its root, or a folder
@@ -102,7 +105,7 @@ func Walk(ctx context.Context, f Folder, start string, m Matcher, opt Options, f
 		if err != nil {
 			return nil
 		}
-		fn(Entry{Path: path, Size: info.Size(), ModNs: info.ModTime().UnixNano(), Regular: info.Mode().IsRegular()})
+		fn(Entry{Path: path, Size: info.Size(), ModNs: info.ModTime().UnixNano(), Regular: info.Mode().IsRegular(), Info: info})
 		return nil
 	})
 }

@@ -81,7 +81,7 @@ func TestDriftIsCaught(t *testing.T) {
 	}
 	good := `{"results": [{"file": {"file_path": "/d/a.txt", "filename": "a.txt", "extension": "txt", "created": "2026-01-02T03:04:05",
 		"modified": "2026-01-02T03:04:05", "accessed": "2026-01-02T03:04:05", "title": "A", "summary": "", "keywords": ["a"],
-		"id": 1, "size": 3, "mime": "text/plain"}, "relevance_score": 1.5, "semantic_score": 0.5, "keyword_score": 1, "snippet": "<mark>a</mark>",
+		"id": 1, "size": 3, "mime": "text/plain", "content_indexed": true, "offline": false}, "relevance_score": 1.5, "semantic_score": 0.5, "keyword_score": 1, "snippet": "<mark>a</mark>",
 		"keyword_match": true, "kind": "documents", "copies": []}],
 		"total": 1, "total_estimated": false, "total_groups": 1, "offset": 0, "limit": 50, "sort": "relevance", "order": "desc",
 		"query": "a", "fields": [], "did_you_mean": null, "facets": {"kinds": []}, "keyword_matches": 1}`

@@ -26,6 +26,7 @@ var codes = map[*core.Fault]string{
 	core.EmptyUpdate:         "EMPTY_UPDATE",
 	core.FileChanged:         "FILE_CHANGED",
 	core.FileGone:            "FILE_GONE",
+	core.FolderOffline:       "FOLDER_OFFLINE",
 	core.MissingField:        "MISSING_FIELD",
 	core.NeedsThePerson:      "AUTHENTICATION_REQUIRED",
 	core.NoApplication:       "NO_APPLICATION",

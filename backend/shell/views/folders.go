@@ -16,7 +16,15 @@ type WatchRequest struct {
 	Recursive     *bool   `json:"recursive"`
 	FilePattern   *string `json:"file_pattern"`
 	Force         bool    `json:"force"`
+	NamesOnly     bool    `json:"names_only" jsonschema:"description=index the folder's files by name, path, size and dates only: no file is read. Allowed also for /etc, /boot, /var, /var/lib and /var/cache (their names say nothing of their content)"`
+	RescanSeconds *int    `json:"rescan_seconds" jsonschema:"description=rescan the folder every so many seconds (60 to 604800); absent or 0: as its file system needs (network shares and FUSE mounts every 600 s, local disks never)"`
 }
+
+// Rescan periods a watch may ask for.
+const (
+	minRescanSeconds = 60
+	maxRescanSeconds = 7 * 24 * 3600
+)
 
 // Target returns the requested folder from the field the endpoint names,
 // and the options.
@@ -35,6 +43,15 @@ func (r WatchRequest) Target(field string) (string, service.WatchOptions, error)
 	}
 	if r.FilePattern != nil {
 		o.FilePattern = *r.FilePattern
+	}
+	o.NamesOnly = r.NamesOnly
+	if r.RescanSeconds != nil && *r.RescanSeconds != 0 {
+		n := *r.RescanSeconds
+		if n < minRescanSeconds || n > maxRescanSeconds {
+			return "", service.WatchOptions{}, core.FailField(core.BadNumber, "rescan_seconds",
+				"must be 0 (as the file system needs) or between %d and %d seconds, got %d", minRescanSeconds, maxRescanSeconds, n)
+		}
+		o.RescanSeconds = n
 	}
 	return path, o, nil
 }
@@ -100,7 +117,60 @@ type Folder struct {
 	StatusMessage string  `json:"status_message"`
 	LastScan      *string `json:"last_scan"`
 	// Embedding is a notice: whether the embedding provider answers.
-	Embedding core.EmbeddingHealth `json:"embedding"`
+	Embedding     core.EmbeddingHealth `json:"embedding"`
+	PendingCount  int64                `json:"pending_count" jsonschema:"description=files found by name whose content is not read yet"`
+	NamesOnly     bool                 `json:"names_only"`
+	RescanSeconds int                  `json:"rescan_seconds" jsonschema:"description=the rescan period the watch asked for; 0: as the file system needs (see watching.rescan_every_seconds)"`
+	Watching      FolderWatching       `json:"watching"`
+	Progress      FolderProgress       `json:"progress"`
+}
+
+// FolderWatching is how a folder's changes are found, and whether it is
+// there.
+type FolderWatching struct {
+	FileSystem         string  `json:"file_system" jsonschema:"description=the type of the file system holding the folder (ext4, nfs, cifs, fuse.sshfs...); empty when not known"`
+	LiveEvents         bool    `json:"live_events" jsonschema:"description=the kernel reports changes as they happen; false on network shares and FUSE mounts (changes made elsewhere go unseen), past the inotify watch limit, and while offline"`
+	RescanEverySeconds int     `json:"rescan_every_seconds" jsonschema:"description=period of scheduled rescans (sizes and times compared, only changed files read); 0 for none"`
+	WatchLimit         bool    `json:"watch_limit" jsonschema:"description=live watching stopped at the inotify watch limit; the folder is rescanned instead"`
+	Offline            bool    `json:"offline" jsonschema:"description=the folder's drive or share is not there: its files stay searchable (marked offline) and opening them is refused until it returns"`
+	OfflineSince       *string `json:"offline_since"`
+}
+
+// FolderProgress is the progress of a folder's two passes.
+type FolderProgress struct {
+	Names   PassProgress `json:"names" jsonschema:"description=the names pass: every file's name, path, size and dates recorded (searchable by name)"`
+	Content PassProgress `json:"content" jsonschema:"description=the content pass: files read and indexed, most recently modified first"`
+}
+
+// PassProgress is one pass over a folder's files.
+type PassProgress struct {
+	State      string  `json:"state" jsonschema:"enum=counting,enum=running,enum=paused,enum=done,enum=off"`
+	Done       int64   `json:"done"`
+	Total      int64   `json:"total" jsonschema:"description=-1 while not known (the first walk is still counting)"`
+	Rate       float64 `json:"rate" jsonschema:"description=files a second over the last half minute; 0 when not measured"`
+	ETASeconds int64   `json:"eta_seconds" jsonschema:"description=-1 when it cannot be told"`
+}
+
+func passOf(p core.PassProgress) PassProgress {
+	eta := int64(-1)
+	if p.ETA >= 0 {
+		eta = int64(p.ETA.Seconds())
+	}
+	return PassProgress{State: p.State, Done: p.Done, Total: p.Total, Rate: round(p.Rate), ETASeconds: eta}
+}
+
+func watchingOf(w core.FolderWatching) FolderWatching {
+	return FolderWatching{FileSystem: w.FileSystem, LiveEvents: w.LiveEvents, RescanEverySeconds: int(w.RescanEvery.Seconds()),
+		WatchLimit: w.WatchLimit, Offline: w.Offline, OfflineSince: OptionalUTC(w.OfflineSince)}
+}
+
+// FolderOf shows a watched folder.
+func FolderOf(d core.WatchedDirectory) Folder {
+	return Folder{ID: d.ID, Path: d.Path, FileCount: d.FileCount, IndexedCount: d.IndexedCount,
+		FailedCount: d.FailedCount, ProblemCount: d.ProblemCount, Status: d.Status, AddedAt: UTCTime(d.CreatedAt), StatusMessage: d.StatusMessage,
+		LastScan: OptionalUTC(d.LastScan), Embedding: d.Embedding, PendingCount: d.PendingCount, NamesOnly: d.NamesOnly,
+		RescanSeconds: d.RescanSeconds, Watching: watchingOf(d.Watching),
+		Progress: FolderProgress{Names: passOf(d.Progress.Names), Content: passOf(d.Progress.Content)}}
 }
 
 // FolderList is the data of GET /api/watched-directories: one page of the
@@ -117,9 +187,7 @@ func FoldersOf(all []core.WatchedDirectory, page Page) FolderList {
 	dirs := all[from:to]
 	out := FolderList{TotalDirectories: len(all), Directories: make([]Folder, len(dirs)), Page: page}
 	for i, d := range dirs {
-		out.Directories[i] = Folder{ID: d.ID, Path: d.Path, FileCount: d.FileCount, IndexedCount: d.IndexedCount,
-			FailedCount: d.FailedCount, ProblemCount: d.ProblemCount, Status: d.Status, AddedAt: UTCTime(d.CreatedAt), StatusMessage: d.StatusMessage,
-			LastScan: OptionalUTC(d.LastScan), Embedding: d.Embedding}
+		out.Directories[i] = FolderOf(d)
 	}
 	return out
 }

@@ -217,18 +217,20 @@ func parseTime(key, raw string, endOfDay bool) (time.Time, error) {
 // SearchFile is the spec's file object of a search result, with the id,
 // size and MIME type added.
 type SearchFile struct {
-	FilePath  string   `json:"file_path"`
-	Filename  string   `json:"filename"`
-	Extension string   `json:"extension"`
-	Created   string   `json:"created" jsonschema:"description=the creation (birth) time where the file system records one (statx), else the modification time"`
-	Modified  string   `json:"modified"`
-	Accessed  string   `json:"accessed"`
-	Title     string   `json:"title"`
-	Summary   string   `json:"summary"`
-	Keywords  []string `json:"keywords"`
-	ID        int64    `json:"id"`
-	Size      int64    `json:"size"`
-	Mime      string   `json:"mime"`
+	FilePath       string   `json:"file_path"`
+	Filename       string   `json:"filename"`
+	Extension      string   `json:"extension"`
+	Created        string   `json:"created" jsonschema:"description=the creation (birth) time where the file system records one (statx), else the modification time"`
+	Modified       string   `json:"modified"`
+	Accessed       string   `json:"accessed"`
+	Title          string   `json:"title"`
+	Summary        string   `json:"summary"`
+	Keywords       []string `json:"keywords"`
+	ID             int64    `json:"id"`
+	Size           int64    `json:"size"`
+	Mime           string   `json:"mime"`
+	ContentIndexed bool     `json:"content_indexed" jsonschema:"description=false: found by name, path and metadata alone; its content is not read yet (the content pass comes after the names pass) or never will be (a names-only folder)"`
+	Offline        bool     `json:"offline" jsonschema:"description=the file's folder is on a drive or share that is not there now: opening it is refused (FOLDER_OFFLINE) until it returns"`
 }
 
 // SearchHit is one result of POST /api/search/.
@@ -261,21 +263,28 @@ func wordsKnown[T any](mode service.SearchMode, v T) *T {
 func searchFileOf(f core.File) SearchFile {
 	return SearchFile{FilePath: f.Path, Filename: f.Filename, Extension: f.Extension,
 		Created: CreatedTime(f.Created, f.Modified), Modified: LocalTime(f.Modified), Accessed: LocalTime(f.Accessed),
-		Title: titleOf(f), Summary: f.Summary, Keywords: keywordsOf(f), ID: f.ID, Size: f.Size, Mime: f.Mime}
+		Title: titleOf(f), Summary: f.Summary, Keywords: keywordsOf(f), ID: f.ID, Size: f.Size, Mime: f.Mime,
+		ContentIndexed: contentIndexed(f), Offline: f.Offline}
 }
+
+// contentIndexed tells whether a file was found with its content read,
+// not by its name and metadata alone.
+func contentIndexed(f core.File) bool { return f.State == core.StateIndexed }
 
 // StreamHit is one result of GET /api/search/stream.
 type StreamHit struct {
-	Path          string   `json:"path"`
-	Title         string   `json:"title"`
-	Summary       string   `json:"summary"`
-	Keywords      []string `json:"keywords"`
-	Score         float64  `json:"score"`
-	SemanticScore float64  `json:"semantic_score"`
-	KeywordScore  float64  `json:"keyword_score"`
-	Snippet       string   `json:"snippet"`
-	ID            int64    `json:"id"`
-	KeywordMatch  *bool    `json:"keyword_match" jsonschema:"description=as keyword_match of POST /api/search/: false for a file found by meaning alone; null in mode semantic"`
+	Path           string   `json:"path"`
+	Title          string   `json:"title"`
+	Summary        string   `json:"summary"`
+	Keywords       []string `json:"keywords"`
+	Score          float64  `json:"score"`
+	SemanticScore  float64  `json:"semantic_score"`
+	KeywordScore   float64  `json:"keyword_score"`
+	Snippet        string   `json:"snippet"`
+	ID             int64    `json:"id"`
+	KeywordMatch   *bool    `json:"keyword_match" jsonschema:"description=as keyword_match of POST /api/search/: false for a file found by meaning alone; null in mode semantic"`
+	ContentIndexed bool     `json:"content_indexed" jsonschema:"description=as file.content_indexed of POST /api/search/"`
+	Offline        bool     `json:"offline" jsonschema:"description=as file.offline of POST /api/search/"`
 }
 
 // StreamData is the data of GET /api/search/stream.
@@ -297,7 +306,8 @@ func StreamDataOf(query string, sr service.SearchRequest, ans service.SearchAnsw
 	for i, r := range results {
 		out.Results[i] = StreamHit{Path: r.File.Path, Title: titleOf(r.File), Summary: r.File.Summary,
 			Keywords: keywordsOf(r.File), Score: round(r.Score), SemanticScore: round(r.Semantic),
-			KeywordScore: round(r.Keyword), Snippet: r.Snippet, ID: r.File.ID, KeywordMatch: wordsKnown(sr.Mode, r.Matched)}
+			KeywordScore: round(r.Keyword), Snippet: r.Snippet, ID: r.File.ID, KeywordMatch: wordsKnown(sr.Mode, r.Matched),
+			ContentIndexed: contentIndexed(r.File), Offline: r.File.Offline}
 		if r.Matched {
 			matches++
 		}

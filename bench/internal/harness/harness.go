@@ -1,13 +1,20 @@
 // Package harness is what the benchmark commands share around their
-// measurements: running a helper program, stopping on an error, and
-// percentiles of timings.
+// measurements: running a helper program, stopping on an error,
+// percentiles of timings, and reading a trove server's address, memory
+// and index size.
 package harness
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -65,4 +72,47 @@ func Percentile(xs []time.Duration, p float64) time.Duration {
 	slices.Sort(s)
 	k := int(float64(len(s))*p/100+0.999999) - 1
 	return s[max(0, min(k, len(s)-1))]
+}
+
+var addrRE = regexp.MustCompile(`msg="trove started" addr=(\S+)`)
+
+// WaitAddr reads a starting trove server's log until it says its address,
+// then drains the rest.
+func WaitAddr(r io.Reader) string {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		if m := addrRE.FindStringSubmatch(sc.Text()); m != nil {
+			go io.Copy(io.Discard, r)
+			return m[1]
+		}
+	}
+	log.Fatal("trove did not start")
+	return ""
+}
+
+// PeakRSS is a running process's peak resident set size (VmHWM), in bytes.
+func PeakRSS(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	Check(err)
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// DirSize is the total size of the files below root.
+func DirSize(root string) int64 {
+	var total int64
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
 }

@@ -588,7 +588,7 @@ export interface components {
          * @description stable machine-readable code (docs/api.md lists what each means)
          * @enum {string}
          */
-        Code: "ALREADY_WATCHING" | "AUTHENTICATION_REQUIRED" | "BAD_REQUEST" | "BODY_TOO_LARGE" | "CONFLICT" | "EMPTY_UPDATE" | "FILE_CHANGED" | "FILE_GONE" | "FILE_NOT_FOUND" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "INDEX_DAMAGED" | "INDEX_NOT_WRITABLE" | "INTERNAL" | "INVALID_DIRECTORY" | "INVALID_FILTER" | "INVALID_ID" | "INVALID_JSON" | "INVALID_LIMIT" | "INVALID_MODE" | "INVALID_NUMBER" | "INVALID_PARAMETER" | "INVALID_PATH" | "INVALID_PATTERN" | "INVALID_PATTERN_TYPE" | "INVALID_QUERY" | "INVALID_RULE" | "INVALID_TYPE" | "INVALID_VALUE" | "ITEM_NOT_FOUND" | "JOB_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_FIELD" | "NOT_AN_IMAGE" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "NOT_INDEXED" | "NOT_SUPPORTED" | "NO_APPLICATION" | "NO_CLIPBOARD" | "NO_OPENER" | "NO_WINDOW" | "OPEN_FAILED" | "OUT_OF_RANGE" | "PATTERN_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "READ_TIMEOUT" | "REBUILD_IN_PROGRESS" | "REQUEST_TIMEOUT" | "SEARCH_CANCELLED" | "SEARCH_TIMEOUT" | "STARTING" | "TIMEOUT" | "TOO_LARGE" | "TOO_MANY_CLIENTS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNAVAILABLE" | "UNKNOWN_FIELD" | "UNKNOWN_SETTING" | "UNSUPPORTED_MEDIA_TYPE" | "UNTRUSTED" | "URI_TOO_LONG";
+        Code: "ALREADY_WATCHING" | "AUTHENTICATION_REQUIRED" | "BAD_REQUEST" | "BODY_TOO_LARGE" | "CONFLICT" | "EMPTY_UPDATE" | "FILE_CHANGED" | "FILE_GONE" | "FILE_NOT_FOUND" | "FOLDER_OFFLINE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "INDEX_DAMAGED" | "INDEX_NOT_WRITABLE" | "INTERNAL" | "INVALID_DIRECTORY" | "INVALID_FILTER" | "INVALID_ID" | "INVALID_JSON" | "INVALID_LIMIT" | "INVALID_MODE" | "INVALID_NUMBER" | "INVALID_PARAMETER" | "INVALID_PATH" | "INVALID_PATTERN" | "INVALID_PATTERN_TYPE" | "INVALID_QUERY" | "INVALID_RULE" | "INVALID_TYPE" | "INVALID_VALUE" | "ITEM_NOT_FOUND" | "JOB_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_FIELD" | "NOT_AN_IMAGE" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "NOT_INDEXED" | "NOT_SUPPORTED" | "NO_APPLICATION" | "NO_CLIPBOARD" | "NO_OPENER" | "NO_WINDOW" | "OPEN_FAILED" | "OUT_OF_RANGE" | "PATTERN_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "READ_TIMEOUT" | "REBUILD_IN_PROGRESS" | "REQUEST_TIMEOUT" | "SEARCH_CANCELLED" | "SEARCH_TIMEOUT" | "STARTING" | "TIMEOUT" | "TOO_LARGE" | "TOO_MANY_CLIENTS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNAVAILABLE" | "UNKNOWN_FIELD" | "UNKNOWN_SETTING" | "UNSUPPORTED_MEDIA_TYPE" | "UNTRUSTED" | "URI_TOO_LONG";
         CorrectionView: {
             typed: string;
             suggested: string;
@@ -805,6 +805,13 @@ export interface components {
                 since: string | null;
                 failed_requests: number;
             };
+            /** @description files found by name whose content is not read yet */
+            pending_count: number;
+            names_only: boolean;
+            /** @description the rescan period the watch asked for; 0: as the file system needs (see watching.rescan_every_seconds) */
+            rescan_seconds: number;
+            watching: components["schemas"]["FolderWatching"];
+            progress: components["schemas"]["FolderProgress"];
         };
         FolderList: {
             total_directories: number;
@@ -816,6 +823,12 @@ export interface components {
             /** @enum {string} */
             status: "success";
             data: components["schemas"]["FolderList"];
+        };
+        FolderProgress: {
+            /** @description the names pass: every file's name */
+            names: components["schemas"]["PassProgress"];
+            /** @description the content pass: files read and indexed */
+            content: components["schemas"]["PassProgress"];
         };
         FolderRemoved: {
             id: number;
@@ -831,6 +844,19 @@ export interface components {
             indexed_count: number;
             failed_count: number;
             problem_count: number;
+        };
+        FolderWatching: {
+            /** @description the type of the file system holding the folder (ext4 */
+            file_system: string;
+            /** @description the kernel reports changes as they happen; false on network shares and FUSE mounts (changes made elsewhere go unseen) */
+            live_events: boolean;
+            /** @description period of scheduled rescans (sizes and times compared */
+            rescan_every_seconds: number;
+            /** @description live watching stopped at the inotify watch limit; the folder is rescanned instead */
+            watch_limit: boolean;
+            /** @description the folder's drive or share is not there: its files stay searchable (marked offline) and opening them is refused until it returns */
+            offline: boolean;
+            offline_since: string | null;
         };
         IndexHealth: {
             status: string;
@@ -924,6 +950,17 @@ export interface components {
         PartView: {
             text: string;
             mark?: boolean;
+        };
+        PassProgress: {
+            /** @enum {string} */
+            state: "counting" | "running" | "paused" | "done" | "off";
+            done: number;
+            /** @description -1 while not known (the first walk is still counting) */
+            total: number;
+            /** @description files a second over the last half minute; 0 when not measured */
+            rate: number;
+            /** @description -1 when it cannot be told */
+            eta_seconds: number;
         };
         PatternRequest: {
             pattern: string | null;
@@ -1054,6 +1091,10 @@ export interface components {
             id: number;
             size: number;
             mime: string;
+            /** @description false: found by name */
+            content_indexed: boolean;
+            /** @description the file's folder is on a drive or share that is not there now: opening it is refused (FOLDER_OFFLINE) until it returns */
+            offline: boolean;
         };
         SearchFilters: {
             extensions?: string | string[];
@@ -1138,6 +1179,10 @@ export interface components {
             snippet: string;
             id: number;
             keyword_match: boolean | null;
+            /** @description as file.content_indexed of POST /api/search/ */
+            content_indexed: boolean;
+            /** @description as file.offline of POST /api/search/ */
+            offline: boolean;
         };
         SummarizerSettings: {
             provider: string;
@@ -1168,6 +1213,9 @@ export interface components {
             recursive?: boolean | null;
             file_pattern?: string | null;
             force?: boolean;
+            /** @description index the folder's files by name */
+            names_only?: boolean;
+            rescan_seconds?: number | null;
         };
         Watched: {
             directory: string;
