@@ -139,12 +139,16 @@ func TestSearchCommand(t *testing.T) {
 	// --dir . is resolved to the absolute folder.
 	wd, _ := os.Getwd()
 	t.Cleanup(func() { os.Chdir(wd) })
-	os.Chdir(filepath.Join(root, "sub"))
+	if err := os.Chdir(filepath.Join(root, "sub")); err != nil {
+		t.Fatal(err)
+	}
 	code, out, errOut = run3(t, "search", "--addr", addr, "--dir", ".", "--json", "roof")
 	if code != exitOK || !strings.Contains(out, "zlib.txt") || strings.Contains(out, "roof.txt") {
 		t.Fatalf("--dir .: %d %q %q", code, out, errOut)
 	}
-	os.Chdir(wd)
+	if err := os.Chdir(wd); err != nil {
+		t.Fatal(err)
+	}
 	// A query Trove refuses: its message and code, readable, exit 2.
 	code, _, errOut = run3(t, "search", "--addr", addr, "--mode", "telepathic", "roof")
 	if code != exitUsage || strings.Contains(errOut, "{") || !strings.Contains(errOut, "INVALID_PARAMETER") || !strings.Contains(errOut, "telepathic") {
@@ -205,7 +209,9 @@ func TestStatusFoldersAndWatchCommands(t *testing.T) {
 	testserver.WriteFiles(t, root, "a.txt", "alpha", "b.txt", "beta", "c/d.txt", "delta")
 	wd, _ := os.Getwd()
 	t.Cleanup(func() { os.Chdir(wd) })
-	os.Chdir(root)
+	if err := os.Chdir(root); err != nil {
+		t.Fatal(err)
+	}
 	code, out, errOut := run3(t, "watch", "--wait", ".", "--addr", addr, "--json")
 	var f map[string]any
 	if code != exitOK || json.Unmarshal([]byte(out), &f) != nil || f["path"] != root || f["indexed_count"] != float64(3) {
@@ -214,7 +220,9 @@ func TestStatusFoldersAndWatchCommands(t *testing.T) {
 	if !strings.Contains(errOut, "3/3 files") {
 		t.Fatalf("no progress line: %q", errOut)
 	}
-	os.Chdir(wd)
+	if err := os.Chdir(wd); err != nil {
+		t.Fatal(err)
+	}
 	// Waiting again for a folder already watched returns at once.
 	if code, _, errOut := run3(t, "watch", "--addr", addr, "--wait", root); code != exitOK || !strings.Contains(errOut, "already watched") {
 		t.Fatalf("again: %d %q", code, errOut)

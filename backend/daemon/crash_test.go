@@ -55,8 +55,12 @@ func TestKillDuringScanLosesNothing(t *testing.T) {
 	const n = 5000
 	for i := range n {
 		p := filepath.Join(root, fmt.Sprintf("d%02d", i%50), fmt.Sprintf("file-%04d.txt", i))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(fmt.Sprintf("document %d about topic %d with some words to index", i, i%97)), 0o644)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("document %d about topic %d with some words to index", i, i%97)), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	p := startProcess(t, bin, data, conf)
 	c := p.client(t)
@@ -79,9 +83,15 @@ func TestKillDuringScanLosesNothing(t *testing.T) {
 		t.Fatalf("indexing finished before the kill (%v files): the test proves nothing", atKill)
 	}
 	// While it is down: one file changes, one goes, one arrives.
-	os.WriteFile(filepath.Join(root, "d00", "file-0000.txt"), []byte("rewritten while trove was down"), 0o644)
-	os.Remove(filepath.Join(root, "d01", "file-0001.txt"))
-	os.WriteFile(filepath.Join(root, "d02", "newcomer.txt"), []byte("arrived while trove was down"), 0o644)
+	if err := os.WriteFile(filepath.Join(root, "d00", "file-0000.txt"), []byte("rewritten while trove was down"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "d01", "file-0001.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "d02", "newcomer.txt"), []byte("arrived while trove was down"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	p2 := startProcess(t, bin, data, conf)
 	c2 := p2.client(t)
@@ -96,7 +106,7 @@ func TestKillDuringScanLosesNothing(t *testing.T) {
 func verify(t *testing.T, c *testserver.Server, root string, want int) {
 	t.Helper()
 	onDisk := 0
-	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	if err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -110,7 +120,9 @@ func verify(t *testing.T, c *testserver.Server, root string, want int) {
 			t.Errorf("%s: %d %s", path, r.Status, r.Body)
 		}
 		return nil
-	})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	st := c.Get("/api/files/stats")
 	if onDisk != want || st.Field("total_files") != float64(want) {
 		t.Fatalf("on disk %d, indexed %v, want %d", onDisk, st.Field("total_files"), want)

@@ -19,7 +19,9 @@ func TestMoveInNested(t *testing.T) {
 		srv := testserver.Start(t)
 		srv.IndexDir(alpha, 2)
 		if replace {
-			os.RemoveAll(filepath.Join(alpha, "other"))
+			if err := os.RemoveAll(filepath.Join(alpha, "other")); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := os.Rename(filepath.Join(gamma, "sub"), filepath.Join(alpha, "other2")); err != nil {
 			t.Fatal(err)

@@ -115,7 +115,9 @@ func TestPutDocumentIsSearchableAndReplaces(t *testing.T) {
 func TestFailedFileHasNoContent(t *testing.T) {
 	s, _ := openTemp(t)
 	d, _ := s.AddDirectory(ctx, "/n", true, "", time.Now())
-	s.PutDocument(ctx, doc(d.ID, "/a.txt", "text"))
+	if _, err := s.PutDocument(ctx, doc(d.ID, "/a.txt", "text")); err != nil {
+		t.Fatal(err)
+	}
 	f := doc(d.ID, "/a.txt").File
 	f.Error = "encrypted PDF"
 	if _, err := s.PutFailed(ctx, f); err != nil {
@@ -138,8 +140,12 @@ func TestDeleteDirectoryRemovesEverything(t *testing.T) {
 	s, _ := openTemp(t)
 	a, _ := s.AddDirectory(ctx, "/a", true, "", time.Now())
 	b, _ := s.AddDirectory(ctx, "/b", true, "", time.Now())
-	s.PutDocument(ctx, doc(a.ID, "/a1", "alpha", "beta"))
-	s.PutDocument(ctx, doc(b.ID, "/b1", "gamma"))
+	if _, err := s.PutDocument(ctx, doc(a.ID, "/a1", "alpha", "beta")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutDocument(ctx, doc(b.ID, "/b1", "gamma")); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.DeleteDirectory(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -182,8 +188,12 @@ func TestStats(t *testing.T) {
 	a := doc(d.ID, "/a.txt")
 	b := doc(d.ID, "/b.pdf")
 	b.File.Extension, b.File.Size = ".pdf", 90
-	s.PutDocument(ctx, a)
-	s.PutDocument(ctx, b)
+	if _, err := s.PutDocument(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutDocument(ctx, b); err != nil {
+		t.Fatal(err)
+	}
 	st, err := s.Stats(ctx)
 	if err != nil || st.TotalFiles != 2 || st.TotalSize != 100 || st.FileTypes[".pdf"] != 1 || st.LastIndexed == nil {
 		t.Fatalf("stats = %+v, %v", st, err)
@@ -266,8 +276,12 @@ func TestMovingAStaleRecordChangesNothing(t *testing.T) {
 func TestDocFreqsAndQueueRoundTrip(t *testing.T) {
 	s, _ := openTemp(t)
 	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
-	s.PutDocument(ctx, doc(d.ID, "/d/a", "roof leak", "roof tiles"))
-	s.PutDocument(ctx, doc(d.ID, "/d/b", "garden"))
+	if _, err := s.PutDocument(ctx, doc(d.ID, "/d/a", "roof leak", "roof tiles")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutDocument(ctx, doc(d.ID, "/d/b", "garden")); err != nil {
+		t.Fatal(err)
+	}
 	docs, df, err := s.DocFreqs(ctx, []string{"roof", "garden", "absent"})
 	if err != nil || docs != 2 || df["roof"] != 1 || df["garden"] != 1 || df["absent"] != 0 {
 		t.Fatalf("docs %d df %v err %v", docs, df, err)
@@ -287,7 +301,9 @@ func TestPathsUnderUsesWholeComponents(t *testing.T) {
 	s, _ := openTemp(t)
 	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
 	for _, p := range []string{"/d/notes/a", "/d/notes/sub/b", "/d/notes-old/c", "/d/notesx"} {
-		s.PutDocument(ctx, doc(d.ID, p, "x"))
+		if _, err := s.PutDocument(ctx, doc(d.ID, p, "x")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	got, _ := s.PathsUnder(ctx, "/d/notes")
 	if len(got) != 2 {
@@ -298,9 +314,15 @@ func TestPathsUnderUsesWholeComponents(t *testing.T) {
 func TestPassageCountFollowsWrites(t *testing.T) {
 	s, dir := openTemp(t)
 	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
-	s.PutDocument(ctx, doc(d.ID, "/d/a", "one", "two", "three"))
-	s.PutDocument(ctx, doc(d.ID, "/d/b", "four"))
-	s.PutDocument(ctx, doc(d.ID, "/d/a", "one again"))
+	if _, err := s.PutDocument(ctx, doc(d.ID, "/d/a", "one", "two", "three")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutDocument(ctx, doc(d.ID, "/d/b", "four")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutDocument(ctx, doc(d.ID, "/d/a", "one again")); err != nil {
+		t.Fatal(err)
+	}
 	s.DeleteFileByPath(ctx, "/d/b")
 	if n := s.PassageCount(); n != 1 || n != count(t, s, "chunks") || s.DocCount() != 1 {
 		t.Fatalf("passages %d, table %d, docs %d", n, count(t, s, "chunks"), s.DocCount())
@@ -406,14 +428,18 @@ func segments(t *testing.T, s *Store, table string) int {
 func TestRankDocFreqsFollowTheIndex(t *testing.T) {
 	s, _ := openTemp(t)
 	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
-	s.PutDocument(ctx, doc(d.ID, "/d/a", "roof leak"))
+	if _, err := s.PutDocument(ctx, doc(d.ID, "/d/a", "roof leak")); err != nil {
+		t.Fatal(err)
+	}
 	for _, get := range []func(context.Context, []string) (int, map[string]int, error){s.DocFreqs, s.RankDocFreqs} {
 		if _, df, err := get(ctx, []string{"roof"}); err != nil || df["roof"] != 1 {
 			t.Fatalf("df %v err %v", df, err)
 		}
 	}
 	for i := range 9 {
-		s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/roof%d", i), "roof tiles"))
+		if _, err := s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/roof%d", i), "roof tiles")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if _, df, _ := s.DocFreqs(ctx, []string{"roof"}); df["roof"] != 1 {
 		t.Fatalf("the enricher's count is cached: %v", df)
@@ -426,7 +452,9 @@ func TestRankDocFreqsFollowTheIndex(t *testing.T) {
 	// a few files: counts from a nearly empty index would choose the
 	// keywords of the files indexed next, differently on every run.
 	for i := range 20 {
-		s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/more%d", i), "roof beams"))
+		if _, err := s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/more%d", i), "roof beams")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if _, df, _ := s.DocFreqs(ctx, []string{"roof"}); df["roof"] != 30 {
 		t.Fatalf("the enricher's count after 30 files is %d, want 30", df["roof"])
@@ -439,7 +467,9 @@ func TestRankDocFreqsFollowEditsAndRemovals(t *testing.T) {
 	s, _ := openTemp(t)
 	d, _ := s.AddDirectory(ctx, "/d", true, "", time.Now())
 	for i := range 10 {
-		s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/roof%d", i), "roof tiles"))
+		if _, err := s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/roof%d", i), "roof tiles")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	rank := func() int {
 		t.Helper()
@@ -453,7 +483,9 @@ func TestRankDocFreqsFollowEditsAndRemovals(t *testing.T) {
 		t.Fatalf("df %d, want 10", n)
 	}
 	for i := range 5 { // the same number of files, five without the word
-		s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/roof%d", i), "slate"))
+		if _, err := s.PutDocument(ctx, doc(d.ID, fmt.Sprintf("/d/roof%d", i), "slate")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if n := rank(); n != 5 {
 		t.Fatalf("after edits df %d, want 5", n)

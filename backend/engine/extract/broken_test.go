@@ -73,7 +73,9 @@ func rezip(t *testing.T, data []byte, drop string, add map[string]string) []byte
 		w, _ := zw.Create(name)
 		w.Write([]byte(content))
 	}
-	zw.Close()
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	return buf.Bytes()
 }
 
@@ -113,7 +115,9 @@ func zerosDeflate(t testing.TB, mb int) (stream []byte, crc uint32) {
 		chunks = append(chunks, bytes.Clone(buf.Bytes()))
 		buf.Reset()
 	}
-	w.Close()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
 	tail := bytes.Clone(buf.Bytes())
 	if !bytes.Equal(chunks[1], chunks[2]) {
 		t.Fatal("deflate output of zeros is not periodic")
@@ -142,7 +146,9 @@ func bombZip(t testing.TB, entry string, extra map[string]string) []byte {
 		t.Fatal(err)
 	}
 	w.Write(stream)
-	zw.Close()
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	return buf.Bytes()
 }
 
@@ -172,7 +178,9 @@ func TestZipBudget(t *testing.T) {
 	zw := zip.NewWriter(&buf)
 	w, _ := zw.Create("a.txt")
 	w.Write(bytes.Repeat([]byte("abcdefgh"), 8<<10))
-	zw.Close()
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	s := testSource("a.zip", buf.Bytes(), Options{})
 	z, err := openZip(s)
 	if err != nil {
@@ -238,11 +246,17 @@ func TestTarGzAndGzip(t *testing.T) {
 	tw := tar.NewWriter(&tb)
 	tw.WriteHeader(&tar.Header{Name: "src/tarentry.go", Mode: 0o644, Size: 3})
 	tw.Write([]byte("abc"))
-	tw.Close()
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
-	zw.Write(tb.Bytes())
-	zw.Close()
+	if _, err := zw.Write(tb.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	doc := extractBytes(t, "src.tar.gz", gz.Bytes(), Options{})
 	if doc.Format != "archive" || !strings.Contains(doc.Text, "src/tarentry.go") {
 		t.Errorf("tar.gz: %+v", doc)
@@ -253,8 +267,12 @@ func TestTarGzAndGzip(t *testing.T) {
 	}
 	gz.Reset()
 	zw = gzip.NewWriter(&gz)
-	zw.Write([]byte("a compressed changelog about emuomelette"))
-	zw.Close()
+	if _, err := zw.Write([]byte("a compressed changelog about emuomelette")); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	doc = extractBytes(t, "changelog.gz", gz.Bytes(), Options{})
 	if doc.Format != "text" || !strings.Contains(doc.Text, "emuomelette") {
 		t.Errorf("gz: %+v", doc)

@@ -83,7 +83,9 @@ func TestSocketIsNotRegular(t *testing.T) {
 func TestPermissionDenied(t *testing.T) {
 	dir := t.TempDir()
 	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
-		os.Chmod(d, 0o755) // let nobody reach the file; the file itself stays unreadable
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		} // let nobody reach the file; the file itself stays unreadable
 	}
 	p := filepath.Join(dir, "secret.txt")
 	if err := os.WriteFile(p, []byte("private"), 0o000); err != nil {

@@ -42,7 +42,9 @@ func TestMaildir(t *testing.T) {
 	}
 	for name, content := range files {
 		p := filepath.Join(root, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}

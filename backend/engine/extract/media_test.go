@@ -50,8 +50,12 @@ func TestID3v1(t *testing.T) {
 func TestImageSize(t *testing.T) {
 	img := image.NewPaletted(image.Rect(0, 0, 33, 17), color.Palette{color.Black, color.White})
 	var p, g bytes.Buffer
-	png.Encode(&p, img)
-	gif.Encode(&g, img, nil)
+	if err := png.Encode(&p, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := gif.Encode(&g, img, nil); err != nil {
+		t.Fatal(err)
+	}
 	for name, data := range map[string][]byte{"a.png": p.Bytes(), "a.gif": g.Bytes()} {
 		doc := extractBytes(t, name, data, Options{})
 		if doc.Format != "image" || doc.Meta["width"] != "33" || doc.Meta["height"] != "17" {

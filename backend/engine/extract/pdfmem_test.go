@@ -26,7 +26,9 @@ func deflated(t testing.TB, n int) []byte {
 	}
 	w.Write(block[:1<<20-len(" /X1 Do\n")])
 	w.Write([]byte(" /X1 Do\n"))
-	w.Close()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
 	return b.Bytes()
 }
 

@@ -129,7 +129,9 @@ func TestSevenZipFileCountBomb(t *testing.T) {
 		t.Fatal(err)
 	}
 	lw.Write([]byte{0x01, 0x05, 0xF0, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00})
-	lw.Close()
+	if err := lw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	raw := packed.Bytes()
 	props, stream := raw[:5], raw[13:] // the .lzma header: properties, then the size
 	enc := []byte{0x17, 0x06, 0x00, 0x01, 0x09, byte(len(stream)), 0x00,

@@ -146,13 +146,17 @@ func TestResetRestoresDefaultsAndBumpsVersion(t *testing.T) {
 
 func TestOpenRepairsHandEditedFile(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, FileName), []byte(`{"version": 7, "mode": "whitelist",
-		"whitelist_include": ["**/*.md", "[bad", "**/*.md"], "blacklist_exclude": ["*.log"]}`), 0o600)
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(`{"version": 7, "mode": "whitelist",
+		"whitelist_include": ["**/*.md", "[bad", "**/*.md"], "blacklist_exclude": ["*.log"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cfg := open(t, dir).Config()
 	if cfg.Version != 7 || !slices.Equal(cfg.Include, []string{"**/*.md"}) || !slices.Equal(cfg.BlacklistExclude, []string{"*.log"}) {
 		t.Fatalf("cfg = %+v", cfg)
 	}
-	os.WriteFile(filepath.Join(dir, FileName), []byte(`not json`), 0o600)
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(`not json`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if cfg := open(t, dir).Config(); cfg.Mode != core.ModeBlacklist || cfg.Version != 1 {
 		t.Fatalf("corrupt file: %+v", cfg)
 	}

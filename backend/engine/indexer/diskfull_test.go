@@ -95,7 +95,7 @@ func wordyFiles(t *testing.T, root string, n int) {
 func verifyIndexed(t *testing.T, s *testserver.Server, root string, want int) {
 	t.Helper()
 	n := 0
-	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	if err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -106,7 +106,9 @@ func verifyIndexed(t *testing.T, s *testserver.Server, root string, want int) {
 			t.Errorf("%s: %d %s", path, r.Status, r.Body)
 		}
 		return nil
-	})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	f := s.Folder(root)
 	if n != want || f["indexed_count"] != float64(want) || f["failed_count"] != float64(0) {
 		t.Fatalf("on disk %d, folder %v; want %d indexed, none failed", n, f, want)

@@ -51,7 +51,9 @@ func barrier(t *testing.T, s *testserver.Server) {
 	dir := t.TempDir()
 	s.IndexDir(dir, 0)
 	p := filepath.Join(dir, "barrier.txt")
-	os.WriteFile(p, []byte("barrier marker"), 0o644)
+	if err := os.WriteFile(p, []byte("barrier marker"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	waitIndexed(t, s, p, "barrier")
 	testserver.Eventually(t, settle, "an empty queue", func() bool { return s.Get("/api/queue/status").Field("total") == float64(0) })
 }
@@ -67,14 +69,20 @@ func TestCreateModifyDelete(t *testing.T) {
 	root := t.TempDir()
 	s.IndexDir(root, 0)
 	p := filepath.Join(root, "roof.txt")
-	os.WriteFile(p, []byte("The roof leaks above the bedroom."), 0o644)
+	if err := os.WriteFile(p, []byte("The roof leaks above the bedroom."), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	first := waitIndexed(t, s, p, "bedroom")
-	os.WriteFile(p, []byte("Fixed: the roofer replaced the shingles."), 0o644)
+	if err := os.WriteFile(p, []byte("Fixed: the roofer replaced the shingles."), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	second := waitIndexed(t, s, p, "shingles")
 	if first.Field("id") != second.Field("id") || first.Field("content_hash") == second.Field("content_hash") {
 		t.Fatalf("modify: id %v -> %v, hash %v -> %v", first.Field("id"), second.Field("id"), first.Field("content_hash"), second.Field("content_hash"))
 	}
-	os.Remove(p)
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
 	waitGone(t, s, p)
 }
 
@@ -102,7 +110,9 @@ func TestRenameFolderMovesItsFiles(t *testing.T) {
 	testserver.WriteFiles(t, root, "old/a.txt", "alpha text", "old/deep/b.txt", "beta text")
 	s.IndexDir(root, 2)
 	idA := lookup(s, filepath.Join(root, "old/a.txt")).Field("id")
-	os.Rename(filepath.Join(root, "old"), filepath.Join(root, "new"))
+	if err := os.Rename(filepath.Join(root, "old"), filepath.Join(root, "new")); err != nil {
+		t.Fatal(err)
+	}
 	a := waitIndexed(t, s, filepath.Join(root, "new/a.txt"), "alpha")
 	waitIndexed(t, s, filepath.Join(root, "new/deep/b.txt"), "beta")
 	waitGone(t, s, filepath.Join(root, "old/a.txt"))
@@ -122,7 +132,9 @@ func TestMoveBetweenWatchedFolders(t *testing.T) {
 	s.IndexDir(a, 1)
 	s.IndexDir(b, 0)
 	id := lookup(s, filepath.Join(a, "report.txt")).Field("id")
-	os.Rename(filepath.Join(a, "report.txt"), filepath.Join(b, "report.txt"))
+	if err := os.Rename(filepath.Join(a, "report.txt"), filepath.Join(b, "report.txt")); err != nil {
+		t.Fatal(err)
+	}
 	moved := waitIndexed(t, s, filepath.Join(b, "report.txt"), "quarterly")
 	waitGone(t, s, filepath.Join(a, "report.txt"))
 	if moved.Field("id") != id {
@@ -139,8 +151,12 @@ func TestMoveOutAndIn(t *testing.T) {
 	testserver.WriteFiles(t, root, "leaving.txt", "goodbye")
 	testserver.WriteFiles(t, outside, "arriving.txt", "hello there")
 	s.IndexDir(root, 1)
-	os.Rename(filepath.Join(root, "leaving.txt"), filepath.Join(outside, "leaving.txt"))
-	os.Rename(filepath.Join(outside, "arriving.txt"), filepath.Join(root, "arriving.txt"))
+	if err := os.Rename(filepath.Join(root, "leaving.txt"), filepath.Join(outside, "leaving.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(outside, "arriving.txt"), filepath.Join(root, "arriving.txt")); err != nil {
+		t.Fatal(err)
+	}
 	waitGone(t, s, filepath.Join(root, "leaving.txt"))
 	waitIndexed(t, s, filepath.Join(root, "arriving.txt"), "hello")
 }
@@ -213,7 +229,9 @@ func TestPauseAndResume(t *testing.T) {
 		t.Fatalf("pause: %d %s", r.Status, r.Body)
 	}
 	p := filepath.Join(root, "waiting.txt")
-	os.WriteFile(p, []byte("waits for resume"), 0o644)
+	if err := os.WriteFile(p, []byte("waits for resume"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	testserver.Eventually(t, settle, "the change to reach the queue", func() bool {
 		return s.Get("/api/queue/status").Field("ready") == float64(1)
 	})
@@ -258,7 +276,9 @@ func TestRetriesThenSuccess(t *testing.T) {
 	root := t.TempDir()
 	s.IndexDir(root, 0)
 	p := filepath.Join(root, "flaky.txt")
-	os.WriteFile(p, []byte("eventually readable"), 0o644)
+	if err := os.WriteFile(p, []byte("eventually readable"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	testserver.Eventually(t, settle, "a retry to show in the queue", func() bool {
 		items := s.Get("/api/queue/items")
 		list, _ := items.Field("items").([]any)
@@ -351,7 +371,9 @@ func TestRestartReconcilesChangesMadeWhileOff(t *testing.T) {
 	s.IndexDir(root, 4)
 	keepID := lookup(s, filepath.Join(root, "keep.txt")).Field("id")
 	s.Stop()
-	os.Remove(filepath.Join(root, "gone.txt"))
+	if err := os.Remove(filepath.Join(root, "gone.txt")); err != nil {
+		t.Fatal(err)
+	}
 	// A folder replaced by a file: below it, the stat says ENOTDIR.
 	if err := os.RemoveAll(filepath.Join(root, "sub")); err != nil {
 		t.Fatal(err)

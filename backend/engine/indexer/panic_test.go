@@ -38,7 +38,9 @@ func TestPanickingScanBecomesTheFoldersError(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	root := t.TempDir()
-	os.WriteFile(filepath.Join(root, "a.txt"), []byte("alpha"), 0o644)
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("alpha"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	d, err := st.AddDirectory(ctx, root, true, "", time.Now())
 	if err != nil {
 		t.Fatal(err)

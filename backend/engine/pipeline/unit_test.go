@@ -244,7 +244,9 @@ func TestUnitIndexWritesOneDocumentAndSkipsItWhenUnchanged(t *testing.T) {
 	}
 	// Only the time changed: the record is touched, the text not read.
 	later := time.Now().Add(time.Hour)
-	os.Chtimes(p, later, later)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
 	if err := u.p.Index(t.Context(), u.folder, p); err != nil || u.extracts != 1 || len(u.recs.touched) != 1 {
 		t.Errorf("a touched file: %d extractions, touched %v, %v", u.extracts, u.recs.touched, err)
 	}
@@ -284,7 +286,9 @@ func TestUnitMoveRenamesTheRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	to := filepath.Join(u.folder.Root, "sub", "b.txt")
-	os.MkdirAll(filepath.Dir(to), 0o755)
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Rename(from, to); err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +312,9 @@ func TestUnitMoveRenamesTheRecord(t *testing.T) {
 	src := u.write(t, "c.txt", "gamma")
 	u.p.Index(t.Context(), u.folder, src)
 	dst := u.write(t, "d.txt", "delta, longer than before")
-	os.Remove(src)
+	if err := os.Remove(src); err != nil {
+		t.Fatal(err)
+	}
 	if err := u.p.Move(t.Context(), u.folder, src, dst); err != nil || u.extracts != 3 {
 		t.Errorf("a move onto new content: %d extractions, %v", u.extracts, err)
 	}

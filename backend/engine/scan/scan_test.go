@@ -15,7 +15,9 @@ func write(t *testing.T, root string, rels ...string) {
 	t.Helper()
 	for _, r := range rels {
 		p := filepath.Join(root, r)
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(p, []byte(r), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -95,8 +97,12 @@ func TestAdmitsIsTheRuleOfEveryWalk(t *testing.T) {
 func TestWalkSkipsSymlinksAndReportsSpecialFiles(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "real.txt")
-	os.Symlink(filepath.Join(root, "real.txt"), filepath.Join(root, "link.txt"))
-	os.Symlink(root, filepath.Join(root, "loop"))
+	if err := os.Symlink(filepath.Join(root, "real.txt"), filepath.Join(root, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(root, filepath.Join(root, "loop")); err != nil {
+		t.Fatal(err)
+	}
 	if err := syscall.Mkfifo(filepath.Join(root, "pipe"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -33,11 +33,17 @@ func fixture(t *testing.T, supplies map[string]map[string]string, stat string) *
 	for name, files := range supplies {
 		for f, v := range files {
 			p := filepath.Join(root, "power_supply", name, f)
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			os.WriteFile(p, []byte(v+"\n"), 0o644)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(v+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	os.WriteFile(filepath.Join(root, "stat"), []byte(stat), 0o644)
+	if err := os.WriteFile(filepath.Join(root, "stat"), []byte(stat), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return &System{PowerSupplyDir: filepath.Join(root, "power_supply"), ProcStat: filepath.Join(root, "stat")}
 }
 
@@ -91,7 +97,9 @@ func TestCPUPercentFromProcStat(t *testing.T) {
 		t.Fatal(err)
 	}
 	// +300 busy (user+system), +100 idle over the window: 75 %.
-	os.WriteFile(s.ProcStat, []byte("cpu  300 0 200 800 100 0 0 0 0 0\n"), 0o644)
+	if err := os.WriteFile(s.ProcStat, []byte("cpu  300 0 200 800 100 0 0 0 0 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	got, err := s.CPUPercent()
 	if err != nil || got != 75 {
 		t.Fatalf("cpu = %v, %v; want 75", got, err)

@@ -138,7 +138,9 @@ func TestEmptyUpdateIsAnError(t *testing.T) {
 
 func TestOpenKeepsGoodKeysOfABadFile(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, FileName), []byte(`{"queue": {"max_retries": 7, "max_concurrency": -3, "mystery": 1}, "alien": {}}`), 0o600)
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(`{"queue": {"max_retries": 7, "max_concurrency": -3, "mystery": 1}, "alien": {}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	s := open(t, dir).Get()
 	if s.Queue.MaxRetries != 7 {
 		t.Fatalf("good key lost: %+v", s.Queue)
@@ -151,7 +153,9 @@ func TestOpenKeepsGoodKeysOfABadFile(t *testing.T) {
 func TestOpenMovesAsideAFileThatIsNotJSON(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, FileName)
-	os.WriteFile(p, []byte(`{"queue": `), 0o600)
+	if err := os.WriteFile(p, []byte(`{"queue": `), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	m := open(t, dir)
 	if m.Get().Queue != Defaults().Queue {
 		t.Fatal("want defaults")
@@ -199,7 +203,9 @@ func TestKeyVariablesAreTheAllowedOnes(t *testing.T) {
 // variable loses that key at start, and only that key.
 func TestOpenDropsAKeyVariableNotAllowed(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, FileName), []byte(`{"embedding": {"provider": "ollama", "api_key_env": "MY_CLOUD_SECRET"}}`), 0o600)
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(`{"embedding": {"provider": "ollama", "api_key_env": "MY_CLOUD_SECRET"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	s := open(t, dir).Get()
 	if s.Embedding.APIKeyEnv != "" || s.Embedding.Provider != "ollama" {
 		t.Fatalf("%+v", s.Embedding)

@@ -62,11 +62,17 @@ func TestCreateWriteRemove(t *testing.T) {
 	dir := t.TempDir()
 	_, c := startWatcher(t, dir)
 	p := filepath.Join(dir, "a.txt")
-	os.WriteFile(p, []byte("x"), 0o644)
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	c.waitFor(t, "create", func(e Event) bool { return e.Path == p && e.Op&Create != 0 })
-	os.WriteFile(p, []byte("xy"), 0o644)
+	if err := os.WriteFile(p, []byte("xy"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	c.waitFor(t, "write", func(e Event) bool { return e.Path == p && e.Op&Write != 0 })
-	os.Remove(p)
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
 	c.waitFor(t, "remove", func(e Event) bool { return e.Path == p && e.Op&Remove != 0 })
 }
 
@@ -74,7 +80,9 @@ func TestRenameCarriesTheOldName(t *testing.T) {
 	dir := t.TempDir()
 	_, c := startWatcher(t, dir)
 	old, neu := filepath.Join(dir, "old name ← \"odd\".txt"), filepath.Join(dir, "new.txt")
-	os.WriteFile(old, []byte("x"), 0o644)
+	if err := os.WriteFile(old, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	c.waitFor(t, "create", func(e Event) bool { return e.Path == old })
 	if err := os.Rename(old, neu); err != nil {
 		t.Fatal(err)
@@ -90,9 +98,13 @@ func TestMoveInFromOutsideHasNoFrom(t *testing.T) {
 	outside, dir := t.TempDir(), t.TempDir()
 	_, c := startWatcher(t, dir)
 	src := filepath.Join(outside, "in.txt")
-	os.WriteFile(src, []byte("x"), 0o644)
+	if err := os.WriteFile(src, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	dst := filepath.Join(dir, "in.txt")
-	os.Rename(src, dst)
+	if err := os.Rename(src, dst); err != nil {
+		t.Fatal(err)
+	}
 	if e := c.waitFor(t, "create", func(e Event) bool { return e.Path == dst }); e.From != "" {
 		t.Fatalf("From = %q for a move from an unwatched folder", e.From)
 	}
@@ -101,12 +113,16 @@ func TestMoveInFromOutsideHasNoFrom(t *testing.T) {
 func TestRenamedDirectoryIsForgotten(t *testing.T) {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "sub")
-	os.Mkdir(sub, 0o755)
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	w, c := startWatcher(t, dir, sub)
 	if w.Count() != 2 {
 		t.Fatalf("count %d", w.Count())
 	}
-	os.Rename(sub, filepath.Join(dir, "moved"))
+	if err := os.Rename(sub, filepath.Join(dir, "moved")); err != nil {
+		t.Fatal(err)
+	}
 	c.waitFor(t, "dir rename", func(e Event) bool { return e.Path == sub && e.Op&Rename != 0 })
 	if !poll.Until(5*time.Second, func() bool { return w.Count() == 1 }) {
 		t.Fatalf("stale watch kept: count %d", w.Count())
@@ -138,7 +154,9 @@ func TestWatchLimit(t *testing.T) {
 func TestExcludedTreesAreNeitherWatchedNorReported(t *testing.T) {
 	root := t.TempDir()
 	own := filepath.Join(root, "own")
-	os.MkdirAll(own, 0o755)
+	if err := os.MkdirAll(own, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	w, c := startWatcher(t)
 	w.Exclude(own)
 	for _, d := range []string{root, own} {
@@ -149,9 +167,15 @@ func TestExcludedTreesAreNeitherWatchedNorReported(t *testing.T) {
 	if w.Count() != 1 {
 		t.Fatalf("watching %d folders, want only the root", w.Count())
 	}
-	os.WriteFile(filepath.Join(own, "index.db-wal"), []byte("x"), 0o644)
-	os.RemoveAll(own)
-	os.WriteFile(filepath.Join(root, "after.txt"), []byte("x"), 0o644)
+	if err := os.WriteFile(filepath.Join(own, "index.db-wal"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(own); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "after.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	c.waitFor(t, "create of after.txt", func(e Event) bool { return e.Path == filepath.Join(root, "after.txt") })
 	c.mu.Lock()
 	defer c.mu.Unlock()

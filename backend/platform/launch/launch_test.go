@@ -16,7 +16,9 @@ func recorder(t *testing.T) (string, string) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "opened")
 	script := filepath.Join(dir, "opener")
-	os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+out+"\n"), 0o755)
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+out+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	return script, out
 }
 
@@ -52,7 +54,9 @@ func TestMissingOpenerIsAnError(t *testing.T) {
 func script(t *testing.T, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "xdg-open")
-	os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	return p
 }
 
@@ -92,5 +96,7 @@ func TestOpenerThatKeepsRunningHasOpened(t *testing.T) {
 	if took := time.Since(start); took > 5*time.Second {
 		t.Fatalf("waited %v for the application", took)
 	}
-	os.WriteFile(release, nil, 0o644) // let it end: its status is no longer anyone's business
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	} // let it end: its status is no longer anyone's business
 }

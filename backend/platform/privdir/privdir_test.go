@@ -71,7 +71,9 @@ func TestAnOpenFolderOfAnotherUserIsRefused(t *testing.T) {
 
 func TestAFileIsNotAFolder(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "f")
-	os.WriteFile(p, nil, 0o600)
+	if err := os.WriteFile(p, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := Ensure(p); err == nil {
 		t.Error("a file was accepted as a folder")
 	}

@@ -212,7 +212,9 @@ func TestCompressedFilesAreOfTheirInnerKind(t *testing.T) {
 	body := []byte("wombat in a tarball")
 	tw.WriteHeader(&tar.Header{Name: "inside.txt", Mode: 0o644, Size: int64(len(body))})
 	tw.Write(body)
-	tw.Close()
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	gz("backup.tar.gz", tarball.Bytes())
 	s.IndexDir(root, 3)
 	r := post(t, s, map[string]any{"query": "wombat", "mode": "keyword"})

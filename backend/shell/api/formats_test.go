@@ -53,7 +53,9 @@ func TestEveryFormatIsFoundByItsContent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(root, f.file), data, 0o644)
+		if err := os.WriteFile(filepath.Join(root, f.file), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	s.IndexDir(root, len(formats))
 	for _, f := range formats {
@@ -79,11 +81,21 @@ func TestBrokenFilesAreReportedWithReasons(t *testing.T) {
 		return b
 	}
 	pdf := fixture("writer.pdf")
-	os.WriteFile(filepath.Join(root, "truncated.pdf"), pdf[:len(pdf)/3], 0o644)
-	os.WriteFile(filepath.Join(root, "encrypted.pdf"), fixture("encrypted.pdf"), 0o644)
-	os.WriteFile(filepath.Join(root, "missing-part.docx"), withoutPart(t, fixture("writer.docx"), "word/document.xml"), 0o644)
-	os.WriteFile(filepath.Join(root, "bomb.zip"), zipBomb(t), 0o644)
-	os.WriteFile(filepath.Join(root, "empty.txt"), nil, 0o644)
+	if err := os.WriteFile(filepath.Join(root, "truncated.pdf"), pdf[:len(pdf)/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "encrypted.pdf"), fixture("encrypted.pdf"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "missing-part.docx"), withoutPart(t, fixture("writer.docx"), "word/document.xml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "bomb.zip"), zipBomb(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "empty.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := syscall.Mkfifo(filepath.Join(root, "pipe"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +150,9 @@ func withoutPart(t *testing.T, data []byte, part string) []byte {
 		rc.Close()
 		w.Write(b.Bytes())
 	}
-	zw.Close()
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	return buf.Bytes()
 }
 

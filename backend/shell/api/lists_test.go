@@ -21,7 +21,9 @@ func TestQueueItemsArePaged(t *testing.T) {
 	s.Do("POST", "/api/queue/pause", nil)
 	n := views.MaxQueueItems + 50
 	for i := range n {
-		os.WriteFile(filepath.Join(root, fmt.Sprintf("f%04d.txt", i)), []byte("x"), 0o644)
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%04d.txt", i)), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	testserver.Eventually(t, 30*time.Second, "the files to be queued", func() bool {
 		return s.Get("/api/queue/status").Field("total") == float64(n)

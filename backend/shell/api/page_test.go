@@ -264,9 +264,13 @@ func TestPreviewMarksMatchesOfIndexedFilesOnly(t *testing.T) {
 	}
 	// A link swapped in for the indexed image is not followed.
 	secret := filepath.Join(t.TempDir(), "secret.png")
-	os.WriteFile(secret, []byte("\x89PNG secret"), 0o644)
+	if err := os.WriteFile(secret, []byte("\x89PNG secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	photo := filepath.Join(root, "harbour-photo.png")
-	os.Remove(photo)
+	if err := os.Remove(photo); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink(secret, photo); err != nil {
 		t.Fatal(err)
 	}

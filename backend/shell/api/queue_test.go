@@ -23,7 +23,9 @@ func TestQueueEndpoints(t *testing.T) {
 	s.Do("POST", "/api/queue/pause", nil)
 	s.Do("PUT", "/api/settings/", map[string]any{"queue.cooldown_seconds": 60})
 	p := filepath.Join(root, "later.txt")
-	os.WriteFile(p, []byte("x"), 0o644)
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var item map[string]any
 	testserver.Eventually(t, 10*time.Second, "the item to be queued", func() bool {
 		list, _ := s.Get("/api/queue/items").Field("items").([]any)

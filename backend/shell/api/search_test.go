@@ -138,7 +138,9 @@ func TestDateOperatorsAndFilters(t *testing.T) {
 	s, root := corpus(t)
 	old := filepath.Join(root, "archive/2019/recipes.txt")
 	when := time.Date(2019, 5, 1, 12, 0, 0, 0, time.Local)
-	os.Chtimes(old, when, when)
+	if err := os.Chtimes(old, when, when); err != nil {
+		t.Fatal(err)
+	}
 	testserver.Eventually(t, 10*time.Second, "the new time to be indexed", func() bool {
 		r := s.Get("/api/files/lookup?path=" + url.QueryEscape(old))
 		return strings.HasPrefix(fmt.Sprint(r.Field("modified")), "2019-05-01")

@@ -44,7 +44,9 @@ func TestOpenAndRevealAnIndexedFile(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "opened")
 	script := filepath.Join(dir, "opener")
-	os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+out+"\n"), 0o755)
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+out+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("TROVE_OPENER", script)
 	s := testserver.Start(t)
 	root := t.TempDir()
@@ -67,7 +69,9 @@ func TestOpenAndRevealAnIndexedFile(t *testing.T) {
 	if r := s.Do("POST", "/api/files/9999/open", nil); r.Status != 404 || r.Field("error") == nil {
 		t.Fatalf("unknown id: %d %s", r.Status, r.Body)
 	}
-	os.Remove(path)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
 	if r := s.Do("POST", fmt.Sprintf("/api/files/%d/open", id), nil); r.Status != 404 {
 		t.Fatalf("deleted file: %d %s", r.Status, r.Body)
 	}

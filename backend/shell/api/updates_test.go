@@ -21,13 +21,17 @@ func TestUpdatesStream(t *testing.T) {
 	st.WaitFor(t, "queue.status", 5*time.Second, nil)
 	st.WaitFor(t, "folder.status", 5*time.Second, func(e testserver.Event) bool { return e.Payload()["path"] == root })
 	p := filepath.Join(root, "news.txt")
-	os.WriteFile(p, []byte("fresh news"), 0o644)
+	if err := os.WriteFile(p, []byte("fresh news"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	e := st.WaitFor(t, "file.indexed", 10*time.Second, func(e testserver.Event) bool { return e.Payload()["path"] == p })
 	if e.ID == "" || e.Data["time"] == nil {
 		t.Fatalf("event lacks id or time: %+v", e)
 	}
 	st.WaitFor(t, "scan.progress", 10*time.Second, nil)
-	os.Remove(p)
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
 	st.WaitFor(t, "file.removed", 10*time.Second, func(e testserver.Event) bool { return e.Payload()["path"] == p })
 	testserver.Eventually(t, 5*time.Second, "a heartbeat", func() bool { return st.Comments() > 0 })
 }

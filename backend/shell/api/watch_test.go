@@ -42,7 +42,9 @@ func TestWatchDirectoryErrors(t *testing.T) {
 	s := testserver.Start(t)
 	root := t.TempDir()
 	file := filepath.Join(root, "f.txt")
-	os.WriteFile(file, []byte("x"), 0o644)
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for name, body := range map[string]any{
 		"missing field": map[string]any{},
 		"empty":         map[string]any{"path": ""},
@@ -85,7 +87,9 @@ func TestSymlinkedPathIsResolved(t *testing.T) {
 	s := testserver.Start(t)
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
-	os.Symlink(real, link)
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
 	r := s.Do("POST", "/api/watch/directory", map[string]any{"path": link})
 	if r.Status != 200 || r.Field("data.directory") != real {
 		t.Fatalf("%d %s", r.Status, r.Body)
