@@ -169,12 +169,66 @@ func (ix *Indexer) Watch(ctx context.Context, path string, opt Options) (core.Wa
 		}
 	}
 	ix.saveFolderList(ctx)
-	found, err := ix.rescan(ctx, f.ID, false)
+	found, err := ix.scanFirst(ctx, f.ID)
 	if err != nil {
 		return d, 0, err
 	}
 	d, err = ix.Store.Directory(ctx, d.ID)
+	if found < 0 { // still walking: the names recorded so far
+		found = int(d.FileCount)
+	}
 	return d, found, err
+}
+
+// firstScanWait is how long a watch request waits for the folder's first
+// walk: a folder of thousands of files is walked by then and the answer
+// counts them all, while a whole disk answers at once and goes on walking
+// (its names become searchable as the walk records them).
+var firstScanWait = 5 * time.Second
+
+// firstScan asks pollLoop to walk a new folder; the walk answers on done.
+type firstScan struct {
+	id   int64
+	done chan scanResult
+}
+
+type scanResult struct {
+	found int
+	err   error
+}
+
+// scanFirst starts a new folder's walk, owned by the indexer's run rather
+// than the request, and waits for it at most firstScanWait: the files it
+// found, or -1 while it still walks.
+func (ix *Indexer) scanFirst(ctx context.Context, id int64) (int, error) {
+	fs := firstScan{id: id, done: make(chan scanResult, 1)}
+	select {
+	case ix.firstScans <- fs:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	wait := time.NewTimer(firstScanWait)
+	defer wait.Stop()
+	select {
+	case r := <-fs.done:
+		return r.found, r.err
+	case <-wait.C:
+		return -1, nil
+	case <-ctx.Done():
+		return -1, nil // the walk goes on; the caller has gone
+	}
+}
+
+// goFirstScan walks a new folder in the background (see goRescan).
+func (ix *Indexer) goFirstScan(ctx context.Context, fs firstScan) {
+	ix.background.Go(func() {
+		var r scanResult
+		if perr := ix.safely("scan", func() { r.found, r.err = ix.rescan(ctx, fs.id, false) }); perr != nil {
+			r.err = perr
+			ix.setErrorMessage(fs.id, fmt.Sprintf("scanning failed with an internal error (%v); Trove tries again every %v", perr, pollEvery))
+		}
+		fs.done <- r
+	})
 }
 
 // absorb hands a watched child folder's files to its new parent.

@@ -122,8 +122,9 @@ type Indexer struct {
 	merging     atomic.Bool // a merge of the full-text index is under way
 
 	queueDirty  chan struct{}
-	feedWanted  chan struct{} // new names: the content pass has work
-	rescanAll   chan bool     // true: re-process every file (models changed)
+	feedWanted  chan struct{}  // new names: the content pass has work
+	rescanAll   chan bool      // true: re-process every file (models changed)
+	firstScans  chan firstScan // a new folder's walk, started by pollLoop, which owns it
 	ocrWanted   chan struct{}
 	drained     chan struct{} // the queue emptied after work
 	ocrRan      bool          // OCR ran at the last look (pollLoop's own)
@@ -148,7 +149,7 @@ func New(d Deps) (*Indexer, error) {
 	w.Exclude(own...)
 	ix := &Indexer{
 		Deps: d, watcher: w, own: own, folders: map[int64]*folder{},
-		queueDirty: make(chan struct{}, 1), feedWanted: make(chan struct{}, 1), rescanAll: make(chan bool, 1),
+		queueDirty: make(chan struct{}, 1), feedWanted: make(chan struct{}, 1), rescanAll: make(chan bool, 1), firstScans: make(chan firstScan, 16),
 		ocrWanted: make(chan struct{}, 1), drained: make(chan struct{}, 1), ready: make(chan struct{}), probeWanted: make(chan struct{}, 1),
 	}
 	ix.queue = queue.New(queueConfig(d.Settings()), ix.process, queue.Hooks{
@@ -478,6 +479,8 @@ func (ix *Indexer) pollLoop(ctx context.Context) {
 			for _, f := range ix.snapshot() {
 				ix.goRescan(ctx, f.ID, all)
 			}
+		case fs := <-ix.firstScans:
+			ix.goFirstScan(ctx, fs)
 		case <-ix.ocrWanted:
 			ix.safely("queueing files for OCR", func() { ix.queuePendingOCR(ctx) })
 		case <-t.C:

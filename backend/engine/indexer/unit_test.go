@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"trove/internal/poll"
@@ -368,6 +369,10 @@ func unitIndexer(t *testing.T, fake *fakeIndex, exclude ...string) (*Indexer, *e
 		t.Fatal(err)
 	}
 	close(ix.ready)
+	// pollLoop walks new folders (Watch), as it does under Run.
+	var loop sync.WaitGroup
+	loop.Go(func() { ix.pollLoop(t.Context()) })
+	t.Cleanup(func() { loop.Wait(); ix.background.Wait() })
 	return ix, ev
 }
 
@@ -711,4 +716,27 @@ func TestScanOfAnUnwatchedFolderQueuesNothing(t *testing.T) {
 	if got := queued(ix); len(got) != 0 {
 		t.Fatalf("queued after the folder went: %v", got)
 	}
+}
+
+// A watch answers when the first walk ends, or at firstScanWait while a
+// big folder is still walked: the walk goes on, owned by the indexer.
+func TestWatchAnswersBeforeALongWalkEnds(t *testing.T) {
+	defer func(d time.Duration) { firstScanWait = d }(firstScanWait)
+	firstScanWait = 50 * time.Millisecond
+	root := t.TempDir()
+	write(t, filepath.Join(root, "a.txt"))
+	write(t, filepath.Join(root, "b.txt"))
+	ix, _ := unitIndexer(t, newFakeIndex())
+	release := make(chan struct{})
+	var walked atomic.Int32
+	ix.onScanEntry = func(scan.Entry) {
+		<-release
+		walked.Add(1)
+	}
+	_, found, err := ix.Watch(t.Context(), root, Options{Recursive: true})
+	if err != nil || found != 0 {
+		t.Fatalf("watch during the walk: found %d, %v; want 0 (nothing recorded yet)", found, err)
+	}
+	close(release)
+	poll.Eventually(t, 10*time.Second, "the walk goes on after the answer", func() bool { return walked.Load() == 2 })
 }
