@@ -66,6 +66,8 @@ func layer(p string) string {
 		return "shell"
 	case p == "client":
 		return "client"
+	case strings.HasPrefix(p, "client/"):
+		return "tool" // the client's own generator
 	case p == "examples", strings.HasPrefix(p, "examples/"):
 		return "example"
 	case p == "backend/shell/api":

@@ -17,7 +17,12 @@ func (r *SearchResponse) Matched() bool {
 	return len(r.Results) > 0
 }
 
-// Indexed reports whether every file the folder's scan found is processed.
+// Indexed reports whether every file the folder's scan found is processed
+// (for a names-only folder: recorded by name).
 func (f Folder) Indexed() bool {
-	return f.Status != "indexing" && f.Status != "error" && f.IndexedCount+f.FailedCount >= f.FileCount
+	done := f.IndexedCount + f.FailedCount
+	if f.NamesOnly {
+		done = int64(f.Progress.Names.Done)
+	}
+	return f.Status != "indexing" && f.Status != "error" && done >= f.FileCount
 }
