@@ -163,6 +163,9 @@ func (ix *Indexer) Status(d core.WatchedDirectory) core.WatchedDirectory {
 	defer ix.mu.Unlock()
 	f, ok := ix.folders[d.ID]
 	if !ok {
+		// Not loaded yet (restored as Trove starts) or just removed: its
+		// names are still to be counted.
+		d.Progress = ix.progress(d, &folder{counting: true}, paused || held, time.Now())
 		return d
 	}
 	d.Status, d.StatusMessage = f.status, f.message
