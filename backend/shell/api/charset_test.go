@@ -24,7 +24,6 @@ func encode(t *testing.T, e encoding.Encoding, s string) string {
 // TestLegacyCharsetFiles: a Windows-1251 file is found by a Russian word
 // of its body, and a Shift-JIS file's title and snippet show its Japanese.
 func TestLegacyCharsetFiles(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root,

@@ -22,7 +22,6 @@ import (
 // a 503 in the endpoint's shape, and a client that leaves frees its slot at
 // once (its hang-up is noticed without waiting for a heartbeat).
 func TestUpdateStreamsAreCappedAndSlotsFreed(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	var streams []*testserver.Stream
 	for range api.MaxUpdateClients {
@@ -105,7 +104,6 @@ func serverProcess(t *testing.T, env ...string) (string, *lockedBuffer, <-chan s
 // with "too many open files" are retried with a pause, and once the
 // connections close it answers again.
 func TestServerOutlivesRunningOutOfDescriptors(t *testing.T) {
-	t.Parallel()
 	addr, log, exited := serverProcess(t, "TROVE_TEST_NOFILE=256", "TROVE_TEST_SPARE_FDS=16")
 	var conns []net.Conn
 	for range 300 {

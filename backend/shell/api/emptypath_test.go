@@ -12,7 +12,6 @@ import (
 // folder: each request that takes a path refuses it with a 400 naming the
 // field, in the endpoint's own shape.
 func TestEmptyPathsAreRefusedNamingTheField(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	search := func(extra map[string]any) map[string]any {
 		body := map[string]any{"query": "roof"}

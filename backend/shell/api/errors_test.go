@@ -13,7 +13,6 @@ import (
 // Errors raised before any handler runs (by fasthttp, by Fiber's router,
 // by the guard) still take their endpoint's shape and carry a real code.
 func TestEveryErrorHasItsEndpointsShapeAndACode(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	for _, tc := range []struct {
 		name   string
@@ -63,7 +62,6 @@ func TestEveryErrorHasItsEndpointsShapeAndACode(t *testing.T) {
 }
 
 func TestEveryStatusHasACode(t *testing.T) {
-	t.Parallel()
 	for st := 400; st < 600; st++ {
 		if c := views.CodeOfStatus(st); c == "" || strings.ContainsAny(c, " '-") {
 			t.Errorf("status %d: code %q", st, c)
@@ -74,7 +72,6 @@ func TestEveryStatusHasACode(t *testing.T) {
 // The query limit counts characters, not bytes: 10,000 two-byte
 // characters pass, one more does not.
 func TestQueryLimitCountsCharacters(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	if views.MaxQueryLength < 10000 {
 		t.Fatalf("MaxQueryLength %d, want at least 10,000 characters", views.MaxQueryLength)
@@ -95,7 +92,6 @@ func TestQueryLimitCountsCharacters(t *testing.T) {
 // Numbers must be finite wherever they come in: NaN, infinities and
 // numbers too large for their type are 400s naming the field.
 func TestNonFiniteNumbersAreRefused(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	for _, v := range []string{"-Inf", "Inf", "+Inf", "inf", "Infinity", "NaN", "nan", "1e999", "-1e999", "0x1p-2", "1_0", ""} {
 		if v == "" {

@@ -37,7 +37,6 @@ func imageCorpus(t *testing.T) (s *testserver.Server, img, txt int64) {
 // only Sec-Fetch-Site tells it apart. The API refuses it in the endpoint's
 // error shape; Trove's own pages, typed addresses and programs pass.
 func TestAPIRefusesRequestsOfOtherSites(t *testing.T) {
-	t.Parallel()
 	s, img, txt := imageCorpus(t)
 	imgPath := fmt.Sprintf("/api/files/%d/image", img)
 	for _, site := range []string{"cross-site", "same-site", "Cross-Site"} {
@@ -78,7 +77,6 @@ func TestAPIRefusesRequestsOfOtherSites(t *testing.T) {
 // site than 127.0.0.1) or of another port of Trove's host cannot load an
 // indexed image, while the same page's own image loads.
 func TestBrowserPageCannotEmbedIndexedImage(t *testing.T) {
-	t.Parallel()
 	chrome, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("chromium is not installed (make go-test installs it)")

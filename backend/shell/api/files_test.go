@@ -12,7 +12,6 @@ import (
 var naiveTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$`)
 
 func TestFileLookup(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "Reports/Q3-quarterly_report.txt", "Revenue grew in the third quarter.")
@@ -39,7 +38,6 @@ func TestFileLookup(t *testing.T) {
 }
 
 func TestFileLookupErrors(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Get("/api/files/999")
 	if msg, _ := r.Field("error").(string); r.Status != 404 || msg == "" {
@@ -54,7 +52,6 @@ func TestFileLookupErrors(t *testing.T) {
 }
 
 func TestFileStats(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Get("/api/files/stats")
 	if r.Status != 200 || r.Field("total_files") != float64(0) || r.Field("last_indexed") != nil {
@@ -77,7 +74,6 @@ func TestFileStats(t *testing.T) {
 }
 
 func TestStatus(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Get("/api/status/")
 	if r.Status != 200 || r.Field("jobs") != float64(0) {

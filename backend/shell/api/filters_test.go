@@ -10,7 +10,6 @@ import (
 )
 
 func TestFilterConfigShape(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Get("/api/filters/config")
 	if r.Status != 200 {
@@ -32,7 +31,6 @@ func TestFilterConfigShape(t *testing.T) {
 }
 
 func TestFilterModeSwitchKeepsPatterns(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Do("PUT", "/api/filters/config", map[string]any{
 		"blacklist_exclude": []string{"*.log"}, "whitelist_include": []string{"**/*.md"}, "apply_immediately": false,
@@ -59,7 +57,6 @@ func TestFilterModeSwitchKeepsPatterns(t *testing.T) {
 }
 
 func TestFilterValidation(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	before := s.Get("/api/filters/config").Field("version")
 	for _, body := range []any{
@@ -86,7 +83,6 @@ func TestFilterValidation(t *testing.T) {
 }
 
 func TestApplyImmediatelyRemovesNewlyExcluded(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "a.log", "one", "b.log", "two", "keep.txt", "three")
@@ -101,7 +97,6 @@ func TestApplyImmediatelyRemovesNewlyExcluded(t *testing.T) {
 }
 
 func TestApplyLaterThroughApplyEndpoint(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "a.log", "one", "keep.txt", "two")
@@ -126,7 +121,6 @@ func TestApplyLaterThroughApplyEndpoint(t *testing.T) {
 }
 
 func TestPatternAddRemove(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "x.bak", "old", "y.txt", "new")
@@ -148,7 +142,6 @@ func TestPatternAddRemove(t *testing.T) {
 }
 
 func TestDefaultsAndReset(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	d := s.Get("/api/filters/defaults")
 	if d.Status != 200 || d.Field("mode") != "blacklist" || len(testserver.Strings(d.Field("blacklist_exclude"))) == 0 {

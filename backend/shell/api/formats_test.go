@@ -45,7 +45,6 @@ var formats = []struct{ file, query string }{
 }
 
 func TestEveryFormatIsFoundByItsContent(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	for _, f := range formats {
@@ -70,7 +69,6 @@ func TestEveryFormatIsFoundByItsContent(t *testing.T) {
 // Broken inputs are reported with their reason and the service keeps
 // serving.
 func TestBrokenFilesAreReportedWithReasons(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	fixture := func(name string) []byte {

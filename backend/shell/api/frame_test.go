@@ -13,7 +13,6 @@ import (
 // every API answer, refusals and errors raised before any route included,
 // say so in both the old header and the CSP directive.
 func TestNoPageCanFrameTrove(t *testing.T) {
-	t.Parallel()
 	ui := fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><div id="app"></div>`)}}
 	s := testserver.Start(t, testserver.WithUI(ui))
 	answers := map[string]testserver.Response{

@@ -27,7 +27,6 @@ func TestWatchExpandsTheHomeFolder(t *testing.T) {
 // A folder's problem count covers every file its Problems list shows:
 // failed files and files indexed with a note (text cut at the limit).
 func TestFolderCountsEveryProblem(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	if r := s.Do("PUT", "/api/settings/", map[string]any{"extraction.max_text_mb": 0.001}); r.Status != 200 {
 		t.Fatalf("settings: %d %s", r.Status, r.Body)
@@ -53,7 +52,6 @@ func TestFolderCountsEveryProblem(t *testing.T) {
 // Files added while the folder is watched count in its total at once, not
 // at the next scan ("7 of 5 indexed" never shows).
 func TestFolderTotalFollowsLiveAdditions(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "a.txt", "one")

@@ -15,7 +15,6 @@ import (
 // Beyond its limit the listener answers a connection with a 503 in the
 // status shape and closes it; a closed connection frees its slot.
 func TestListenerCapsConnections(t *testing.T) {
-	t.Parallel()
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +81,6 @@ func (f *flakyListener) Accept() (net.Conn, error) {
 // Running out of descriptors, buffers or memory, or a connection aborted
 // before it was accepted, is retried; a closed listener ends Accept.
 func TestListenerRetriesTransientAcceptErrors(t *testing.T) {
-	t.Parallel()
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

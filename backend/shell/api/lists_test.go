@@ -14,7 +14,6 @@ import (
 // Every list comes in pages: without limit, a default page; a larger limit
 // than the largest page is reduced to it; total counts the whole list.
 func TestQueueItemsArePaged(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	s.IndexDir(root, 0)
@@ -53,7 +52,6 @@ func TestQueueItemsArePaged(t *testing.T) {
 }
 
 func TestFolderListsArePaged(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	for range 3 {
 		s.Watch(t.TempDir())

@@ -10,7 +10,6 @@ import (
 // the search found files by meaning alone, which every client reports as
 // "no files match".
 func TestResultsSayWhetherTheyMatchAWord(t *testing.T) {
-	t.Parallel()
 	s, _ := corpus(t) // "oven" is in no file, but close in meaning to the bread recipe
 	cases := []struct {
 		body    map[string]any

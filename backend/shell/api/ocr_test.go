@@ -12,7 +12,6 @@ import (
 // available with its languages; without tesseract, not available, no
 // languages, and what to install.
 func TestStatusSaysWhetherOCRCanRun(t *testing.T) {
-	t.Parallel()
 	t.Run("installed", func(t *testing.T) {
 		if _, err := exec.LookPath("tesseract"); err != nil {
 			t.Skip("tesseract is not installed (make go-test installs it)")
@@ -35,7 +34,6 @@ func TestStatusSaysWhetherOCRCanRun(t *testing.T) {
 
 // Turning OCR on without tesseract is saved like any setting, and kept.
 func TestOCROnWithoutTesseractIsSaved(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t, testserver.WithoutTesseract())
 	if r := s.Do("PUT", "/api/settings/", map[string]any{"extraction.ocr": true}); r.Status != 200 || r.Field("extraction.ocr") != true {
 		t.Fatalf("%d %s", r.Status, r.Body)

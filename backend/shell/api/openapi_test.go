@@ -16,7 +16,6 @@ import (
 
 // The document is served as kept.
 func TestOpenAPIServed(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Get("/api/openapi.json")
 	if r.Status != 200 || !bytes.Equal(r.Body, apidoc.Kept) || r.Field("openapi") != "3.1.0" {
@@ -29,7 +28,6 @@ var param = regexp.MustCompile(`:([a-z_]+)`)
 // Every route of the API is in the document, and every operation of the
 // document is a route.
 func TestEveryRouteIsDocumented(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	var routes []string
 	for _, r := range s.API.Handler().GetRoutes(true) {

@@ -50,7 +50,6 @@ func num(r testserver.Response, path string) int {
 }
 
 func TestSearchTotalAndPaging(t *testing.T) {
-	t.Parallel()
 	s, _ := pagingCorpus(t)
 	seen := map[string]bool{}
 	var total int
@@ -88,7 +87,6 @@ func TestSearchTotalAndPaging(t *testing.T) {
 }
 
 func TestSearchSortOrders(t *testing.T) {
-	t.Parallel()
 	s, _ := pagingCorpus(t)
 	get := func(sort, order string) []map[string]any {
 		body := map[string]any{"query": "ferry", "limit": 100, "sort": sort}
@@ -141,7 +139,6 @@ func TestSearchSortOrders(t *testing.T) {
 }
 
 func TestSearchPagingErrors(t *testing.T) {
-	t.Parallel()
 	s, _ := corpus(t)
 	for _, tc := range []struct {
 		body map[string]any
@@ -170,7 +167,6 @@ func TestSearchPagingErrors(t *testing.T) {
 }
 
 func TestSearchGroupsCopies(t *testing.T) {
-	t.Parallel()
 	s, root := pagingCorpus(t)
 	r := post(t, s, map[string]any{"query": "lighthouse keeper"})
 	list := r.Field("results").([]any)
@@ -191,7 +187,6 @@ func TestSearchGroupsCopies(t *testing.T) {
 }
 
 func TestSearchDidYouMean(t *testing.T) {
-	t.Parallel()
 	s, root := pagingCorpus(t)
 	r := post(t, s, map[string]any{"query": "licnese"})
 	if r.Field("did_you_mean.query") != "license" {
@@ -208,7 +203,6 @@ func TestSearchDidYouMean(t *testing.T) {
 }
 
 func TestSearchKindsAndFacets(t *testing.T) {
-	t.Parallel()
 	s, _ := pagingCorpus(t)
 	r := post(t, s, map[string]any{"query": "harbour", "filters": map[string]any{"kinds": []string{"images"}}})
 	ps := paths(r)
@@ -231,7 +225,6 @@ func TestSearchKindsAndFacets(t *testing.T) {
 }
 
 func TestPreviewMarksMatchesOfIndexedFilesOnly(t *testing.T) {
-	t.Parallel()
 	s, root := pagingCorpus(t)
 	id := s.FileID(filepath.Join(root, "notes/harbour-02.txt"))
 	r := s.Get(fmt.Sprintf("/api/files/%d/preview?query=ferry", id))
@@ -280,7 +273,6 @@ func TestPreviewMarksMatchesOfIndexedFilesOnly(t *testing.T) {
 }
 
 func TestPreviewKeepsTheLocalAPIGuards(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t, testserver.WithToken("s3cret"))
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "a.txt", "private words about the harbour")

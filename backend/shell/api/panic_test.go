@@ -33,7 +33,6 @@ func fileLog(t *testing.T) (*slog.Logger, func() string) {
 // uses it: each panic must be that request's 500 in its endpoint's shape,
 // logged with its stack, and the server must go on answering.
 func TestHandlerPanicIsThatRequestsError(t *testing.T) {
-	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +91,6 @@ func (panicky) EventKind() string            { return core.EventFileIndexed }
 // give its slot back and end its subscription, and be logged with its
 // stack.
 func TestStreamWriterPanicEndsOnlyThatStream(t *testing.T) {
-	t.Parallel()
 	log, logged := fileLog(t)
 	s := &Server{log: log, closing: make(chan struct{}), streams: make(chan struct{}, 1)}
 	bus := events.New(nil)

@@ -73,7 +73,6 @@ func apiRoutes(t *testing.T, s *testserver.Server) [][2]string {
 }
 
 func TestEveryRouteIsUnderTheGuardedPrefix(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	for _, r := range s.API.Handler().GetRoutes(true) {
 		// Routes outside /api are the catch-all middlewares (the guard, the UI
@@ -89,7 +88,6 @@ func TestEveryRouteIsUnderTheGuardedPrefix(t *testing.T) {
 // guard's idea of "an API path" covers everything the router may route to
 // an API handler.
 func TestTokenHoldsForEverySpellingOfEveryRoute(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t, testserver.WithToken("s3cret"))
 	routes := apiRoutes(t, s)
 	s.Token = ""
@@ -109,7 +107,6 @@ func TestTokenHoldsForEverySpellingOfEveryRoute(t *testing.T) {
 // and does not decode or clean paths, so they are JSON 404s, never the
 // endpoint and never the web UI's page.
 func TestOddSpellingsReachNoHandler(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t, testserver.WithToken("s3cret"))
 	for _, p := range []string{"/api/settings/", "/api/settings", "/api/settings//", "/api/status/", "/api/queue/status"} {
 		if r := s.Raw("GET", p); r.Status != 200 {

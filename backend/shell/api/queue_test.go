@@ -10,7 +10,6 @@ import (
 )
 
 func TestQueueEndpoints(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	st := s.Get("/api/queue/status")
 	for _, k := range []string{"paused", "paused_manually", "paused_by_scheduler", "total", "cooling_down", "ready", "processing"} {

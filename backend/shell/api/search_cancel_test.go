@@ -34,7 +34,6 @@ func sendSearch(t *testing.T, s *testserver.Server, query string) net.Conn {
 // every storm (a query with a "*") until its context ends, as a storm too
 // long to finish would run: only the hang-up can end it before its limit.
 func TestHungUpStormsAreCancelledAndSearchesGoOn(t *testing.T) {
-	t.Parallel()
 	held := make(chan struct{}, 32)
 	s := testserver.Start(t, testserver.WithSearchHook(func(ctx context.Context, req service.SearchRequest) {
 		if strings.Contains(req.Query, "*") {
@@ -74,7 +73,6 @@ func TestHungUpStormsAreCancelledAndSearchesGoOn(t *testing.T) {
 // SEARCH_TIMEOUT in the endpoint's shape (the limit here is a microsecond,
 // so every search reaches it).
 func TestSearchEndsAtItsTimeLimit(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t, testserver.WithSearchTimeout(time.Microsecond))
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "a.txt", "abacus abbey abbot acorn adder", "b.txt", "aether affix agate ahead aisle")
@@ -95,7 +93,6 @@ func TestSearchEndsAtItsTimeLimit(t *testing.T) {
 // The hang-up watcher only peeks: a connection that carries several
 // searches, one after another or pipelined in one write, answers them all.
 func TestWatchedConnectionsStayUsable(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "roof.txt", "The roof leaks above the bedroom.")

@@ -56,7 +56,6 @@ func first(t *testing.T, r testserver.Response) map[string]any {
 }
 
 func TestSearchShapeAndRanking(t *testing.T) {
-	t.Parallel()
 	s, root := corpus(t)
 	r := post(t, s, map[string]any{"query": "notes about the roof leak"})
 	top := first(t, r)
@@ -91,7 +90,6 @@ func TestSearchShapeAndRanking(t *testing.T) {
 }
 
 func TestFilenamesAreFirstClass(t *testing.T) {
-	t.Parallel()
 	s, root := corpus(t)
 	for q, want := range map[string]string{
 		"quarterly report": "work/Q3-quarterly_report.txt",
@@ -107,7 +105,6 @@ func TestFilenamesAreFirstClass(t *testing.T) {
 }
 
 func TestQueryLanguage(t *testing.T) {
-	t.Parallel()
 	s, root := corpus(t)
 	check := func(q string, want ...string) {
 		t.Helper()
@@ -134,7 +131,6 @@ func TestQueryLanguage(t *testing.T) {
 }
 
 func TestDateOperatorsAndFilters(t *testing.T) {
-	t.Parallel()
 	s, root := corpus(t)
 	old := filepath.Join(root, "archive/2019/recipes.txt")
 	when := time.Date(2019, 5, 1, 12, 0, 0, 0, time.Local)
@@ -175,7 +171,6 @@ func TestDateOperatorsAndFilters(t *testing.T) {
 }
 
 func TestDirectoryScopeUsesComponents(t *testing.T) {
-	t.Parallel()
 	s, root := corpus(t)
 	testserver.WriteFiles(t, root, "notes-old/roof.txt", "roof roof roof")
 	s.WaitIdle(root, 7)
@@ -189,7 +184,6 @@ func TestDirectoryScopeUsesComponents(t *testing.T) {
 }
 
 func TestLimitAndMinScore(t *testing.T) {
-	t.Parallel()
 	s, _ := corpus(t)
 	if got := paths(post(t, s, map[string]any{"query": "the roof budget garden bread revenue", "limit": 2})); len(got) != 2 {
 		t.Fatalf("limit 2: %d results", len(got))
@@ -216,7 +210,6 @@ func TestLimitAndMinScore(t *testing.T) {
 }
 
 func TestStreamShape(t *testing.T) {
-	t.Parallel()
 	s, root := corpus(t)
 	r := s.Get("/api/search/stream?query=" + url.QueryEscape("garden plan") + "&limit=3")
 	if r.Status != 200 || r.Field("status") != "success" || r.Field("data.query") != "garden plan" {
@@ -250,7 +243,6 @@ func TestStreamShape(t *testing.T) {
 }
 
 func TestModes(t *testing.T) {
-	t.Parallel()
 	s, _ := corpus(t)
 	kw := first(t, post(t, s, map[string]any{"query": "roof leak", "mode": "keyword"}))
 	if kw["semantic_score"] != float64(0) || kw["keyword_score"].(float64) <= 0 || kw["relevance_score"] != kw["keyword_score"] {
@@ -263,7 +255,6 @@ func TestModes(t *testing.T) {
 }
 
 func TestHostileQueriesNeverFail(t *testing.T) {
-	t.Parallel()
 	s, _ := corpus(t)
 	for _, q := range []string{`"unclosed`, `AND`, `NEAR(`, `*`, `a:b`, `'; DROP TABLE files; --`, `roof" OR 1=1 --`,
 		`NOT roof`, `^roof`, `roof:*`, `(((`, `"""`, `-`, `-*`, `\x00`, `ext:`, `in:`, `{}[]`, strings.Repeat("roof ", 300),
@@ -288,7 +279,6 @@ func TestHostileQueriesNeverFail(t *testing.T) {
 }
 
 func TestSearchBadBodies(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	for _, body := range []any{map[string]any{}, map[string]any{"query": ""}, map[string]any{"query": 5},
 		map[string]any{"query": "x", "filters": map[string]any{"colour": "red"}},
@@ -304,7 +294,6 @@ func TestSearchBadBodies(t *testing.T) {
 }
 
 func TestBrowseWithFiltersOnly(t *testing.T) {
-	t.Parallel()
 	s, root := corpus(t)
 	got := paths(post(t, s, map[string]any{"query": "ext:md"}))
 	if len(got) != 2 || !strings.HasPrefix(got[0], root+"/notes/") {
@@ -315,7 +304,6 @@ func TestBrowseWithFiltersOnly(t *testing.T) {
 // "explain": true says, per result, which words matched in which field,
 // the keyword and semantic parts, and how the name matched.
 func TestSearchExplain(t *testing.T) {
-	t.Parallel()
 	s, _ := corpus(t)
 	top := first(t, post(t, s, map[string]any{"query": "roof laeks", "explain": true}))
 	x, ok := top["explain"].(map[string]any)
@@ -357,7 +345,6 @@ func TestSearchExplain(t *testing.T) {
 // A query that spells a name out says so in the explanation, and the
 // parts still add up to keyword_score.
 func TestSearchExplainSpelledName(t *testing.T) {
-	t.Parallel()
 	s, root := corpus(t)
 	top := first(t, post(t, s, map[string]any{"query": "roof-leak.md", "explain": true}))
 	if top["file"].(map[string]any)["file_path"] != root+"/notes/roof-leak.md" {
@@ -375,7 +362,6 @@ func TestSearchExplainSpelledName(t *testing.T) {
 // field, in the error shape of the search endpoint, whether or not the
 // query has words. The answer is pinned byte for byte.
 func TestBadPathGlobNamesTheField(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	const want = `{"error":{"code":"INVALID_FILTER","field":"filters.path","message":"filters.path: \"[oops\" is not a valid glob pattern"},"status":"error"}`
 	for _, query := range []string{"roof", "ext:md"} {

@@ -13,7 +13,6 @@ import (
 )
 
 func TestUnknownRouteIsJSON404(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	for _, p := range []string{"/api/nope", "/api/files/1/more"} {
 		r := s.Get(p)
@@ -32,7 +31,6 @@ func TestUnknownRouteIsJSON404(t *testing.T) {
 }
 
 func TestTrailingSlashVariantsWork(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	for _, p := range []string{"/api/settings/", "/api/settings", "/api/status/", "/api/status"} {
 		if r := s.Get(p); r.Status != 200 {
@@ -42,7 +40,6 @@ func TestTrailingSlashVariantsWork(t *testing.T) {
 }
 
 func TestHostHeaderMustBeLoopback(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	for host, want := range map[string]int{"evil.example": 403, "127.0.0.1.nip.io": 403, "localhost:1234": 200, "127.0.0.1": 200, "[::1]:80": 200} {
 		if r := s.Do("GET", "/api/status/", nil, "Host", host); r.Status != want {
@@ -52,7 +49,6 @@ func TestHostHeaderMustBeLoopback(t *testing.T) {
 }
 
 func TestCORS(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	port := s.URL[strings.LastIndex(s.URL, ":")+1:]
 	own := "http://127.0.0.1:" + port
@@ -76,7 +72,6 @@ func TestCORS(t *testing.T) {
 // started with them (the desktop build's) admits them, and a headless
 // Trove refuses them like any other site's.
 func TestWindowOriginsOnlyWhereConfigured(t *testing.T) {
-	t.Parallel()
 	window := []string{"wails://wails", "http://wails.localhost", "wails://wails.localhost"}
 	headless := testserver.Start(t)
 	desktop := testserver.Start(t, testserver.WithOrigins(window...))
@@ -102,7 +97,6 @@ func TestWindowOriginsOnlyWhereConfigured(t *testing.T) {
 }
 
 func TestMutationsWithBodyMustBeJSON(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Do("PUT", "/api/settings/", `{"queue.max_retries": 1}`, "Content-Type", "text/plain")
 	if r.Status != 415 {
@@ -119,7 +113,6 @@ func TestMutationsWithBodyMustBeJSON(t *testing.T) {
 // An oversized body is refused from its announced length, before it is
 // read; the test speaks HTTP by hand so the client never races the reply.
 func TestBodyLimit(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
 	if err != nil {
@@ -141,7 +134,6 @@ func TestBodyLimit(t *testing.T) {
 }
 
 func TestToken(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t, testserver.WithToken("s3cret"))
 	s.Token = ""
 	if r := s.Get("/api/status/"); r.Status != 401 || r.Field("error.code") != "UNAUTHORIZED" {

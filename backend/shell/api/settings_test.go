@@ -8,7 +8,6 @@ import (
 )
 
 func TestSettingsGetHasSections(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Get("/api/settings/")
 	if r.Status != 200 {
@@ -25,7 +24,6 @@ func TestSettingsGetHasSections(t *testing.T) {
 }
 
 func TestSettingsDefaults(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	s.Do("PUT", "/api/settings/", map[string]any{"queue.max_retries": 9})
 	r := s.Get("/api/settings/defaults")
@@ -35,7 +33,6 @@ func TestSettingsDefaults(t *testing.T) {
 }
 
 func TestSettingsPartialUpdatePersistsAcrossRestart(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	r := s.Do("PUT", "/api/settings/", map[string]any{
 		"queue.cooldown_seconds": 7.5, "queue.max_concurrency": 4,
@@ -56,7 +53,6 @@ func TestSettingsPartialUpdatePersistsAcrossRestart(t *testing.T) {
 }
 
 func TestSettingsValidation(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	cases := []struct {
 		body any
@@ -92,7 +88,6 @@ func TestSettingsValidation(t *testing.T) {
 }
 
 func TestSettingsBadBodies(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	for _, body := range []string{`{"queue.max_retries": `, `[1, 2]`, `"x"`, `{}`, ``, `{"queue.max_retries": 1} trailing`, `null`} {
 		r := s.Do("PUT", "/api/settings/", body)
@@ -105,7 +100,6 @@ func TestSettingsBadBodies(t *testing.T) {
 // A number too large for its setting is a 400 INVALID_NUMBER naming the
 // setting, as in every other JSON body, and changes nothing.
 func TestSettingsNumberOutOfRange(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	before := s.Get("/api/settings/").Body
 	for body, key := range map[string]string{

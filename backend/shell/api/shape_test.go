@@ -6,7 +6,6 @@ import "testing"
 // letter case and with trailing slashes; Trove's own file actions keep the
 // status shape, but a file whose id merely spells one is a file.
 func TestShapeOfFollowsTheFamilies(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		method, path string
 		want         shape

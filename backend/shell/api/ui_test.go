@@ -14,7 +14,6 @@ import (
 )
 
 func TestFolderProblemsListsFailuresAndWarnings(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	s.Do("PUT", "/api/settings/", map[string]any{"extraction.max_file_size_mb": 0.001})
 	root := t.TempDir()

@@ -11,7 +11,6 @@ import (
 )
 
 func TestUpdatesStream(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	s.Do("PUT", "/api/settings/", map[string]any{"queue.cooldown_seconds": 0})
 	root := t.TempDir()
@@ -37,7 +36,6 @@ func TestUpdatesStream(t *testing.T) {
 }
 
 func TestUpdatesTypeFilterAndBadParameter(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	st := s.Subscribe("types=file.indexed")
 	root := t.TempDir()
@@ -55,7 +53,6 @@ func TestUpdatesTypeFilterAndBadParameter(t *testing.T) {
 // An unknown kind in types is a mistake to say, not a filter that lets no
 // event through: 400 naming the parameter and the kinds there are.
 func TestUpdatesRefuseUnknownTypes(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	for _, q := range []string{"types=nope", "types=file.indexed,nope", "types=File.Indexed", "types=resync"} {
 		r := s.Raw("GET", "/api/updates?"+q)
@@ -71,7 +68,6 @@ func TestUpdatesRefuseUnknownTypes(t *testing.T) {
 }
 
 func TestUpdatesEndOnShutdown(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	st := s.Subscribe("")
 	st.WaitFor(t, "queue.status", 5*time.Second, nil)

@@ -14,7 +14,6 @@ import (
 var zuluTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
 
 func TestWatchDirectory(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "a.txt", "a", "sub/b.md", "b", "node_modules/x.js", "junk")
@@ -38,7 +37,6 @@ func TestWatchDirectory(t *testing.T) {
 }
 
 func TestWatchDirectoryErrors(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	file := filepath.Join(root, "f.txt")
@@ -64,7 +62,6 @@ func TestWatchDirectoryErrors(t *testing.T) {
 }
 
 func TestAlreadyWatchingComparesComponents(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	base := t.TempDir()
 	notes, old := filepath.Join(base, "notes"), filepath.Join(base, "notes-old")
@@ -83,7 +80,6 @@ func TestAlreadyWatchingComparesComponents(t *testing.T) {
 }
 
 func TestSymlinkedPathIsResolved(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
@@ -100,7 +96,6 @@ func TestSymlinkedPathIsResolved(t *testing.T) {
 }
 
 func TestParentAbsorbsWatchedChild(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	parent := t.TempDir()
 	child := filepath.Join(parent, "child")
@@ -128,7 +123,6 @@ func TestParentAbsorbsWatchedChild(t *testing.T) {
 }
 
 func TestLegacyWatchEndpoint(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "a.txt", "a")
@@ -149,7 +143,6 @@ func TestLegacyWatchEndpoint(t *testing.T) {
 }
 
 func TestWatchJobs(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	r := s.Do("POST", "/api/watch/directory", map[string]any{"path": root, "recursive": false, "file_pattern": "*.md"})
@@ -184,7 +177,6 @@ func TestWatchJobs(t *testing.T) {
 }
 
 func TestFilePatternAndNonRecursive(t *testing.T) {
-	t.Parallel()
 	s := testserver.Start(t)
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "a.md", "a", "b.txt", "b", "sub/c.md", "c")
