@@ -50,12 +50,10 @@ func (ix *Indexer) contentLoop(ctx context.Context) {
 }
 
 // feed hands the queue the newest pending files of every folder that
-// reads content and is there, up to the window. A paused queue takes them
-// too and holds them, so that what waits shows in the queue (Activity,
-// /api/queue/status) as it did before names came first; while the index
-// cannot be written nothing is handed over.
+// reads content and is there, up to the window. While the queue is paused
+// or held nothing is handed over: the pass waits where it is.
 func (ix *Indexer) feed(ctx context.Context) {
-	if _, held := ix.storageHeld(); held {
+	if _, held := ix.storageHeld(); held || ix.queue.Paused() {
 		return
 	}
 	room := contentWindow - ix.queue.Len()
