@@ -375,6 +375,8 @@ describe('results', () => {
     // the queue takes them a window at a time as the content pass runs.
     // Activity lists what is indexed while it is open.
     await page.goto('/activity');
+    // Events sent before the stream opens are not replayed to a new page.
+    await page.locator('[data-testid="connection"][data-state="open"]').waitFor({ timeout: T });
     const more = join(server.dir, 'More');
     for (let i = 0; i < 6; i++) {
       mkdirSync(more, { recursive: true });
