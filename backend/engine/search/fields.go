@@ -41,7 +41,7 @@ func checkFields(q query.Query) error {
 			strings.Join(q.Unknown, ", "), strings.Join(query.FieldNames, ", "))
 	}
 	for _, l := range q.Langs {
-		if len(l) != 2 || strings.IndexFunc(l, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		if !core.IsLanguageCode(l) {
 			return core.FailField(core.BadQuery, "query", "lang: %q is not a language code (two letters, as lang:de)", l)
 		}
 	}

@@ -115,11 +115,6 @@ type SearchFilters struct {
 	Language       StringList `json:"language"`
 }
 
-// isLanguageCode reports whether s is an ISO 639-1 code: two letters.
-func isLanguageCode(s string) bool {
-	return len(s) == 2 && strings.IndexFunc(s, func(r rune) bool { return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') }) < 0
-}
-
 // StringList accepts a string or a list of strings.
 type StringList []string
 
@@ -154,7 +149,7 @@ func parseFilters(raw json.RawMessage) (service.SearchFilters, error) {
 	}
 	out.Extensions = f.Extensions
 	for _, l := range f.Language {
-		if !isLanguageCode(l) {
+		if !core.IsLanguageCode(l) {
 			return out, core.FailField(core.BadFilter, "filters.language", "%q is not a language code: give two letters, as de or ja", l)
 		}
 		out.Languages = append(out.Languages, strings.ToLower(l))
