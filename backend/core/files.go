@@ -1,6 +1,34 @@
 package core
 
-import "time"
+import (
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// CreatedOr is a file's creation time: its birth time where the file
+// system records one, else its modification time, the latest it can have
+// been created (the inode's change time is no creation time: any chmod or
+// rename moves it). Whatever records or shows a creation time falls back
+// here, so that a filter on created and the time shown agree.
+func CreatedOr(birth, modified time.Time) time.Time {
+	if birth.IsZero() {
+		return modified
+	}
+	return birth
+}
+
+// ExtensionOf is a file's extension as the index records it: lower case,
+// with its dot; "" for none, and for dot-files such as ".bashrc", whose
+// whole name is not an extension. name may be a base name or a path.
+func ExtensionOf(name string) string {
+	base := filepath.Base(name)
+	ext := filepath.Ext(base)
+	if ext == base {
+		return ""
+	}
+	return strings.ToLower(ext)
+}
 
 // File states. A file is searchable in every state but StateFailed: by its
 // content too in StateIndexed, by its name, path and metadata alone in

@@ -23,11 +23,13 @@ import (
 func fileMeta(path string, st fs.FileInfo, dirID int64) core.File {
 	name := filepath.Base(path)
 	f := core.File{
-		DirID: dirID, Path: path, Filename: name, Extension: extensionOf(name),
+		DirID: dirID, Path: path, Filename: name, Extension: core.ExtensionOf(name),
 		Size: st.Size(), Modified: st.ModTime(),
 	}
 	f.Device, f.Inode = fileread.Identity(st)
-	f.Accessed, f.Created = fileTimes(path, st) // per OS: times_*.go
+	var birth time.Time
+	f.Accessed, birth = fileTimes(path, st) // per OS: times_*.go
+	f.Created = core.CreatedOr(birth, f.Modified)
 	return f
 }
 
@@ -41,16 +43,6 @@ func NameOf(f Folder, path string, st fs.FileInfo) store.Name {
 		meta.State, meta.IndexedAt = core.StateNamed, time.Now()
 	}
 	return store.Name{File: meta, Rel: scan.Rel(f.Root, path)}
-}
-
-// extensionOf is the lower-case extension with its dot; "" for none, and
-// for dot-files such as ".bashrc", whose whole name is not an extension.
-func extensionOf(name string) string {
-	ext := filepath.Ext(name)
-	if ext == name {
-		return ""
-	}
-	return strings.ToLower(ext)
 }
 
 // hashFile hashes the bytes of the file checked as want, read below root

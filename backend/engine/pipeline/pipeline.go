@@ -466,7 +466,7 @@ func (p *Pipeline) Move(ctx context.Context, folder Folder, from, to string) err
 func (p *Pipeline) moveRecord(ctx context.Context, f Folder, rec store.Record, to string, now core.File) (bool, error) {
 	name := filepath.Base(to)
 	n, err := p.Store.MoveFiles(ctx, []store.Move{{
-		ID: rec.ID, From: rec.Path, DirID: f.ID, Path: to, Filename: name, Extension: extensionOf(name),
+		ID: rec.ID, From: rec.Path, DirID: f.ID, Path: to, Filename: name, Extension: core.ExtensionOf(name),
 		Rel: scan.Rel(f.Root, to), Modified: now.Modified,
 		Device: now.Device, Inode: now.Inode,
 	}})
@@ -492,7 +492,7 @@ func (p *Pipeline) MoveTree(ctx context.Context, folder Folder, from, to string)
 		}
 		neu := to + strings.TrimPrefix(old, from)
 		name := filepath.Base(neu)
-		moves = append(moves, store.Move{ID: rec.ID, From: old, DirID: folder.ID, Path: neu, Filename: name, Extension: extensionOf(name),
+		moves = append(moves, store.Move{ID: rec.ID, From: old, DirID: folder.ID, Path: neu, Filename: name, Extension: core.ExtensionOf(name),
 			Rel: scan.Rel(folder.Root, neu)})
 	}
 	moved, err := p.Store.MoveFiles(ctx, moves)
@@ -511,7 +511,7 @@ func (p *Pipeline) RecordFailure(ctx context.Context, dirID int64, path string, 
 	if scan.Gone(err) {
 		return p.Delete(ctx, path)
 	}
-	meta := core.File{DirID: dirID, Path: path, Filename: filepath.Base(path), Extension: extensionOf(path), IndexedAt: time.Now()}
+	meta := core.File{DirID: dirID, Path: path, Filename: filepath.Base(path), Extension: core.ExtensionOf(path), IndexedAt: time.Now()}
 	if err == nil {
 		meta = fileMeta(path, st, dirID)
 		meta.IndexedAt = time.Now()

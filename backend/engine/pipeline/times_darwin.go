@@ -8,10 +8,10 @@ import (
 
 // fileTimes is the access time and the birth time, which APFS and HFS+
 // record for every file.
-func fileTimes(_ string, st fs.FileInfo) (accessed, created time.Time) {
+func fileTimes(_ string, st fs.FileInfo) (accessed, birth time.Time) {
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	if !ok {
-		return st.ModTime(), st.ModTime()
+		return st.ModTime(), time.Time{}
 	}
 	return time.Unix(sys.Atimespec.Unix()), time.Unix(sys.Birthtimespec.Unix())
 }

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// fileTimes: on other systems Trove reads no access or birth time and
-// reports the modification time for both.
-func fileTimes(_ string, st fs.FileInfo) (accessed, created time.Time) {
-	return st.ModTime(), st.ModTime()
+// fileTimes: on other systems Trove reads no access or birth time; the
+// modification time stands in for the access time.
+func fileTimes(_ string, st fs.FileInfo) (accessed, birth time.Time) {
+	return st.ModTime(), time.Time{}
 }

@@ -1,9 +1,9 @@
 package search
 
 import (
-	"path"
 	"slices"
 	"strings"
+	"trove/backend/core"
 )
 
 // Kind is a family of file types people filter by ("PDFs", "Code")
@@ -81,11 +81,11 @@ var compressors = exts("gz bz2 xz zst")
 // are compressed to be read later (changelogs, manuals, logs such as
 // syslog.2.gz), and extraction reads their text.
 func KindOfName(name string) string {
-	ext := extOfName(name)
+	ext := core.ExtensionOf(name)
 	if !slices.Contains(compressors, ext) {
 		return KindOf(ext)
 	}
-	inner := extOfName(name[:len(name)-len(ext)])
+	inner := core.ExtensionOf(name[:len(name)-len(ext)])
 	switch k := KindOf(inner); {
 	case inner == ".tar":
 		return "archives"
@@ -94,16 +94,6 @@ func KindOfName(name string) string {
 	default:
 		return k
 	}
-}
-
-// extOfName is a name's extension as the index records it: lower case,
-// with its dot; "" for none and for dot-files (".bashrc").
-func extOfName(name string) string {
-	ext := path.Ext(name)
-	if ext == name {
-		return ""
-	}
-	return strings.ToLower(ext)
 }
 
 // ValidKind reports whether id names a kind.
@@ -125,5 +115,5 @@ func kindMatcher(kinds, extensions []string) func(name string) bool {
 	for _, e := range normalizeExts(extensions) {
 		ext[e] = true
 	}
-	return func(name string) bool { return ext[extOfName(name)] || want[KindOfName(name)] }
+	return func(name string) bool { return ext[core.ExtensionOf(name)] || want[KindOfName(name)] }
 }

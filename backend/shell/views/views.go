@@ -3,7 +3,10 @@
 // window's bindings so both speak exactly the same language.
 package views
 
-import "time"
+import (
+	"time"
+	"trove/backend/core"
+)
 
 // Timestamps: file times are local wall-clock time without a zone suffix,
 // as the spec shows them; folder and job times are UTC with a Z suffix;
@@ -43,11 +46,8 @@ func UnixSeconds(t time.Time) float64 { return float64(t.UnixMilli()) / 1000 }
 func round(x float64) float64 { return float64(int64(x*1e6+0.5)) / 1e6 }
 
 // CreatedTime is a file's creation time as the API shows it, a string as
-// the spec has it: the birth time, or where none is recorded (a file
-// listed by name before it was read) its modification time.
+// the spec has it (core.CreatedOr: a record without one, as a file that
+// could not be read, shows its modification time).
 func CreatedTime(created, modified time.Time) string {
-	if created.IsZero() {
-		return LocalTime(modified)
-	}
-	return LocalTime(created)
+	return LocalTime(core.CreatedOr(created, modified))
 }
