@@ -89,17 +89,7 @@ func TestPendingOCRFromOlderIndex(t *testing.T) {
 	if _, err := s.PutFailed(ctx, f); err != nil {
 		t.Fatal(err)
 	}
-	// Back to the schema before OCR pending.
-	for _, q := range []string{`DROP TRIGGER files_version_insert`, `DROP TRIGGER files_version_delete`,
-		`DROP TRIGGER files_version_update`, `DROP TABLE files_version`, `DROP INDEX files_problems`, `DROP INDEX files_ocr_pending`, `ALTER TABLE files DROP COLUMN ocr_pending`,
-		`ALTER TABLE files DROP COLUMN device`, `ALTER TABLE files DROP COLUMN inode`, `ALTER TABLE files DROP COLUMN lang`,
-		`DROP INDEX files_pending`, `ALTER TABLE watched_directories DROP COLUMN names_only`,
-		`ALTER TABLE watched_directories DROP COLUMN rescan_seconds`, `ALTER TABLE watched_directories DROP COLUMN mount_point`,
-		`PRAGMA user_version = 4`} {
-		if _, err := s.wdb().Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rollBack(t, s, 4) // before OCR pending
 	s.Close()
 	s, err = Open(dir)
 	if err != nil {

@@ -89,20 +89,7 @@ func TestLanguagesMigration(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Back to the schema before languages, with the text as it indexed it.
-	for _, q := range []string{`DROP TABLE fts_content_vocab`, `DROP TABLE fts_content`,
-		`CREATE VIRTUAL TABLE fts_content USING fts5(text, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`,
-		`CREATE VIRTUAL TABLE fts_content_vocab USING fts5vocab(fts_content, row)`,
-		`INSERT INTO fts_content(rowid, text) SELECT file_id, text FROM chunks`,
-		`ALTER TABLE files DROP COLUMN lang`,
-		// and before names first (0010), which the upgrade runs again
-		`DROP INDEX files_pending`, `ALTER TABLE watched_directories DROP COLUMN names_only`,
-		`ALTER TABLE watched_directories DROP COLUMN rescan_seconds`, `ALTER TABLE watched_directories DROP COLUMN mount_point`,
-		`PRAGMA user_version = 8`} {
-		if _, err := s.wdb().Exec(q); err != nil {
-			t.Fatal(q, err)
-		}
-	}
+	rollBack(t, s, 8) // before languages, with the text as it indexed it
 	s.Close()
 	s, err = Open(dir)
 	if err != nil {
