@@ -39,17 +39,9 @@ func desktop(cfg daemon.Config, hidden bool, stderr io.Writer) int {
 		return 0
 	}
 	defer inst.Release()
-	return runDaemon(windowConfig(cfg), stderr, func(ctx context.Context, d *daemon.Daemon) error {
+	return runDaemon(cfg, stderr, func(ctx context.Context, d *daemon.Daemon) error {
 		return app.Run(ctx, d, app.Options{UI: uiFS(), Log: cfg.Log, Instance: inst, Hidden: hidden})
 	})
-}
-
-// windowConfig is the server's configuration beside the window: its API
-// admits the window's pages too (without a display there is no window,
-// and the server runs as serve's).
-func windowConfig(cfg daemon.Config) daemon.Config {
-	cfg.Origins = app.WindowOrigins()
-	return cfg
 }
 
 // quick opens the running app's quick search, below folder when it is

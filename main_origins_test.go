@@ -13,8 +13,9 @@ import (
 // The origins of the desktop window's pages.
 var windowOrigins = []string{"wails://wails", "http://wails.localhost", "wails://wails.localhost"}
 
-// The server trove serve starts admits no page of the desktop window's
-// origins: only the desktop build's window is such a page.
+// The server admits no page of the desktop window's origins, in either
+// build: every Wails app's pages have them, and the window itself calls
+// the API in process.
 func TestServeAdmitsNoWindowOrigin(t *testing.T) {
 	cfg := testConfig(t)
 	for _, o := range windowOrigins {

@@ -1,13 +1,13 @@
-// Package app is the desktop shell: the methods the Wails window binds to,
-// the tray, and native dialogs. Every method calls backend/service (through
-// backend/shell/views, the JSON shapes the HTTP API shows too) and nothing else, so
-// the window and a script on the API see the same answers and errors.
+// Package app is the desktop shell: the window, the tray and native
+// dialogs. The window's page calls the HTTP API's own handler in process
+// (see apiInProcess), so the window and a script see the same answers and
+// errors; it binds only what belongs to the desktop and has no route: the
+// folder dialog, hiding the window, start at login, the hotkey commands,
+// and the events' first state.
 package app
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"log/slog"
 
 	"trove/backend/core"
@@ -17,9 +17,7 @@ import (
 
 // App is bound to the window: the frontend calls these methods as
 // window.go.app.App.Name(args) (see frontend/src/lib/api.ts). Each returns
-// (T, error) with T the API's JSON shape, so every call can fail the same
-// way. Object arguments arrive as raw JSON and are decoded as strictly as
-// the API does.
+// (T, error), and an error reaches the page in the API's terms (formatError).
 type App struct {
 	svc *service.Service
 	log *slog.Logger
@@ -41,227 +39,6 @@ func New(svc *service.Service, log *slog.Logger, win windowControl) *App {
 // the window gives none of its own. The window is the person using Trove,
 // so its calls are trusted (see service.Trusted).
 func (a *App) ctx() context.Context { return service.Trusted(context.Background()) }
-
-// Status is GET /api/status/.
-func (a *App) Status() (views.Status, error) {
-	st, err := a.svc.Status(a.ctx())
-	return views.StatusOf(st), err
-}
-
-// Stats is GET /api/files/stats.
-func (a *App) Stats() (views.Stats, error) {
-	st, err := a.svc.FileStats(a.ctx())
-	return views.StatsOf(st), err
-}
-
-// Search is POST /api/search/.
-func (a *App) Search(body json.RawMessage) (views.PageResponse, error) {
-	pr, err := views.DecodeSearchPage(body)
-	if err != nil {
-		return views.PageResponse{}, err
-	}
-	page, err := a.svc.SearchPage(a.ctx(), pr)
-	if err != nil {
-		return views.PageResponse{}, err
-	}
-	return views.PageResponseOf(pr.Query, pr, page), nil
-}
-
-// Preview is GET /api/files/{id}/preview.
-func (a *App) Preview(id int64, query string) (views.PreviewView, error) {
-	p, err := a.svc.Preview(a.ctx(), id, query)
-	if err != nil {
-		return views.PreviewView{}, err
-	}
-	return views.PreviewOf(p), nil
-}
-
-// ImageData is GET /api/files/{id}/image as a data: URL for the window.
-func (a *App) ImageData(id int64) (string, error) {
-	data, mime, err := a.svc.Image(a.ctx(), id)
-	if err != nil {
-		return "", err
-	}
-	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data), nil
-}
-
-// Apps is GET /api/files/{id}/apps.
-func (a *App) Apps(id int64) (views.AppList, error) {
-	apps, err := a.svc.Apps(a.ctx(), id)
-	if err != nil {
-		return views.AppList{}, err
-	}
-	return views.AppsOf(apps), nil
-}
-
-// OpenWith is POST /api/files/{id}/open-with.
-func (a *App) OpenWith(id int64, app string) error {
-	_, err := a.svc.OpenWith(a.ctx(), id, app)
-	return err
-}
-
-// File is GET /api/files/{id}.
-func (a *App) File(id int64) (views.File, error) {
-	f, err := a.svc.File(a.ctx(), id)
-	if err != nil {
-		return views.File{}, err
-	}
-	return views.FileOf(f), nil
-}
-
-// OpenFile opens an indexed file with the desktop's default application.
-func (a *App) OpenFile(id int64) error {
-	_, err := a.svc.OpenFile(a.ctx(), id, false)
-	return err
-}
-
-// RevealFile shows an indexed file in its folder.
-func (a *App) RevealFile(id int64) error {
-	_, err := a.svc.OpenFile(a.ctx(), id, true)
-	return err
-}
-
-// Folders is GET /api/watched-directories (its data).
-func (a *App) Folders() (views.FolderList, error) {
-	dirs, err := a.svc.Folders(a.ctx())
-	if err != nil {
-		return views.FolderList{}, err
-	}
-	page, _ := views.PageOf(0, 0, views.DefaultFolders, views.MaxFolders)
-	return views.FoldersOf(dirs, page), nil
-}
-
-// Watch is POST /api/watch/directory (its data).
-func (a *App) Watch(body json.RawMessage) (views.Watched, error) {
-	path, opts, err := views.DecodeWatch(body, "path")
-	if err != nil {
-		return views.Watched{}, err
-	}
-	res, err := a.svc.Watch(a.ctx(), path, opts)
-	if err != nil {
-		return views.Watched{}, err
-	}
-	return views.WatchedOf(res), nil
-}
-
-// Unwatch is DELETE /api/watch/jobs/{id}.
-func (a *App) Unwatch(id int64) error { return a.svc.Unwatch(a.ctx(), id) }
-
-// Problems is GET /api/watched-directories/{id}/problems (its data).
-func (a *App) Problems(id int64, limit int) (views.ProblemList, error) {
-	page, err := views.PageOf(0, limit, views.DefaultProblems, views.MaxProblems)
-	if err != nil {
-		return views.ProblemList{}, err
-	}
-	files, total, err := a.svc.Problems(a.ctx(), id, page.Limit)
-	if err != nil {
-		return views.ProblemList{}, err
-	}
-	return views.ProblemList{Problems: views.ProblemsOf(files), Total: total}, nil
-}
-
-// QueueStatus is GET /api/queue/status.
-func (a *App) QueueStatus() (core.QueueStatus, error) { return a.svc.QueueStatus(), nil }
-
-// PauseQueue is POST /api/queue/pause.
-func (a *App) PauseQueue() (core.QueueStatus, error) { return a.svc.PauseQueue(), nil }
-
-// ResumeQueue is POST /api/queue/resume.
-func (a *App) ResumeQueue() (core.QueueStatus, error) { return a.svc.ResumeQueue(), nil }
-
-// QueueItems is GET /api/queue/items.
-func (a *App) QueueItems(offset, limit int) (views.QueueItems, error) {
-	page, err := views.PageOf(offset, limit, views.DefaultQueueItems, views.MaxQueueItems)
-	if err != nil {
-		return views.QueueItems{}, err
-	}
-	items, total := a.svc.QueueItems(page.Offset, page.Limit)
-	return views.QueueItemsOf(items, total, page), nil
-}
-
-// RemoveQueueItem is DELETE /api/queue/items/{id}.
-func (a *App) RemoveQueueItem(id string) error { return a.svc.RemoveQueueItem(id) }
-
-// Settings is GET /api/settings/.
-func (a *App) Settings() (core.Settings, error) { return a.svc.Settings(), nil }
-
-// SettingsDefaults is GET /api/settings/defaults.
-func (a *App) SettingsDefaults() (core.Settings, error) { return a.svc.SettingsDefaults(), nil }
-
-// UpdateSettings is PUT /api/settings/: dotted keys, all or nothing.
-func (a *App) UpdateSettings(body json.RawMessage) (core.Settings, error) {
-	patch, err := views.DecodeSettingsPatch(body)
-	if err != nil {
-		return core.Settings{}, err
-	}
-	return a.svc.UpdateSettings(a.ctx(), patch)
-}
-
-// Filters is GET /api/filters/config.
-func (a *App) Filters() (core.FilterConfig, error) { return a.svc.Filters(), nil }
-
-// FilterDefaults is GET /api/filters/defaults.
-func (a *App) FilterDefaults() (core.FilterPatterns, error) { return a.svc.FilterDefaults(), nil }
-
-// UpdateFilters is PUT /api/filters/config.
-func (a *App) UpdateFilters(body json.RawMessage) (views.FilterChange, error) {
-	u, err := views.DecodeFilterUpdate(body)
-	if err != nil {
-		return views.FilterChange{}, err
-	}
-	ch, err := a.svc.UpdateFilters(a.ctx(), u)
-	if err != nil {
-		return views.FilterChange{}, err
-	}
-	return views.FilterUpdated(ch), nil
-}
-
-// AddPattern is POST /api/filters/pattern.
-func (a *App) AddPattern(body json.RawMessage) (views.FilterChange, error) {
-	req, err := views.DecodePattern(body)
-	if err != nil {
-		return views.FilterChange{}, err
-	}
-	ch, changed, err := a.svc.AddFilterPattern(a.ctx(), *req.Pattern, req.PatternType, req.Apply())
-	if err != nil {
-		return views.FilterChange{}, err
-	}
-	return views.PatternAdded(req, ch, changed), nil
-}
-
-// RemovePattern is DELETE /api/filters/pattern.
-func (a *App) RemovePattern(body json.RawMessage) (views.FilterChange, error) {
-	req, err := views.DecodePattern(body)
-	if err != nil {
-		return views.FilterChange{}, err
-	}
-	ch, err := a.svc.RemoveFilterPattern(a.ctx(), *req.Pattern, req.PatternType)
-	if err != nil {
-		return views.FilterChange{}, err
-	}
-	return views.PatternRemoved(req, ch), nil
-}
-
-// ResetFilters is POST /api/filters/reset.
-func (a *App) ResetFilters() (views.FilterChange, error) {
-	ch, err := a.svc.ResetFilters(a.ctx())
-	if err != nil {
-		return views.FilterChange{}, err
-	}
-	return views.FiltersReset(ch), nil
-}
-
-// ApplyFilters is POST /api/filters/apply.
-func (a *App) ApplyFilters() (views.Applied, error) {
-	n, err := a.svc.ApplyFilters(a.ctx())
-	if err != nil {
-		return views.Applied{}, err
-	}
-	return views.FiltersApplied(n), nil
-}
-
-// RebuildIndex replaces a damaged index and indexes every file again.
-func (a *App) RebuildIndex() (int, error) { return a.svc.RebuildIndex(a.ctx()) }
 
 // Snapshot is the current state as events (queue.status, one folder.status
 // per folder): what /api/updates sends a new client first.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"log"
 	"log/slog"
+	"net/http"
 	"sync"
 
 	"fyne.io/systray"
@@ -23,6 +24,8 @@ import (
 type Backend interface {
 	Run(ctx context.Context) error
 	Service() *service.Service
+	// Window serves the window's API requests in process (api.Server.Window).
+	Window() http.Handler
 	// BindShortcut calls activated on each press of the global shortcut
 	// of Settings, until ctx ends.
 	BindShortcut(ctx context.Context, activated func())
@@ -34,14 +37,6 @@ type Options struct {
 	Log      *slog.Logger
 	Instance *Instance // from ClaimInstance: a second launch shows the window
 	Hidden   bool      // start in the tray without the window (at login)
-}
-
-// WindowOrigins are the origins of the window's pages (Wails serves them
-// from wails://wails, or http://wails.localhost on Windows). The desktop
-// build passes them to the server (daemon.Config.Origins) so that the
-// window's pages may call the API; a headless Trove admits none of them.
-func WindowOrigins() []string {
-	return []string{"wails://wails", "http://wails.localhost", "wails://wails.localhost"}
 }
 
 // Run runs the desktop app until Quit (from the tray) or until ctx ends: the
@@ -83,7 +78,7 @@ func Run(ctx context.Context, d Backend, o Options) error {
 		StartHidden:      o.Hidden,
 		OnBeforeClose:    win.beforeClose,
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 252, A: 255},
-		AssetServer:      &assetserver.Options{Assets: o.UI},
+		AssetServer:      &assetserver.Options{Assets: o.UI, Middleware: apiInProcess(d.Window(), o.Log)},
 		Bind:             []any{bound},
 		ErrorFormatter:   bound.formatError,
 		Linux:            &linux.Options{Icon: icon, ProgramName: "trove"},

@@ -179,9 +179,16 @@ func TestDesktopSmoke(t *testing.T) {
 		t.Fatalf("status has no version: %+v", status)
 	}
 
-	// The window appears and renders the interface.
+	// The window appears and renders the interface, whose page calls the
+	// API in process (through the webview's own origin, not the port).
 	win := x.waitWindow(t, "Trove")
 	img := x.settled(t, win, 64, 60*time.Second)
+	eventually(t, 30*time.Second, "the window's page to reach the API", func() bool {
+		return strings.Contains(a.log.String(), "the window reaches the API in process")
+	})
+	if line := lineWith(a.log.String(), "the window reaches the API in process"); !strings.Contains(line, "status=200") {
+		t.Errorf("the window's first API call: %s", line)
+	}
 	savePNG(t, img, filepath.Join("..", "..", "build", "screenshots", "desktop.png"))
 
 	// The tray item registered with the watcher, and its menu is readable.
@@ -232,6 +239,16 @@ func TestDesktopSmoke(t *testing.T) {
 		return w < 800 && h < 600
 	})
 	savePNG(t, x.settled(t, win, 16, 30*time.Second), filepath.Join("..", "..", "build", "screenshots", "desktop-quick.png"))
+
+	// Typing in it searches: a POST with a JSON body, through the webview
+	// to the API in process.
+	x.typeText(t, win, "roof")
+	eventually(t, 30*time.Second, "the window's search to reach the API", func() bool {
+		return strings.Contains(a.log.String(), "method=POST")
+	})
+	if line := lineWith(a.log.String(), "method=POST"); !strings.Contains(line, "path=/api/search/") || !strings.Contains(line, "status=200") {
+		t.Errorf("the window's search: %s", line)
+	}
 
 	// Closing the window hides it; Trove stays in the tray and keeps serving.
 	if err := x.close(win); err != nil {
@@ -301,4 +318,14 @@ func TestDesktopWithoutTrayQuitsOnClose(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "not running") {
 		t.Errorf("trove quick without Trove: %v %s", err, out)
 	}
+}
+
+// lineWith is the first line of text that contains what.
+func lineWith(text, what string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, what) {
+			return l
+		}
+	}
+	return ""
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+	"github.com/jezek/xgb/xtest"
 )
 
 // startXvfb starts a virtual display on a free number and returns ":N".
@@ -207,4 +208,40 @@ func (d *display) close(w xproto.Window) error {
 		Data: xproto.ClientMessageDataUnionData32New([]uint32{uint32(d.atom("WM_DELETE_WINDOW")), uint32(xproto.TimeCurrentTime), 0, 0, 0}),
 	}
 	return xproto.SendEventChecked(d.conn, false, w, xproto.EventMaskNoEvent, string(ev.Bytes())).Check()
+}
+
+// typeText types lower-case letters into the window with the keyboard
+// focus, through XTEST, as a person at the keyboard would.
+func (d *display) typeText(t *testing.T, w xproto.Window, text string) {
+	t.Helper()
+	if err := xtest.Init(d.conn); err != nil {
+		t.Fatalf("XTEST: %v", err)
+	}
+	if err := xproto.SetInputFocusChecked(d.conn, xproto.InputFocusParent, w, xproto.TimeCurrentTime).Check(); err != nil {
+		t.Fatalf("focus: %v", err)
+	}
+	setup := xproto.Setup(d.conn)
+	first, n := setup.MinKeycode, byte(setup.MaxKeycode-setup.MinKeycode+1)
+	km, err := xproto.GetKeyboardMapping(d.conn, first, n).Reply()
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := int(km.KeysymsPerKeycode)
+	codeOf := func(r rune) xproto.Keycode {
+		for i := 0; i < int(n); i++ {
+			if km.Keysyms[i*per] == xproto.Keysym(r) {
+				return first + xproto.Keycode(i)
+			}
+		}
+		t.Fatalf("no key types %q", r)
+		return 0
+	}
+	for _, r := range text {
+		code := byte(codeOf(r))
+		for _, ev := range []byte{xproto.KeyPress, xproto.KeyRelease} {
+			if err := xtest.FakeInputChecked(d.conn, ev, code, xproto.TimeCurrentTime, w, 0, 0, 0).Check(); err != nil {
+				t.Fatalf("key %q: %v", r, err)
+			}
+		}
+	}
 }

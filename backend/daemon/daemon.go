@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,9 +52,6 @@ type Config struct {
 	OCR *extract.OCRProbe
 	// UI is the built web interface served at /.
 	UI fs.FS
-	// Origins are the other origins whose pages may call the API (the
-	// desktop window's; see api.Options).
-	Origins []string
 	// MaxWatches caps the folders watched live (0: the kernel's limit);
 	// folders beyond it are rescanned periodically instead.
 	MaxWatches int
@@ -226,7 +224,7 @@ func (d *Daemon) wire() error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI, Origins: cfg.Origins, OnRequest: d.quiet.touch,
+	d.api = api.New(d.svc, d.ln, api.Options{Token: cfg.Token, Log: cfg.Log, UI: cfg.UI, OnRequest: d.quiet.touch,
 		MCP: mcp.Handler(d.svc, mcp.Options{Version: cfg.Version, Log: cfg.Log})})
 	return nil
 }
@@ -261,6 +259,9 @@ func (d *Daemon) Service() *service.Service { return d.svc }
 
 // API is the HTTP server, for the desktop shell to serve the UI through.
 func (d *Daemon) API() *api.Server { return d.api }
+
+// Window serves the desktop window's API requests in process.
+func (d *Daemon) Window() http.Handler { return d.api.Window() }
 
 // Run serves until ctx ends, then shuts down in order: stop taking requests,
 // let in-flight work finish, close the index cleanly.

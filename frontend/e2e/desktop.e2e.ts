@@ -1,8 +1,10 @@
 // The UI as the desktop window runs it: window.go.app.App and
-// window.runtime exist. Here they are stand-ins that carry each binding to
-// the real server over HTTP (and reject like the Go side, with a JSON
-// string), so the UI's desktop transport runs in a real browser against
-// real data. The shell's own bindings are tested with the shell.
+// window.runtime exist. The window fetches the API like a browser (in the
+// app its own origin hands the requests to the API in process; here the
+// page is at the server's address), so the stand-ins are only the
+// desktop's own bindings, and the events re-emitted as Wails events. The
+// shell's own bindings and its in-process transport are tested with the
+// shell.
 
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -19,50 +21,23 @@ let server: Server;
 let page: Page;
 let folder: string;
 
-/** Runs in the page before the app: the stand-in bindings. */
+/** Runs in the page before the app: the stand-in bindings, and a record of
+ * every binding called and API request made ("POST /api/search/"). */
 function installBindings(pickPath: string) {
   const calls: string[] = [];
   const handlers: Record<string, ((d: unknown) => void)[]> = {};
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(path, {
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = await res.json().catch(() => null);
-    if (!res.ok) {
-      const e = json?.error && typeof json.error === 'object' ? json.error : { code: json?.code ?? 'ERROR', message: json?.message ?? json?.error };
-      throw JSON.stringify({ code: e.code, message: e.message, field: e.field });
+  const realFetch = window.fetch.bind(window);
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const method = init?.method ?? 'GET';
+    const path = new URL(String(input), location.href).pathname;
+    calls.push(`${method} ${path}`);
+    // Opening a file would start an application on this machine.
+    if (method === 'POST' && /^\/api\/files\/\d+\/open$/.test(path)) {
+      return new Response('{"success":true,"message":"opened"}', { status: 200, headers: { 'Content-Type': 'application/json' } });
     }
-    return json;
+    return realFetch(input, init);
   };
-  const data = (p: Promise<any>) => p.then((r) => r.data);
   const App: Record<string, (...a: any[]) => Promise<any>> = {
-    Status: () => call('GET', '/api/status/'),
-    Stats: () => call('GET', '/api/files/stats'),
-    Search: (req) => call('POST', '/api/search/', req),
-    File: (id) => call('GET', `/api/files/${id}`),
-    OpenFile: async () => null,
-    RevealFile: async () => null,
-    Folders: () => data(call('GET', '/api/watched-directories')),
-    Watch: (req) => data(call('POST', '/api/watch/directory', req)),
-    Unwatch: (id) => call('DELETE', `/api/watch/jobs/${id}`).then(() => null),
-    Problems: (id, limit) => data(call('GET', `/api/watched-directories/${id}/problems?limit=${limit}`)),
-    QueueStatus: () => call('GET', '/api/queue/status'),
-    PauseQueue: () => call('POST', '/api/queue/pause'),
-    ResumeQueue: () => call('POST', '/api/queue/resume'),
-    QueueItems: (o, l) => call('GET', `/api/queue/items?offset=${o}&limit=${l}`),
-    RemoveQueueItem: (id) => call('DELETE', `/api/queue/items/${id}`).then(() => null),
-    Settings: () => call('GET', '/api/settings/'),
-    SettingsDefaults: () => call('GET', '/api/settings/defaults'),
-    UpdateSettings: (patch) => call('PUT', '/api/settings/', patch),
-    Filters: () => call('GET', '/api/filters/config'),
-    FilterDefaults: () => call('GET', '/api/filters/defaults'),
-    UpdateFilters: (u) => call('PUT', '/api/filters/config', u),
-    AddPattern: (r) => call('POST', '/api/filters/pattern', r),
-    RemovePattern: (r) => call('DELETE', '/api/filters/pattern', r),
-    ResetFilters: () => call('POST', '/api/filters/reset'),
-    ApplyFilters: () => call('POST', '/api/filters/apply'),
     PickFolder: async () => pickPath,
     Snapshot: async () => [],
     HideWindow: async () => null,
@@ -124,20 +99,22 @@ describe('the UI in the desktop window', () => {
     const row = page.locator(`[data-testid="folder"][data-path="${folder}"]`);
     await expect.poll(() => row.getByTestId('folder-status').getAttribute('data-status'), { timeout: T }).toMatch(/^(watching|complete)$/);
     const c = await calls();
-    expect(c).toEqual(expect.arrayContaining(['PickFolder', 'Watch', 'Folders', 'Stats', 'QueueStatus']));
+    expect(c).toEqual(
+      expect.arrayContaining(['PickFolder', 'POST /api/watch/directory', 'GET /api/watched-directories', 'GET /api/files/stats', 'GET /api/queue/status']),
+    );
 
-    // A binding error (JSON in the rejection) shows inline like an HTTP one.
+    // The API's refusal shows inline.
     await page.getByLabel('Folder path').fill(folder);
     await page.getByRole('button', { name: 'Add folder' }).click();
     await expect.poll(() => page.getByTestId('folder-error').textContent(), { timeout: T }).toMatch(/already watched/);
     await shot(page, 'desktop-folders');
   });
 
-  it('searches through Search() and follows trove:navigate to the quick search', async () => {
+  it('searches through the API and follows trove:navigate to the quick search', async () => {
     await page.getByRole('link', { name: /Search/ }).click();
     await page.getByRole('combobox', { name: 'Search your files' }).fill('irrigation');
     await expect.poll(() => page.getByTestId('result').first().getByTestId('result-title').textContent(), { timeout: T }).toMatch(/irrigation/i);
-    expect(await calls()).toContain('Search');
+    expect(await calls()).toContain('POST /api/search/');
 
     await page.evaluate(() => (window as any).__emit('trove:navigate', '/quick'));
     const box = page.getByRole('combobox', { name: 'Quick search' });
@@ -147,7 +124,7 @@ describe('the UI in the desktop window', () => {
     await box.press('Enter');
     // Opening a file hides the quick window; so does Esc.
     await expect.poll(async () => (await calls()).filter((c) => c === 'HideWindow').length, { timeout: T }).toBe(1);
-    expect(await calls()).toContain('OpenFile');
+    expect((await calls()).some((c) => /^POST \/api\/files\/\d+\/open$/.test(c))).toBe(true);
     await box.fill('bread');
     await box.press('Escape');
     await expect.poll(async () => (await calls()).filter((c) => c === 'HideWindow').length, { timeout: T }).toBe(2);
@@ -174,7 +151,7 @@ describe('the UI in the desktop window', () => {
     await page.getByRole('combobox', { name: 'Quick search' }).fill('budget');
     await expect.poll(paths, { timeout: T }).toContain(join(work, 'budget-plan-2026.md'));
     expect((await paths()).filter((p) => !p.startsWith(work + '/'))).toEqual([]);
-    expect((await calls()).filter((c) => c === 'Search').length).toBeGreaterThan(0);
+    expect((await calls()).filter((c) => c === 'POST /api/search/').length).toBeGreaterThan(0);
 
     // The tray's quick search again: everywhere.
     await page.evaluate(() => (window as any).__emit('trove:navigate', '/quick'));
@@ -190,7 +167,9 @@ describe('the UI in the desktop window', () => {
     await page.getByTestId('filter-editor').waitFor({ timeout: T });
     expect(await page.evaluate(() => location.hash)).toBe('#/settings');
     expect(await page.getByRole('heading', { name: 'Settings', level: 1 }).count()).toBe(1);
-    expect(await calls()).toEqual(expect.arrayContaining(['Settings', 'SettingsDefaults', 'Filters', 'FilterDefaults']));
+    expect(await calls()).toEqual(
+      expect.arrayContaining(['GET /api/settings/', 'GET /api/settings/defaults', 'GET /api/filters/config', 'GET /api/filters/defaults']),
+    );
   });
 
   it('speaks the pseudo-locale in its desktop-only parts too (start at login, hotkeys, integrations, a folder scope)', async () => {

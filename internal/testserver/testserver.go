@@ -56,7 +56,6 @@ type Server struct {
 	writeHook     func(path string)
 	leaksSeen     bool // leaks are expected (reads stuck on a hung mount)
 	ui            fs.FS
-	origins       []string
 	sessionBus    string
 }
 
@@ -110,10 +109,6 @@ func WithStuckReads() Option { return func(s *Server) { s.leaksSeen = true } }
 // WithUI serves ui as the built web interface at /.
 func WithUI(ui fs.FS) Option { return func(s *Server) { s.ui = ui } }
 
-// WithOrigins admits pages of these origins too, as the desktop build
-// admits its window's.
-func WithOrigins(origins ...string) Option { return func(s *Server) { s.origins = origins } }
-
 // WithSessionBus offers desktop search on the D-Bus at addr (a private
 // bus: see internal/desktoptest).
 func WithSessionBus(addr string) Option { return func(s *Server) { s.sessionBus = addr } }
@@ -140,7 +135,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, MountCheck: s.mountCheck, ProviderRetry: s.providerRetry,
-		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, WriteHook: s.writeHook, UI: s.ui, Origins: s.origins,
+		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, WriteHook: s.writeHook, UI: s.ui,
 		SessionBus: s.sessionBus,
 	})
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"crypto/subtle"
 	"mime"
 	"net"
-	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -17,9 +16,8 @@ import (
 //
 //  1. Host must be a loopback name (or the address the user chose to bind),
 //     which defeats DNS rebinding.
-//  2. A request carrying an Origin must come from Trove's own UI (at its
-//     addresses, or the desktop window's origins the desktop build gives
-//     in Options.Origins); other origins get 403 and no CORS headers.
+//  2. A request carrying an Origin must come from Trove's own UI at its
+//     addresses; other origins get 403 and no CORS headers.
 //  3. An /api request that a browser says another site made (Sec-Fetch-Site)
 //     and that carries no Origin gets 403: see crossSite.
 //  4. A request with a body must say it is JSON, which browsers cannot send
@@ -28,6 +26,10 @@ import (
 //     for EventSource, which cannot set headers), under every spelling of
 //     /api (see isAPIPath).
 //
+// The desktop window's requests reach the server in process (Server.Window),
+// never over a socket: no page or program can send one, so of the five
+// they meet only the fourth.
+//
 // Every answer, refusals included, says Cross-Origin-Resource-Policy:
 // same-origin, so a browser that sent a request from another page without
 // the Sec-Fetch-Site header still hands that page nothing to show or measure;
@@ -35,6 +37,13 @@ import (
 
 func (s *Server) guard(c *fiber.Ctx) error {
 	shielded(c)
+	if ctx, ok := windowContext(c); ok {
+		c.SetUserContext(service.Trusted(ctx))
+		if err := jsonBody(c); err != nil {
+			return err
+		}
+		return pass(c)
+	}
 	if !s.allowedHost(c.Get(fiber.HeaderHost)) {
 		return fiber.NewError(fiber.StatusForbidden, "forbidden host: the Trove API answers only on loopback names such as 127.0.0.1 and localhost")
 	}
@@ -55,8 +64,8 @@ func (s *Server) guard(c *fiber.Ctx) error {
 	if api && crossSite(c) {
 		return fiber.NewError(fiber.StatusForbidden, "forbidden: another site's page cannot use the Trove API")
 	}
-	if len(c.Body()) > 0 && !isJSON(c.Get(fiber.HeaderContentType)) {
-		return fiber.NewError(fiber.StatusUnsupportedMediaType, "request bodies must be JSON: set Content-Type: application/json")
+	if err := jsonBody(c); err != nil {
+		return err
 	}
 	if s.token != "" && api && !s.validToken(c) {
 		return fiber.NewError(fiber.StatusUnauthorized, "missing or wrong token: send Authorization: Bearer <TROVE_TOKEN>")
@@ -66,8 +75,21 @@ func (s *Server) guard(c *fiber.Ctx) error {
 		// checks this mark itself, whatever path led to it.
 		c.SetUserContext(service.Trusted(c.UserContext()))
 	}
+	return pass(c)
+}
+
+// jsonBody refuses a body that does not say it is JSON.
+func jsonBody(c *fiber.Ctx) error {
+	if len(c.Body()) > 0 && !isJSON(c.Get(fiber.HeaderContentType)) {
+		return fiber.NewError(fiber.StatusUnsupportedMediaType, "request bodies must be JSON: set Content-Type: application/json")
+	}
+	return nil
+}
+
+// pass hands an admitted request, the window's included, to its route.
+func pass(c *fiber.Ctx) error {
 	c.Set("X-Content-Type-Options", "nosniff")
-	if api {
+	if isAPIPath(c.Path()) {
 		c.Set(fiber.HeaderCacheControl, "no-store")
 	}
 	return c.Next()
@@ -102,7 +124,7 @@ func shielded(c *fiber.Ctx) {
 // its own origin (same-origin), a typed address or bookmark says none, and
 // programs send no Sec-Fetch-Site; all of those pass. A request that shows
 // an Origin has passed the Origin check, so it comes from Trove's own UI
-// (the desktop window, whose origin is not Trove's address) and passes too.
+// and passes too.
 func crossSite(c *fiber.Ctx) bool {
 	switch strings.ToLower(c.Get("Sec-Fetch-Site")) {
 	case "cross-site", "same-site":
@@ -130,12 +152,10 @@ func (s *Server) allowedHost(host string) bool {
 }
 
 // allowedOrigin reports whether a page of origin may call the API: the web
-// UI at one of Trove's own addresses, or a page of an origin the server was
-// given (the desktop window's, in the desktop build only).
+// UI at one of Trove's own addresses. The desktop window calls in process
+// (Window), so no other origin is admitted: every Wails app's pages share
+// the window's origins.
 func (s *Server) allowedOrigin(origin string) bool {
-	if slices.Contains(s.origins, origin) {
-		return true
-	}
 	for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
 		if origin == "http://"+h+":"+s.port {
 			return true

@@ -39,10 +39,6 @@ type Options struct {
 	// UI is the built web interface served at /; nil serves a page that
 	// says it is not built.
 	UI fs.FS
-	// Origins are the origins, besides Trove's own addresses, whose pages
-	// may call the API: the desktop window's, set by the desktop build
-	// only (app.WindowOrigins). A headless Trove admits no other.
-	Origins []string
 	// OnRequest, when set, is called as each request starts and as it
 	// ends, so that the owner can tell when requests stop.
 	OnRequest func()
@@ -61,9 +57,8 @@ type Server struct {
 	closing   chan struct{} // closed at shutdown: event streams end
 	streams   chan struct{} // one token per open /api/updates stream
 	port      string
-	boundHost string   // a non-loopback host the user bound explicitly, if any
-	origins   []string // Options.Origins
-	onRequest func()   // Options.OnRequest, never nil
+	boundHost string // a non-loopback host the user bound explicitly, if any
+	onRequest func() // Options.OnRequest, never nil
 }
 
 // Timeouts of a connection: to send a request's headers and body, to take a
@@ -79,7 +74,7 @@ const (
 func New(svc *service.Service, ln net.Listener, opt Options) *Server {
 	conns := maxConns()
 	s := &Server{svc: svc, log: opt.Log, token: opt.Token, ln: newLimitListener(ln, conns, opt.Log), closing: make(chan struct{}),
-		streams: make(chan struct{}, MaxUpdateClients), origins: slices.Clone(opt.Origins), onRequest: opt.OnRequest}
+		streams: make(chan struct{}, MaxUpdateClients), onRequest: opt.OnRequest}
 	if s.onRequest == nil {
 		s.onRequest = func() {}
 	}

@@ -87,7 +87,7 @@ describe('HTTP transport', () => {
     expect(calls[2].url).toBe('/api/watched-directories/1/problems?limit=50');
   });
 
-  it('answers null where the bindings do (unwatch, open, reveal, remove item)', async () => {
+  it('answers null for the bodiless answers (unwatch, open, reveal, remove item)', async () => {
     const calls = mockFetch(() => jsonResponse(200, { success: true, message: 'ok', path: '/x' }));
     expect(await api.unwatch(3)).toBeNull();
     expect(await api.openFile(7)).toBeNull();
@@ -301,70 +301,52 @@ function installDesktop(methods: Record<string, (...a: any[]) => any>) {
 }
 
 describe('desktop transport', () => {
-  it('calls the bindings with the same request shapes', async () => {
-    const fetchSpy = mockFetch(() => jsonResponse(500, {}));
+  it('fetches the API in the window too, and binds only what is the desktop\'s own', async () => {
     const answer = { results: [], total: 0, query: 'roof' };
+    const calls = mockFetch(() => jsonResponse(200, answer));
     const { App } = installDesktop({
-      Search: () => answer,
-      Folders: () => ({ total_directories: 0, directories: [] }),
-      Watch: (req) => ({ directory: req.path, files_found: 1, indexing_started: true, job_id: 9 }),
-      Problems: () => ({ problems: [], total: 0 }),
-      QueueItems: () => ({ items: [], total: 0, offset: 5 }),
-      UpdateSettings: () => ({ queue: {} }),
-      Unwatch: () => null,
-      OpenFile: () => undefined,
       PickFolder: () => '/home/me/Notes',
       HideWindow: () => null,
       LoginItem: () => ({ supported: true, enabled: false, path: '/a', command: 'trove-desktop --hidden' }),
       SetLoginItem: (on) => ({ supported: true, enabled: on, path: '/a', command: 'trove-desktop --hidden' }),
       HotkeySetups: () => [{ desktop: 'GNOME', key: '<Control><Alt>space', commands: 'gsettings ...', note: '' }],
     });
+    expect(api.isDesktop()).toBe(true);
+    expect(await api.search({ query: 'roof' })).toEqual(answer);
+    expect(calls.map((c) => `${c.init.method} ${c.url}`)).toEqual(['POST /api/search/']);
+    expect(JSON.parse(String(calls[0].init.body))).toEqual({ query: 'roof' });
     expect((await api.loginItem()).enabled).toBe(false);
     expect((await api.setLoginItem(true)).enabled).toBe(true);
     expect(App.SetLoginItem).toHaveBeenCalledWith(true);
     expect((await api.hotkeySetups())[0].desktop).toBe('GNOME');
-    expect(api.isDesktop()).toBe(true);
     expect(api.canPickFolder()).toBe(true);
-    expect(await api.search({ query: 'roof' })).toEqual(answer);
-    expect(App.Search).toHaveBeenCalledWith({ query: 'roof' });
-    expect(await api.folders()).toEqual({ total_directories: 0, directories: [] });
-    expect((await api.watch({ path: '/p', recursive: false })).job_id).toBe(9);
-    expect(App.Watch).toHaveBeenCalledWith({ path: '/p', recursive: false });
-    await api.problems(3, 10);
-    expect(App.Problems).toHaveBeenCalledWith(3, 10);
-    await api.queueItems(5, 25);
-    expect(App.QueueItems).toHaveBeenCalledWith(5, 25);
-    await api.updateSettings({ 'queue.cooldown_seconds': 5 });
-    expect(App.UpdateSettings).toHaveBeenCalledWith({ 'queue.cooldown_seconds': 5 });
-    expect(await api.unwatch(2)).toBeNull();
-    expect(await api.openFile(2)).toBeNull();
     expect(await api.pickFolder()).toBe('/home/me/Notes');
     await api.hideWindow();
     expect(App.HideWindow).toHaveBeenCalled();
-    expect(fetchSpy).toHaveLength(0);
+    expect(calls).toHaveLength(1);
   });
 
   it('parses JSON binding errors into ApiError', async () => {
     installDesktop({
-      UpdateSettings: () => {
-        throw JSON.stringify({ code: 'OUT_OF_RANGE', message: 'queue.max_concurrency: 0 is out of range', field: 'queue.max_concurrency' });
+      SetLoginItem: () => {
+        throw JSON.stringify({ code: 'NOT_SUPPORTED', message: 'this desktop has no autostart folder', field: 'enabled' });
       },
-      Watch: () => {
-        throw new Error('{"code":"ALREADY_WATCHING","message":"/a is already watched"}');
+      PickFolder: () => {
+        throw new Error('{"code":"INTERNAL","message":"the dialog failed"}');
       },
-      File: () => {
-        throw 'file 4 not found';
+      LoginItem: () => {
+        throw 'no login item';
       },
     });
-    await expect(api.updateSettings({ 'queue.max_concurrency': 0 })).rejects.toMatchObject({
-      code: 'OUT_OF_RANGE',
-      field: 'queue.max_concurrency',
-      message: 'queue.max_concurrency: 0 is out of range',
+    await expect(api.setLoginItem(true)).rejects.toMatchObject({
+      code: 'NOT_SUPPORTED',
+      field: 'enabled',
+      message: 'this desktop has no autostart folder',
     });
-    await expect(api.watch({ path: '/a' })).rejects.toMatchObject({ code: 'ALREADY_WATCHING', message: '/a is already watched' });
-    const raw = await api.file(4).catch((e) => e);
+    await expect(api.pickFolder()).rejects.toMatchObject({ code: 'INTERNAL', message: 'the dialog failed' });
+    const raw = await api.loginItem().catch((e) => e);
     expect(raw).toBeInstanceOf(ApiError);
-    expect(raw).toMatchObject({ code: 'ERROR', message: 'file 4 not found' });
+    expect(raw).toMatchObject({ code: 'ERROR', message: 'no login item' });
   });
 
   it('normalises odd binding rejections', () => {
@@ -376,7 +358,7 @@ describe('desktop transport', () => {
 
   it('reports a missing binding as UNSUPPORTED', async () => {
     installDesktop({});
-    await expect(api.stats()).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(api.loginItem()).rejects.toMatchObject({ code: 'UNSUPPORTED' });
   });
 });
 

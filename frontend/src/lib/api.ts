@@ -1,11 +1,13 @@
 // The one API module of the UI. Every operation is a typed async function
-// that returns the HTTP API's JSON shapes (docs/api.md) whichever transport
-// carries it:
+// that returns the HTTP API's JSON shapes (docs/api.md), by fetch on
+// relative URLs. In a browser they reach Trove's address; inside the
+// desktop window the window's own origin hands them to the same API
+// handler in process. The window alone also has Wails bindings
+// (window.go.app.App.*) for what belongs to the desktop and has no route
+// (the folder dialog, hiding the window, start at login, hotkeys), and
+// its events arrive as Wails events instead of EventSource.
 //
-//   - inside the desktop window, the Wails bindings window.go.app.App.*;
-//   - anywhere else, fetch on relative URLs and EventSource on /api/updates.
-//
-// Errors from both are normalised into ApiError {status?, code, message, field?}.
+// Errors are normalised into ApiError {status?, code, message, field?}.
 
 import { t } from './i18n.svelte';
 
@@ -340,105 +342,71 @@ const enc = encodeURIComponent;
 // ---------------------------------------------------------------------------
 // Operations
 
-export const status = (): Promise<Status> => (isDesktop() ? bind('Status') : http('GET', '/api/status/'));
+export const status = (): Promise<Status> => http('GET', '/api/status/');
 
-export const stats = (): Promise<Stats> => (isDesktop() ? bind('Stats') : http('GET', '/api/files/stats'));
+export const stats = (): Promise<Stats> => http('GET', '/api/files/stats');
 
-export const search = (req: SearchRequest, opt: HttpOptions = {}): Promise<SearchResponse> =>
-  isDesktop() ? bind('Search', req) : http('POST', '/api/search/', req, opt);
+export const search = (req: SearchRequest, opt: HttpOptions = {}): Promise<SearchResponse> => http('POST', '/api/search/', req, opt);
 
 /** An indexed file's text with the query's words marked. */
-export const preview = (id: number, query: string, opt: HttpOptions = {}): Promise<Preview> =>
-  isDesktop()
-    ? bind('Preview', id, query)
-    : http('GET', `/api/files/${enc(String(id))}/preview?query=${enc(query)}`, undefined, opt);
+export const preview = (id: number, query: string, opt: HttpOptions = {}): Promise<Preview> => http('GET', `/api/files/${enc(String(id))}/preview?query=${enc(query)}`, undefined, opt);
 
 /** The desktop's applications for an indexed file's type. */
-export const fileApps = (id: number): Promise<{ apps: { id: string; name: string }[] }> =>
-  isDesktop() ? bind('Apps', id) : http('GET', `/api/files/${enc(String(id))}/apps`);
+export const fileApps = (id: number): Promise<{ apps: { id: string; name: string }[] }> => http('GET', `/api/files/${enc(String(id))}/apps`);
 
 /** Opens an indexed file with one of the applications fileApps lists. */
-export const openWith = (id: number, app: string): Promise<null> =>
-  isDesktop()
-    ? bind('OpenWith', id, app).then(nothing)
-    : http('POST', `/api/files/${enc(String(id))}/open-with`, { app }).then(nothing);
+export const openWith = (id: number, app: string): Promise<null> => http('POST', `/api/files/${enc(String(id))}/open-with`, { app }).then(nothing);
 
 /** An indexed image as a URL the page can show (a data: or blob: URL). */
 export async function imageURL(id: number): Promise<string> {
-  if (isDesktop()) return bind('ImageData', id);
   const res = await request('GET', `/api/files/${enc(String(id))}/image`, undefined, {}, 'image/*');
   if (!res.ok) throw await refusal(res);
   return URL.createObjectURL(await res.blob());
 }
 
-export const file = (id: number): Promise<FileRecord> =>
-  isDesktop() ? bind('File', id) : http('GET', `/api/files/${enc(String(id))}`);
+export const file = (id: number): Promise<FileRecord> => http('GET', `/api/files/${enc(String(id))}`);
 
-export const openFile = (id: number): Promise<null> =>
-  isDesktop() ? bind('OpenFile', id).then(nothing) : http('POST', `/api/files/${enc(String(id))}/open`).then(nothing);
+export const openFile = (id: number): Promise<null> => http('POST', `/api/files/${enc(String(id))}/open`).then(nothing);
 
-export const revealFile = (id: number): Promise<null> =>
-  isDesktop()
-    ? bind('RevealFile', id).then(nothing)
-    : http('POST', `/api/files/${enc(String(id))}/reveal`).then(nothing);
+export const revealFile = (id: number): Promise<null> => http('POST', `/api/files/${enc(String(id))}/reveal`).then(nothing);
 
-export const folders = (): Promise<FolderList> =>
-  isDesktop() ? bind('Folders') : data(http('GET', '/api/watched-directories'));
+export const folders = (): Promise<FolderList> => data(http('GET', '/api/watched-directories'));
 
-export const watch = (req: WatchRequest): Promise<WatchResult> =>
-  isDesktop() ? bind('Watch', req) : data(http('POST', '/api/watch/directory', req));
+export const watch = (req: WatchRequest): Promise<WatchResult> => data(http('POST', '/api/watch/directory', req));
 
-export const unwatch = (id: number): Promise<null> =>
-  isDesktop() ? bind('Unwatch', id).then(nothing) : http('DELETE', `/api/watch/jobs/${enc(String(id))}`).then(nothing);
+export const unwatch = (id: number): Promise<null> => http('DELETE', `/api/watch/jobs/${enc(String(id))}`).then(nothing);
 
-export const problems = (id: number, limit = 200): Promise<ProblemList> =>
-  isDesktop()
-    ? bind('Problems', id, limit)
-    : data(http('GET', `/api/watched-directories/${enc(String(id))}/problems?limit=${limit}`));
+export const problems = (id: number, limit = 200): Promise<ProblemList> => data(http('GET', `/api/watched-directories/${enc(String(id))}/problems?limit=${limit}`));
 
-export const queueStatus = (): Promise<QueueStatus> =>
-  isDesktop() ? bind('QueueStatus') : http('GET', '/api/queue/status');
+export const queueStatus = (): Promise<QueueStatus> => http('GET', '/api/queue/status');
 
-export const pauseQueue = (): Promise<QueueStatus> =>
-  isDesktop() ? bind('PauseQueue') : http('POST', '/api/queue/pause');
+export const pauseQueue = (): Promise<QueueStatus> => http('POST', '/api/queue/pause');
 
-export const resumeQueue = (): Promise<QueueStatus> =>
-  isDesktop() ? bind('ResumeQueue') : http('POST', '/api/queue/resume');
+export const resumeQueue = (): Promise<QueueStatus> => http('POST', '/api/queue/resume');
 
-export const queueItems = (offset = 0, limit = 100): Promise<QueueItems> =>
-  isDesktop() ? bind('QueueItems', offset, limit) : http('GET', `/api/queue/items?offset=${offset}&limit=${limit}`);
+export const queueItems = (offset = 0, limit = 100): Promise<QueueItems> => http('GET', `/api/queue/items?offset=${offset}&limit=${limit}`);
 
-export const removeQueueItem = (id: string): Promise<null> =>
-  isDesktop() ? bind('RemoveQueueItem', id).then(nothing) : http('DELETE', `/api/queue/items/${enc(id)}`).then(nothing);
+export const removeQueueItem = (id: string): Promise<null> => http('DELETE', `/api/queue/items/${enc(id)}`).then(nothing);
 
-export const settings = (): Promise<Settings> => (isDesktop() ? bind('Settings') : http('GET', '/api/settings/'));
+export const settings = (): Promise<Settings> => http('GET', '/api/settings/');
 
-export const settingsDefaults = (): Promise<Settings> =>
-  isDesktop() ? bind('SettingsDefaults') : http('GET', '/api/settings/defaults');
+export const settingsDefaults = (): Promise<Settings> => http('GET', '/api/settings/defaults');
 
-export const updateSettings = (patch: SettingsPatch): Promise<Settings> =>
-  isDesktop() ? bind('UpdateSettings', patch) : http('PUT', '/api/settings/', patch);
+export const updateSettings = (patch: SettingsPatch): Promise<Settings> => http('PUT', '/api/settings/', patch);
 
-export const filters = (): Promise<FilterConfig> =>
-  isDesktop() ? bind('Filters') : http('GET', '/api/filters/config');
+export const filters = (): Promise<FilterConfig> => http('GET', '/api/filters/config');
 
-export const filterDefaults = (): Promise<FilterDefaults> =>
-  isDesktop() ? bind('FilterDefaults') : http('GET', '/api/filters/defaults');
+export const filterDefaults = (): Promise<FilterDefaults> => http('GET', '/api/filters/defaults');
 
-export const updateFilters = (update: FilterUpdate): Promise<FilterChange> =>
-  isDesktop() ? bind('UpdateFilters', update) : http('PUT', '/api/filters/config', update);
+export const updateFilters = (update: FilterUpdate): Promise<FilterChange> => http('PUT', '/api/filters/config', update);
 
-export const addPattern = (req: PatternRequest): Promise<FilterChange> =>
-  isDesktop() ? bind('AddPattern', req) : http('POST', '/api/filters/pattern', req);
+export const addPattern = (req: PatternRequest): Promise<FilterChange> => http('POST', '/api/filters/pattern', req);
 
-export const removePattern = (req: PatternRequest): Promise<FilterChange> =>
-  isDesktop() ? bind('RemovePattern', req) : http('DELETE', '/api/filters/pattern', req);
+export const removePattern = (req: PatternRequest): Promise<FilterChange> => http('DELETE', '/api/filters/pattern', req);
 
-export const resetFilters = (): Promise<FilterChange> =>
-  isDesktop() ? bind('ResetFilters') : http('POST', '/api/filters/reset');
+export const resetFilters = (): Promise<FilterChange> => http('POST', '/api/filters/reset');
 
-export const applyFilters = (): Promise<FilterApplied> =>
-  isDesktop() ? bind('ApplyFilters') : http('POST', '/api/filters/apply');
+export const applyFilters = (): Promise<FilterApplied> => http('POST', '/api/filters/apply');
 
 // ---------------------------------------------------------------------------
 // Desktop integration (the window only: a browser has no such routes)
