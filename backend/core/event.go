@@ -111,6 +111,10 @@ type ScanProgress struct {
 	FailedCount  int64  `json:"failed_count"`
 	ProblemCount int64  `json:"problem_count"` // failures and files indexed with a warning
 	Pending      int    `json:"pending"`       // files waiting in the queue
+	// PendingCount is the files found by name whose content is not read
+	// yet: names come first, and the content pass takes them into the
+	// queue a window at a time, so most of what waits waits here.
+	PendingCount int64 `json:"pending_count"`
 }
 
 // AgentCall: an AI agent called a tool of Trove's MCP server. It says

@@ -382,7 +382,12 @@ describe('results', () => {
       mkdirSync(more, { recursive: true });
       writeFileSync(join(more, `note-${i}.txt`), `Mooring note ${i}: the boat stays at berth ${i}.`);
     }
+    // Paused, the names are recorded and the files wait to be read.
+    expect((await call('POST', '/api/queue/pause')).status).toBe(200);
     expect((await call('POST', '/api/watch/directory', { path: more })).status).toBeLessThan(300);
+    await expect.poll(() => page.getByTestId('pending-total').textContent(), { timeout: T }).toBe('6');
+    expect((await call('POST', '/api/queue/resume')).status).toBe(200);
+    await expect.poll(() => page.getByTestId('pending-total').textContent(), { timeout: T }).toBe('0');
     await expect.poll(() => page.getByTestId('queue-total').textContent(), { timeout: T }).toBe('0');
     const link = page.getByTestId('recent-link').first();
     await link.waitFor({ timeout: T });
@@ -399,6 +404,8 @@ describe('results', () => {
       const failures: string[] = [];
       const check = async (where: string) => {
         await p.mouse.move(1270, 790);
+        // Colours mid-transition are neither the old nor the new ones.
+        await p.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: T });
         for (const f of await contrastFailures(p)) {
           failures.push(`${where}: "${f.text}" ${f.ratio}:1 < ${f.need}:1 (${f.color} on ${f.background}, ${f.where})`);
         }
@@ -423,6 +430,15 @@ describe('results', () => {
         await p.goto(path);
         await ready();
         await check(path);
+      }
+      // Paused, Activity shows its other button and badge.
+      expect((await fetch(server.url + '/api/queue/pause', { method: 'POST' })).status).toBe(200);
+      try {
+        await p.goto('/activity');
+        await expect.poll(() => p.getByTestId('queue-toggle').textContent(), { timeout: T }).toContain('Resume');
+        await check('/activity (paused)');
+      } finally {
+        await fetch(server.url + '/api/queue/resume', { method: 'POST' });
       }
       await c.close();
       expect(failures).toEqual([]);

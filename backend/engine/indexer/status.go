@@ -150,7 +150,7 @@ func (ix *Indexer) publishProgress(id int64) {
 	}
 	d = ix.Status(d)
 	ix.Publish(core.ScanProgress{ID: id, Path: d.Path, Status: d.Status, FileCount: d.FileCount,
-		IndexedCount: d.IndexedCount, FailedCount: d.FailedCount, ProblemCount: d.ProblemCount, Pending: pending})
+		IndexedCount: d.IndexedCount, FailedCount: d.FailedCount, ProblemCount: d.ProblemCount, Pending: pending, PendingCount: d.PendingCount})
 }
 
 // Status overlays the live status onto a stored folder record. While the

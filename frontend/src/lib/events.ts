@@ -55,6 +55,7 @@ export interface ScanProgress {
   failed_count: number;
   problem_count: number;
   pending: number;
+  pending_count: number;
 }
 
 export interface QueueStatus {

@@ -28,8 +28,9 @@ export function foldersReducer(folders: Folder[], ev: TroveEvent): Folder[] {
         patch.status_message = d.message ?? '';
         // A folder that is not indexing has nothing pending.
         if (d.status !== 'indexing') patch.pending = 0;
-      } else if (typeof d.pending === 'number') {
-        patch.pending = d.pending;
+      } else {
+        if (typeof d.pending === 'number') patch.pending = d.pending;
+        if (typeof d.pending_count === 'number') patch.pending_count = d.pending_count;
       }
       for (const k of Object.keys(patch) as (keyof Folder)[]) if (patch[k] === undefined) delete patch[k];
       const i = folders.findIndex((f) => f.id === d.id);

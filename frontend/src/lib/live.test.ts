@@ -56,9 +56,9 @@ describe('foldersReducer', () => {
   it('applies scan.progress with the pending count', () => {
     const next = foldersReducer(
       [folder(1)],
-      ev('scan.progress', { id: 1, path: '/f1', status: 'indexing', file_count: 10, indexed_count: 4, failed_count: 0, pending: 6 }),
+      ev('scan.progress', { id: 1, path: '/f1', status: 'indexing', file_count: 10, indexed_count: 4, failed_count: 0, pending: 2, pending_count: 4 }),
     );
-    expect(next[0]).toMatchObject({ indexed_count: 4, pending: 6, status: 'indexing' });
+    expect(next[0]).toMatchObject({ indexed_count: 4, pending: 2, pending_count: 4, status: 'indexing' });
   });
 
   it('removes a folder on folder.removed and ignores other kinds', () => {

@@ -201,8 +201,10 @@ export interface Folder {
   added_at?: string;
   status_message: string;
   last_scan?: string | null;
-  /** Files still waiting, from scan.progress events (not in the folder list). */
+  /** Files still waiting in the queue, from scan.progress events (not in the folder list). */
   pending?: number;
+  /** Files found by name whose content is not read yet (names come first). */
+  pending_count?: number;
   embedding?: EmbeddingHealth;
 }
 
