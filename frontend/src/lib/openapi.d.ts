@@ -1063,6 +1063,7 @@ export interface components {
             failed_count: number;
             problem_count: number;
             pending: number;
+            pending_count: number;
         };
         SchedulerRule: {
             type: string;
