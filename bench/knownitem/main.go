@@ -18,18 +18,14 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"trove/bench/internal/fts5base"
@@ -226,12 +222,7 @@ func troveRuns(bin, work, corpus string, items []item, reindex bool) (hybrid, ke
 		harness.Check(os.RemoveAll(dir))
 	}
 	harness.Check(os.MkdirAll(dir, 0o755))
-	var err error
-	if bin == "" {
-		bin, err = troveproc.Build(dir)
-		harness.Check(err)
-	}
-	srv, err := troveproc.Start(bin, dir)
+	srv, err := troveproc.StartBuilt(bin, dir)
 	harness.Check(err)
 	defer srv.Stop()
 	t0 := time.Now()
@@ -240,12 +231,8 @@ func troveRuns(bin, work, corpus string, items []item, reindex bool) (hybrid, ke
 	ranked := func(mode string) [][]string {
 		out := make([][]string, len(items))
 		for i, it := range items {
-			hits, err := srv.Search(it.Query, mode, 10)
+			out[i], err = srv.Ranked(it.Query, mode, corpus, 10)
 			harness.Check(err)
-			for _, h := range hits {
-				rel, _ := filepath.Rel(corpus, h.Path)
-				out[i] = append(out[i], filepath.ToSlash(rel))
-			}
 		}
 		return out
 	}
@@ -272,24 +259,7 @@ func recollRuns(shared, work, corpus string, items []item) [][]string {
 	}
 	out := make([][]string, len(items))
 	for i, it := range items {
-		cmd := exec.Command("recollq", "-c", conf, "-b", "-n", "10", it.Query)
-		stdout, err := cmd.Output()
-		if err != nil {
-			continue // Recoll rejects some queries; that counts as not found
-		}
-		sc := bufio.NewScanner(strings.NewReader(string(stdout)))
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			if !strings.HasPrefix(line, "file://") {
-				continue
-			}
-			p, err := url.PathUnescape(strings.TrimPrefix(line, "file://"))
-			if err != nil {
-				p = strings.TrimPrefix(line, "file://")
-			}
-			rel, _ := filepath.Rel(corpus, p)
-			out[i] = append(out[i], filepath.ToSlash(rel))
-		}
+		out[i] = harness.Recollq(conf, corpus, it.Query)
 	}
 	return out
 }

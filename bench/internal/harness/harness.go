@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,4 +116,30 @@ func DirSize(root string) int64 {
 		return nil
 	})
 	return total
+}
+
+// Recollq runs recollq over the Recoll configuration conf with args (the
+// query last) and returns its first ten files, slash-separated below
+// corpus; nil when Recoll refuses the query, which counts as not found.
+func Recollq(conf, corpus string, args ...string) []string {
+	cmd := exec.Command("recollq", append([]string{"-c", conf, "-b", "-n", "10"}, args...)...)
+	stdout, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(string(stdout)))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(line, "file://") {
+			continue
+		}
+		p, err := url.PathUnescape(strings.TrimPrefix(line, "file://"))
+		if err != nil {
+			p = strings.TrimPrefix(line, "file://")
+		}
+		rel, _ := filepath.Rel(corpus, p)
+		out = append(out, filepath.ToSlash(rel))
+	}
+	return out
 }

@@ -300,3 +300,29 @@ func (s *Server) Checked(timeout time.Duration) error {
 		time.Sleep(500 * time.Millisecond)
 	}
 }
+
+// StartBuilt is Start with bin, or with the current checkout's binary
+// built into work when bin is empty.
+func StartBuilt(bin, work string) (*Server, error) {
+	if bin == "" {
+		var err error
+		if bin, err = Build(work); err != nil {
+			return nil, err
+		}
+	}
+	return Start(bin, work)
+}
+
+// Ranked is Search's files as paths relative to root, slash-separated.
+func (s *Server) Ranked(query, mode, root string, limit int) ([]string, error) {
+	hits, err := s.Search(query, mode, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(hits))
+	for _, h := range hits {
+		rel, _ := filepath.Rel(root, h.Path)
+		out = append(out, filepath.ToSlash(rel))
+	}
+	return out, nil
+}
