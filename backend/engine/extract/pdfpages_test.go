@@ -1,43 +1,17 @@
 package extract
 
 import (
-	"bytes"
-	"fmt"
 	"strings"
 	"testing"
 
 	"trove/backend/core"
+	"trove/internal/pdftest"
 )
-
-// pagedPDF is a PDF with one page per entry of texts, each a line of
-// Helvetica; an empty entry is a page without text.
-func pagedPDF(texts ...string) []byte {
-	var out bytes.Buffer
-	out.WriteString("%PDF-1.4\n")
-	obj := func(n int, body string) { fmt.Fprintf(&out, "%d 0 obj\n%s\nendobj\n", n, body) }
-	kids := make([]string, len(texts))
-	for i := range texts {
-		kids[i] = fmt.Sprintf("%d 0 R", 4+2*i)
-	}
-	obj(1, "<< /Type /Catalog /Pages 2 0 R >>")
-	obj(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(texts)))
-	obj(3, helveticaFont)
-	for i, text := range texts {
-		obj(4+2*i, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
-		content := ""
-		if text != "" {
-			content = "BT /F1 12 Tf 72 700 Td (" + text + ") Tj ET"
-		}
-		fmt.Fprintf(&out, "%d 0 obj\n<< /Length %d >>\nstream\n%s\nendstream\nendobj\n", 5+2*i, len(content), content)
-	}
-	out.WriteString("trailer\n<< /Root 1 0 R >>\n%%EOF\n")
-	return out.Bytes()
-}
 
 // TestPDFPages: each page's text is marked with its page, a page without
 // text gives no mark, and the text limit takes the pages it cut off.
 func TestPDFPages(t *testing.T) {
-	doc := extractBytes(t, "paged.pdf", pagedPDF("alpha harbour", "", "bravo lighthouse", "charlie ledger"), Options{})
+	doc := extractBytes(t, "paged.pdf", pdftest.Pages("alpha harbour", "", "bravo lighthouse", "charlie ledger"), Options{})
 	for word, page := range map[string]int{"alpha": 1, "bravo": 3, "charlie": 4} {
 		at := strings.Index(doc.Text, word)
 		if at < 0 {
@@ -50,7 +24,7 @@ func TestPDFPages(t *testing.T) {
 	if len(doc.Pages) != 3 {
 		t.Errorf("pages %v: want one start for each page with text", doc.Pages)
 	}
-	cut := extractBytes(t, "paged.pdf", pagedPDF("alpha harbour", "bravo lighthouse", "charlie ledger"), Options{MaxTextBytes: 20})
+	cut := extractBytes(t, "paged.pdf", pdftest.Pages("alpha harbour", "bravo lighthouse", "charlie ledger"), Options{MaxTextBytes: 20})
 	for _, p := range cut.Pages {
 		if p.At >= len(cut.Text) {
 			t.Errorf("page %d starts at %d, past the cut text %q", p.Page, p.At, cut.Text)
