@@ -46,6 +46,7 @@ type SearchResult struct {
 	Path          string  `json:"path"`
 	Title         string  `json:"title"`
 	Snippet       string  `json:"snippet"`
+	Page          int     `json:"page,omitempty" jsonschema:"the page of the file the snippet stands on (PDFs); absent for files without pages"`
 	Score         float64 `json:"score"`
 	KeywordScore  float64 `json:"keyword_score"`
 	SemanticScore float64 `json:"semantic_score"`
@@ -93,7 +94,7 @@ func (t tools) search(ctx context.Context, in SearchInput) (answer, error) {
 	size := jsonSize(out)
 	for _, r := range ans.Results {
 		res := SearchResult{
-			ID: r.File.ID, Path: r.File.Path, Title: titleOf(r.File), Snippet: plainSnippet(r.Snippet),
+			ID: r.File.ID, Path: r.File.Path, Title: titleOf(r.File), Snippet: plainSnippet(r.Snippet), Page: r.Page,
 			Score: round(r.Score), KeywordScore: round(r.Keyword), SemanticScore: round(r.Semantic),
 			Modified: views.LocalTime(r.File.Modified), Size: r.File.Size, Mime: r.File.Mime,
 		}
