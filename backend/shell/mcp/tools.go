@@ -237,6 +237,7 @@ type OpenInput struct {
 	ID     int64  `json:"id,omitempty" jsonschema:"the file's id, from search"`
 	Path   string `json:"path,omitempty" jsonschema:"the file's absolute path, instead of id"`
 	Reveal bool   `json:"reveal,omitempty" jsonschema:"show the file in its folder instead of opening it"`
+	Page   int    `json:"page,omitempty" jsonschema:"open the file at this page (from 1): a search result's page; the default PDF viewer shows it where Trove knows how to ask"`
 }
 
 // OpenOutput says what was opened.
@@ -250,7 +251,15 @@ func (t tools) open(ctx context.Context, in OpenInput) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	path, err := t.svc.OpenFile(ctx, id, in.Reveal)
+	var path string
+	switch {
+	case in.Page < 0 || in.Page > views.MaxPage:
+		return answer{}, core.FailField(core.BadParameter, "page", "must be a page number from 1 to %d, got %d", views.MaxPage, in.Page)
+	case in.Page > 0 && !in.Reveal:
+		path, err = t.svc.OpenFileAt(ctx, id, in.Page)
+	default:
+		path, err = t.svc.OpenFile(ctx, id, in.Reveal)
+	}
 	if err != nil {
 		return answer{}, err
 	}
