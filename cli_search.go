@@ -190,7 +190,7 @@ func printResults(res *client.SearchResponse, sortBy string, stdout io.Writer) {
 		case "size":
 			extra = humanSize(r.File.Size)
 		}
-		fmt.Fprintf(stdout, "%2d. %s%s%s  (%s)\n    %s\n", i+1, bold, heading, plain, extra, r.File.FilePath)
+		fmt.Fprintf(stdout, "%2d. %s%s%s  (%s)\n    %s%s\n", i+1, bold, heading, plain, extra, r.File.FilePath, pageOf(r.Page))
 		if r.Snippet != "" {
 			snippet := markRE.ReplaceAllStringFunc(r.Snippet, func(m string) string {
 				if m == "<mark>" {
@@ -207,6 +207,15 @@ func printResults(res *client.SearchResponse, sortBy string, stdout io.Writer) {
 	if res.Notice != "" {
 		fmt.Fprintf(stdout, "Note: %s\n", res.Notice)
 	}
+}
+
+// pageOf is " p. 12" beside a result whose snippet is on page 12, and ""
+// for a file without pages.
+func pageOf(page int) string {
+	if page < 1 {
+		return ""
+	}
+	return fmt.Sprintf(" p. %d", page)
 }
 
 // humanSize writes a size in bytes as people read it: 512 B, 1.5 KB,

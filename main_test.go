@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"trove/internal/pdftest"
 	"trove/internal/testserver"
 )
 
@@ -389,6 +390,22 @@ func TestSearchFieldsAndSortedColumns(t *testing.T) {
 	code, _, errOut = run3(t, "search", "--addr", addr, "auther:smith")
 	if code != exitUsage || !strings.Contains(errOut, "UNKNOWN_FIELD") || !strings.Contains(errOut, "author") {
 		t.Fatalf("unknown field: %d %q", code, errOut)
+	}
+}
+
+// A PDF hit is printed with the page its snippet stands on.
+func TestSearchPrintsThePage(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "report.pdf"), pdftest.Pages("harbour minutes", "ferry timetable", "quokka census"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testserver.WriteFiles(t, root, "notes.txt", "a quokka in the notes")
+	s.IndexDir(root, 2)
+	addr := strings.TrimPrefix(s.URL, "http://")
+	code, out, errOut := run3(t, "search", "--addr", addr, "quokka")
+	if code != exitOK || !strings.Contains(out, root+"/report.pdf p. 3\n") || !strings.Contains(out, root+"/notes.txt\n") {
+		t.Fatalf("code %d out %q err %q", code, out, errOut)
 	}
 }
 

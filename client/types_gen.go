@@ -42,7 +42,11 @@ type SearchHit struct {
 	SemanticScore  float64    `json:"semantic_score"`
 	KeywordScore   float64    `json:"keyword_score"`
 	Snippet        string     `json:"snippet"`
-	Explain        *Explain   `json:"explain,omitempty"`
+	// Page: the page of the file the snippet stands on (from 1); left out when
+	// the file has no pages (not a PDF; or a PDF indexed before pages were
+	// kept)
+	Page    int      `json:"page,omitempty"`
+	Explain *Explain `json:"explain,omitempty"`
 	// KeywordMatch: true when the file holds a word of the query (as typed or
 	// corrected) or matches it by name; false for a file found by meaning
 	// alone; true for every file a query of filters only finds; null in mode

@@ -23,10 +23,39 @@ func (s *Service) Problems(ctx context.Context, dirID int64, limit int) ([]core.
 	return s.store.Problems(ctx, dirID, limit)
 }
 
+// PageOpener opens a file at a page, where its application can be told
+// one (launch.Desktop is one).
+type PageOpener interface {
+	OpenAt(path, mime string, page int) error
+}
+
 // OpenFile opens an indexed file with its default application, or shows it
 // in its folder. Only files the index knows can be opened, never an
 // arbitrary path. It returns the file's path.
 func (s *Service) OpenFile(ctx context.Context, id int64, reveal bool) (string, error) {
+	return s.open(ctx, id, func(o Opener, f core.File) error {
+		if reveal {
+			return o.Reveal(f.Path)
+		}
+		return o.Open(f.Path)
+	})
+}
+
+// OpenFileAt opens an indexed file with its default application at page
+// (from 1) where that application can be told a page; elsewhere as
+// OpenFile does, at its first page.
+func (s *Service) OpenFileAt(ctx context.Context, id int64, page int) (string, error) {
+	return s.open(ctx, id, func(o Opener, f core.File) error {
+		if po, ok := o.(PageOpener); ok {
+			return po.OpenAt(f.Path, f.Mime, page)
+		}
+		return o.Open(f.Path)
+	})
+}
+
+// open runs how on an indexed file that is on disk, and says what went
+// wrong in the API's words.
+func (s *Service) open(ctx context.Context, id int64, how func(Opener, core.File) error) (string, error) {
 	f, err := s.onDisk(ctx, id)
 	if err != nil {
 		return "", err
@@ -34,11 +63,7 @@ func (s *Service) OpenFile(ctx context.Context, id int64, reveal bool) (string, 
 	if s.opener == nil {
 		return "", core.Fail(core.NoOpener, "this Trove cannot open files")
 	}
-	if reveal {
-		err = s.opener.Reveal(f.Path)
-	} else {
-		err = s.opener.Open(f.Path)
-	}
+	err = how(s.opener, f)
 	switch {
 	case err == nil:
 		return f.Path, nil

@@ -20,6 +20,9 @@ import (
 type Chunk struct {
 	Text string
 	Vec  []byte
+	// Pages are where the passage's pages start in Text; nil when the
+	// file has no pages.
+	Pages core.Pages
 }
 
 // Document is everything the index keeps for one successfully indexed file.
@@ -322,7 +325,7 @@ func newDocWriter(ctx context.Context, tx *writeTx) (*docWriter, error) {
 		sql string
 	}{
 		{&w.exists, `SELECT id FROM files WHERE path = ?`},
-		{&w.chunk, `INSERT INTO chunks(file_id, ord, text) VALUES(?, ?, ?)`},
+		{&w.chunk, `INSERT INTO chunks(file_id, ord, text, pages) VALUES(?, ?, ?, ?)`},
 		{&w.ftsContent, `INSERT INTO fts_content(rowid, text) VALUES(?, fts5_locale(?, ?))`},
 		{&w.vec, `INSERT INTO vectors(chunk_id, vec) VALUES(?, ?)`},
 		{&w.ftsFile, `INSERT INTO fts_files(rowid, name, path, title, keywords, summary) VALUES(?, ?, ?, ?, ?, ?)`},
@@ -344,6 +347,14 @@ func (w *docWriter) close() {
 			st.Close()
 		}
 	}
+}
+
+// pagesValue is how a passage's pages are stored: NULL for none.
+func pagesValue(p core.Pages) any {
+	if len(p) == 0 {
+		return nil
+	}
+	return p.String()
 }
 
 // count follows a delete's effect on the passage and content counts.
@@ -382,7 +393,7 @@ func (w *docWriter) putRows(ctx context.Context, doc Document) (int64, error) {
 	w.tx.indexed = append(w.tx.indexed, Indexed{ID: id, EmbedModel: doc.EmbedModel, Vecs: vecs})
 	w.tx.passages += int64(len(doc.Chunks))
 	for i, c := range doc.Chunks {
-		res, err := w.chunk.ExecContext(ctx, id, i, c.Text)
+		res, err := w.chunk.ExecContext(ctx, id, i, c.Text, pagesValue(c.Pages))
 		if err != nil {
 			return 0, fmt.Errorf("chunks: %w", err)
 		}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"trove/backend/core"
 )
 
 // FileKey is what the result list needs of a matching file before ranking
@@ -184,29 +186,46 @@ func (s *Store) BrowseKeys(ctx context.Context, f FileFilter, limit int) ([]File
 	return scanKeys(rows, false, nil, limit)
 }
 
-// FileText returns an indexed file's stored text (its passages in order,
-// a blank line between them), up to about maxBytes, and whether it was
-// cut there.
-func (s *Store) FileText(ctx context.Context, id int64, maxBytes int) (string, bool, error) {
-	rows, err := s.rdb().QueryContext(ctx, `SELECT text FROM chunks WHERE file_id = ? ORDER BY ord`, id)
+// WholeText is a file's stored text: its passages in order, a blank line
+// between them, with the pages they were read from.
+type WholeText struct {
+	Text  string
+	Pages core.Pages // nil: none known
+	Cut   bool       // the text goes on past what was read
+}
+
+// FileText returns an indexed file's stored text up to about maxBytes.
+func (s *Store) FileText(ctx context.Context, id int64, maxBytes int) (WholeText, error) {
+	var out WholeText
+	rows, err := s.rdb().QueryContext(ctx, `SELECT text, pages FROM chunks WHERE file_id = ? ORDER BY ord`, id)
 	if err != nil {
-		return "", false, fmt.Errorf("file text: %w", err)
+		return out, fmt.Errorf("file text: %w", err)
 	}
 	defer rows.Close()
 	var b strings.Builder
 	for rows.Next() {
 		var t string
-		if err := rows.Scan(&t); err != nil {
-			return "", false, err
+		var pages sql.NullString
+		if err := rows.Scan(&t, &pages); err != nil {
+			return out, err
 		}
 		if b.Len() > 0 {
 			b.WriteString("\n\n")
 		}
+		pp := core.ParsePages(pages.String)
+		if len(pp) == 0 && len(out.Pages) > 0 {
+			pp = core.Pages{{At: 0, Page: 0}} // unknown, not the page before
+		}
+		for _, p := range pp {
+			out.Pages = out.Pages.Add(b.Len()+p.At, p.Page)
+		}
 		if b.Len()+len(t) > maxBytes {
 			b.WriteString(strings.ToValidUTF8(t[:max(maxBytes-b.Len(), 0)], ""))
-			return b.String(), true, rows.Err()
+			out.Text, out.Cut = b.String(), true
+			return out, rows.Err()
 		}
 		b.WriteString(t)
 	}
-	return b.String(), false, rows.Err()
+	out.Text = b.String()
+	return out, rows.Err()
 }

@@ -69,9 +69,9 @@ type PassageKey struct {
 	Ord    int32
 }
 
-// Passages returns the text of the given passages, in one query.
-func (s *Store) Passages(ctx context.Context, keys []PassageKey) (map[PassageKey]string, error) {
-	out := make(map[PassageKey]string, len(keys))
+// Passages returns the given passages, in one query.
+func (s *Store) Passages(ctx context.Context, keys []PassageKey) (map[PassageKey]Passage, error) {
+	out := make(map[PassageKey]Passage, len(keys))
 	if len(keys) == 0 {
 		return out, nil
 	}
@@ -79,7 +79,7 @@ func (s *Store) Passages(ctx context.Context, keys []PassageKey) (map[PassageKey
 	for _, k := range keys {
 		args = append(args, k.FileID, k.Ord)
 	}
-	rows, err := s.rdb().QueryContext(ctx, `SELECT file_id, ord, text FROM chunks WHERE (file_id, ord) IN (VALUES (?, ?)`+
+	rows, err := s.rdb().QueryContext(ctx, `SELECT file_id, ord, text, pages FROM chunks WHERE (file_id, ord) IN (VALUES (?, ?)`+
 		strings.Repeat(`, (?, ?)`, len(keys)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("passages: %w", err)
@@ -87,19 +87,23 @@ func (s *Store) Passages(ctx context.Context, keys []PassageKey) (map[PassageKey
 	defer rows.Close()
 	for rows.Next() {
 		var k PassageKey
-		var text string
-		if err := rows.Scan(&k.FileID, &k.Ord, &text); err != nil {
+		var p Passage
+		var pages sql.NullString
+		if err := rows.Scan(&k.FileID, &k.Ord, &p.Text, &pages); err != nil {
 			return nil, err
 		}
-		out[k] = text
+		p.Ord, p.Pages = k.Ord, core.ParsePages(pages.String)
+		out[k] = p
 	}
 	return out, rows.Err()
 }
 
-// Passage is a stored passage of a file: its place and its text.
+// Passage is a stored passage of a file: its place, its text and the
+// pages it was read from (nil: none known).
 type Passage struct {
-	Ord  int32
-	Text string
+	Ord   int32
+	Text  string
+	Pages core.Pages
 }
 
 // BestPassages picks, for each file, the passage holding the most of the
@@ -115,11 +119,12 @@ func (s *Store) BestPassages(ctx context.Context, files []int64, words []string,
 	}
 	words = words[:min(len(words), 16)]
 	best := map[int64]int{}
-	err := queryIn(ctx, s.rdb(), `SELECT file_id, ord, text FROM chunks WHERE ord < ? AND file_id IN {list}`,
+	err := queryIn(ctx, s.rdb(), `SELECT file_id, ord, text, pages FROM chunks WHERE ord < ? AND file_id IN {list}`,
 		[]any{maxOrd}, files, func(rows *sql.Rows) error {
 			var f int64
 			var p Passage
-			if err := rows.Scan(&f, &p.Ord, &p.Text); err != nil {
+			var pages sql.NullString
+			if err := rows.Scan(&f, &p.Ord, &p.Text, &pages); err != nil {
 				return err
 			}
 			n := 0
@@ -130,6 +135,7 @@ func (s *Store) BestPassages(ctx context.Context, files []int64, words []string,
 				}
 			}
 			if cur, ok := out[f]; n > 0 && (!ok || n > best[f] || n == best[f] && p.Ord < cur.Ord) {
+				p.Pages = core.ParsePages(pages.String)
 				out[f], best[f] = p, n
 			}
 			return nil

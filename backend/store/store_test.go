@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -528,8 +530,48 @@ func TestBestPassagesChooseByWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[int64]Passage{a: {Ord: 2, Text: "Leaking water; the ÉCOLE roof"}, c: {Ord: 1, Text: "one roof"}}
-	if !maps.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v, want %+v", got, want)
+	}
+}
+
+// TestPassagePages: a passage's pages are kept with it and read back by
+// every reader of passages; a passage without pages reads none, and the
+// whole text places each page where its passage stands in it.
+func TestPassagePages(t *testing.T) {
+	s, dir := openWithDir(t, "/docs")
+	d := doc(dir, "/docs/report.pdf", "intro on page one", "leak on page two, roof on page three", "no pages")
+	d.Chunks[0].Pages = core.Pages{{At: 0, Page: 1}}
+	d.Chunks[1].Pages = core.Pages{{At: 0, Page: 2}, {At: 17, Page: 3}}
+	id, err := s.PutDocument(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Passages(ctx, []PassageKey{{id, 1}, {id, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := got[PassageKey{id, 1}].Pages; !slices.Equal(p, d.Chunks[1].Pages) {
+		t.Errorf("Passages: pages %v, want %v", p, d.Chunks[1].Pages)
+	}
+	if p := got[PassageKey{id, 2}].Pages; p != nil {
+		t.Errorf("a passage without pages read %v", p)
+	}
+	best, err := s.BestPassages(ctx, []int64{id}, []string{"roof"}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := best[id].Pages; !slices.Equal(p, d.Chunks[1].Pages) {
+		t.Errorf("BestPassages: pages %v", p)
+	}
+	whole, err := s.FileText(ctx, id, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for word, page := range map[string]int{"intro": 1, "leak": 2, "roof": 3, "pages": 0} {
+		if got := whole.Pages.At(strings.Index(whole.Text, word)); got != page {
+			t.Errorf("FileText: %q on page %d, want %d (%v)", word, got, page, whole.Pages)
+		}
 	}
 }
 

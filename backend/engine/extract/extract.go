@@ -23,6 +23,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"trove/backend/core"
 	"trove/backend/platform/fileread"
 )
 
@@ -62,6 +63,9 @@ type Document struct {
 	// OCRPending says OCR would read more of the file than was read: OCR
 	// is off, or tesseract is missing. Turning it on reads such files again.
 	OCRPending bool
+	// Pages says where in Text each page starts, for a PDF; nil for a
+	// format without pages.
+	Pages core.Pages
 }
 
 // ErrNotRegular is returned (wrapped in an *fs.PathError) for FIFOs,
@@ -201,9 +205,7 @@ func finish(s *source, doc *Document, fam family, err error) {
 		doc.Format = fam.name
 	}
 	// Every parser means to emit UTF-8; this makes it a promise.
-	if doc.Text = s.text.String(); !utf8.ValidString(doc.Text) {
-		doc.Text = strings.ToValidUTF8(doc.Text, "\uFFFD")
-	}
+	doc.Text, doc.Pages = validText(s.text.String(), s.pages)
 	doc.Title = cleanTitle(doc.Title)
 	switch {
 	case err != nil && s.ctx.Err() != nil:
@@ -213,6 +215,33 @@ func finish(s *source, doc *Document, fam family, err error) {
 	case s.text.cut:
 		doc.Warning = fmt.Sprintf("text truncated at %s", humanSize(int64(s.opt.MaxTextBytes)))
 	}
+}
+
+// validText is text made valid UTF-8, with its pages: those cut off with
+// the text are gone, and where invalid bytes are replaced the pages after
+// them move with the text.
+func validText(text string, pages core.Pages) (string, core.Pages) {
+	for len(pages) > 0 && pages[len(pages)-1].At >= len(text) {
+		pages = pages[:len(pages)-1]
+	}
+	if utf8.ValidString(text) {
+		return text, pages
+	}
+	if len(pages) == 0 {
+		return strings.ToValidUTF8(text, "\uFFFD"), nil
+	}
+	var b strings.Builder
+	var moved core.Pages
+	b.WriteString(strings.ToValidUTF8(text[:pages[0].At], "\uFFFD"))
+	for i, p := range pages {
+		end := len(text)
+		if i+1 < len(pages) {
+			end = pages[i+1].At
+		}
+		moved = moved.Add(b.Len(), p.Page)
+		b.WriteString(strings.ToValidUTF8(text[p.At:end], "\uFFFD"))
+	}
+	return b.String(), moved
 }
 
 func ctxWarning(s *source) string {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"trove/backend/core"
 )
 
 // Caps on hostile or merely huge inputs. They bound memory and time even
@@ -36,6 +38,8 @@ type source struct {
 	text *sink
 	// textless lists the PDF pages (from 1) that gave no text: OCR reads them
 	textless []int
+	// pages marks where in text each page starts, for a paged format
+	pages core.Pages
 }
 
 func (s *source) reader() io.Reader { return io.NewSectionReader(s.r, 0, s.size) }

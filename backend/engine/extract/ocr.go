@@ -82,23 +82,20 @@ func runOCR(s *source, doc *Document) {
 		}
 		return
 	}
-	var text string
+	var read []ocrText
 	var err error
 	if doc.Format == "image" {
 		var img []byte
 		img, _, err = s.prefix(ocrMaxImage)
 		if err == nil {
+			var text string
 			text, err = ocrImage(s.ctx, tool, img)
+			read = []ocrText{{text: text}}
 		}
 	} else {
-		text, err = ocrPDFPages(s, tool)
+		read, err = ocrPDFPages(s, tool)
 	}
-	text = strings.TrimSpace(text)
-	if text != "" {
-		if doc.Text != "" {
-			doc.Text += "\n\n"
-		}
-		doc.Text += cutUTF8(text, max(0, s.opt.MaxTextBytes-len(doc.Text)))
+	if addOCRText(doc, read, s.opt.MaxTextBytes) {
 		setMeta(doc, "ocr", "tesseract")
 		if doc.Warning == errPDFNoTextLayer.Error() {
 			doc.Warning = ""
@@ -112,26 +109,57 @@ func runOCR(s *source, doc *Document) {
 	}
 }
 
+// ocrText is what OCR read of an image, or of a PDF's page (from 1; 0
+// for an image).
+type ocrText struct {
+	page int
+	text string
+}
+
+// addOCRText appends what OCR read to the document's text, within the
+// text limit, each PDF page marked where it starts; it tells whether any
+// text was added.
+func addOCRText(doc *Document, read []ocrText, limit int) bool {
+	added := false
+	for _, r := range read {
+		sep := ""
+		if doc.Text != "" {
+			sep = "\n\n"
+		}
+		text := cutUTF8(strings.TrimSpace(r.text), max(0, limit-len(doc.Text)-len(sep)))
+		if text == "" {
+			continue
+		}
+		doc.Text += sep
+		if r.page > 0 {
+			doc.Pages = doc.Pages.Add(len(doc.Text), r.page)
+		}
+		doc.Text += text
+		added = true
+	}
+	return added
+}
+
 // ocrPDFPages renders the pages without a text layer with poppler's
 // pdftoppm and reads them.
-func ocrPDFPages(s *source, tool OCRStatus) (string, error) {
+func ocrPDFPages(s *source, tool OCRStatus) ([]ocrText, error) {
 	if _, err := exec.LookPath("pdftoppm"); err != nil {
-		return "", fmt.Errorf("pdftoppm (poppler-utils) is not installed")
+		return nil, fmt.Errorf("pdftoppm (poppler-utils) is not installed")
 	}
 	data, _, err := s.prefix(pdfMaxFile)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "trove-ocr")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	in := filepath.Join(dir, "in.pdf")
 	if err := os.WriteFile(in, data, 0o600); err != nil {
-		return "", err
+		return nil, err
 	}
-	var b strings.Builder
+	var out []ocrText
 	for i, page := range s.textless {
 		if i >= ocrMaxPages || s.ctx.Err() != nil {
 			break
@@ -140,14 +168,13 @@ func ocrPDFPages(s *source, tool OCRStatus) (string, error) {
 		cmd := exec.CommandContext(s.ctx, "pdftoppm", "-r", ocrDPI, "-gray", "-png", "-f", n, "-l", n, "-singlefile", in) // no output root: the image goes to stdout
 		img, err := runTool(cmd)
 		if err != nil {
-			return b.String(), err
+			return out, err
 		}
 		text, err := ocrImage(s.ctx, tool, img)
 		if err != nil {
-			return b.String(), err
+			return out, err
 		}
-		b.WriteString(strings.TrimSpace(text))
-		b.WriteString("\n\n")
+		out = append(out, ocrText{page: page, text: text})
 	}
-	return b.String(), nil
+	return out, nil
 }

@@ -63,6 +63,10 @@ func TestOCR(t *testing.T) {
 			if !strings.Contains(low, "wombat") || !strings.Contains(low, "lighthouse") || doc.Meta["ocr"] != "tesseract" || doc.Warning != "" || doc.OCRPending {
 				t.Errorf("%s: %+v", filepath.Base(path), doc)
 			}
+			// A scanned page's text is of that page; an image has none.
+			if page := doc.Pages.At(strings.Index(low, "wombat")); path == scan && page != 1 || path == png && page != 0 {
+				t.Errorf("%s: wombat on page %d (%v)", filepath.Base(path), page, doc.Pages)
+			}
 		}
 	})
 	t.Run("missing", func(t *testing.T) {

@@ -119,6 +119,9 @@ func (p *pdfFile) extract(s *source, d *Document) error {
 		}
 		before := s.text.len()
 		p.pageText(pg, s.text)
+		if s.text.len() > before {
+			s.pages = s.pages.Add(before, i+1)
+		}
 		if s.text.len()-before < 4 {
 			s.textless = append(s.textless, i+1)
 		}

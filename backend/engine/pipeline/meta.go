@@ -98,9 +98,30 @@ func mimeOf(doc extract.Document, ext string) string {
 	return doc.Mime
 }
 
-// chunkText cuts the text into passages; a file without text still gets no
-// passages (it is found by name, path and type).
-func chunkText(text string) []string { return chunk.Split(text) }
+// chunkText cuts the text into passages, each with the pages it was read
+// from when the first paged bytes of the text have pages (the metadata
+// lines after them have none); a file without text still gets no passages
+// (it is found by name, path and type).
+func chunkText(text string, pages core.Pages, paged int) []store.Chunk {
+	spans := chunk.Spans(text)
+	out := make([]store.Chunk, len(spans))
+	for i, sp := range spans {
+		out[i].Text = text[sp.Start:sp.End]
+		if sp.Start < paged {
+			out[i].Pages = pages.Slice(sp.Start, min(sp.End, paged))
+		}
+	}
+	return out
+}
+
+// texts are the chunks' texts.
+func texts(chunks []store.Chunk) []string {
+	out := make([]string, len(chunks))
+	for i, c := range chunks {
+		out[i] = c.Text
+	}
+	return out
+}
 
 // metadataOrder lists the extracted metadata worth searching, in the order
 // they read best.

@@ -311,8 +311,8 @@ func (p *Pipeline) index(j *job) error {
 	if err != nil {
 		return err
 	}
-	var passages []string
-	if err := p.stage("chunk", path, func() error { passages = chunkText(text); return nil }); err != nil {
+	var chunks []store.Chunk
+	if err := p.stage("chunk", path, func() error { chunks = chunkText(text, doc.Pages, len(doc.Text)); return nil }); err != nil {
 		return err
 	}
 	// The language is told from the text alone: metadata lines (field
@@ -321,7 +321,7 @@ func (p *Pipeline) index(j *job) error {
 	if err := p.stage("detect", path, func() error { lang = tokens.Detect(doc.Text); return nil }); err != nil {
 		return err
 	}
-	vecs, embedModel, err := p.embed(j, passages)
+	vecs, embedModel, err := p.embed(j, texts(chunks))
 	if err != nil {
 		return err
 	}
@@ -330,9 +330,7 @@ func (p *Pipeline) index(j *job) error {
 	meta.Title, meta.Summary, meta.Keywords = card.Title, card.Summary, card.Keywords
 	meta.Error = doc.Warning
 	meta.IndexedAt = time.Now()
-	chunks := make([]store.Chunk, len(passages))
-	for i, text := range passages {
-		chunks[i].Text = text
+	for i := range chunks {
 		if vecs != nil {
 			chunks[i].Vec = vecquant.Encode(vecs[i])
 		}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -423,4 +424,45 @@ func TestUnitConcurrencyCanChange(t *testing.T) {
 	}
 	r1()
 	r2()
+}
+
+// TestUnitPassagesKeepTheirPages: each passage carries the pages of the
+// text it was cut from, counted from its own start; the metadata lines
+// after the text have none, and a text without pages gives none.
+func TestUnitPassagesKeepTheirPages(t *testing.T) {
+	var text string
+	var pages core.Pages
+	for n := 1; n <= 3; n++ { // about 2100 bytes a page, each sentence once
+		pages = pages.Add(len(text), n)
+		for i := range 60 {
+			text += fmt.Sprintf("Line %d of page %d was read. ", i, n)
+		}
+		text += "\n\n"
+	}
+	doc := extract.Document{Text: text, Pages: pages, Meta: map[string]string{"author": "Ada"}}
+	chunks := chunkText(withMetadata(doc), doc.Pages, len(doc.Text))
+	if len(chunks) < 3 {
+		t.Fatalf("%d passages", len(chunks))
+	}
+	at := 0
+	for i, c := range chunks {
+		at = strings.Index(withMetadata(doc)[at:], c.Text) + at
+		if strings.HasPrefix(c.Text, "author:") {
+			if c.Pages != nil {
+				t.Errorf("the metadata passage has pages %v", c.Pages)
+			}
+			continue
+		}
+		if got, want := c.Pages.At(0), pages.At(at); got != want {
+			t.Errorf("passage %d starts on page %d, want %d", i, got, want)
+		}
+		if got, want := c.Pages.At(len(c.Text)-1), pages.At(at+len(c.Text)-1); got != want {
+			t.Errorf("passage %d ends on page %d, want %d", i, got, want)
+		}
+	}
+	for _, c := range chunkText("plain words", nil, len("plain words")) {
+		if c.Pages != nil {
+			t.Errorf("a text without pages: %v", c.Pages)
+		}
+	}
 }

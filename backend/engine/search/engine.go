@@ -72,6 +72,7 @@ type Result struct {
 	Semantic float64      // exp(-distance); 0 without vectors
 	Keyword  float64      // text BM25F (0 to 1) plus the weighted name match
 	Snippet  string       // HTML-escaped passage text with <mark> around matches
+	Page     int          // the page of the file the snippet stands on; 0: not known (no pages)
 	Explain  *Explanation // with Request.Explain
 	// Matched: the file holds a word of the query (as typed or corrected)
 	// or matches by name, or the query has no words (filters only); false

@@ -62,7 +62,7 @@ func (s *searcher) feedback(ctx context.Context, ranked []Scored) ([]Match, erro
 	var passages []Match
 	docs := make([]feedbackDoc, len(top))
 	for i, r := range top {
-		docs[i] = feedbackDoc{words: indexWords(texts[keys[i]]), score: r.Score}
+		docs[i] = feedbackDoc{words: indexWords(texts[keys[i]].Text), score: r.Score}
 		if r.C.HasVector {
 			passages = append(passages, Match{FileID: r.C.ID, Ord: r.C.Passage})
 		}

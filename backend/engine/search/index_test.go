@@ -32,6 +32,12 @@ func testIndex(t testing.TB, docs []testDoc) *Engine {
 // (English when not given).
 func testIndexIn(t testing.TB, docs []testDoc, langs map[string]string) *Engine {
 	t.Helper()
+	return testIndexPaged(t, docs, langs, nil)
+}
+
+// testIndexPaged is testIndexIn with the pages of docs' passages, by path.
+func testIndexPaged(t testing.TB, docs []testDoc, langs map[string]string, pages map[string][]core.Pages) *Engine {
+	t.Helper()
 	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +72,9 @@ func testIndexIn(t testing.TB, docs []testDoc, langs map[string]string) *Engine 
 		chunks := make([]store.Chunk, len(doc.passages))
 		for i, p := range doc.passages {
 			chunks[i] = store.Chunk{Text: p, Vec: vecquant.Encode(vs[i])}
+			if i < len(pages[doc.path]) {
+				chunks[i].Pages = pages[doc.path][i]
+			}
 		}
 		batch = append(batch, store.Document{
 			File: core.File{DirID: d.ID, Path: "/w/" + rel, Filename: name, Extension: path.Ext(name),

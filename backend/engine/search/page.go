@@ -261,7 +261,7 @@ func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []e
 			return out, err
 		}
 	}
-	var snippets <-chan map[int64]string
+	var snippets <-chan map[int64]snip
 	if s != nil && s.req.Snippets {
 		snippets = s.snippetsFor(ctx, groups)
 	}
@@ -496,7 +496,7 @@ func (s *searcher) startEarlySnippets(ctx context.Context, ranked []Scored, limi
 
 // snippetsFor delivers the snippets of the page's files: those started
 // early, and the others built once those are known.
-func (s *searcher) snippetsFor(ctx context.Context, groups []groupOf) <-chan map[int64]string {
+func (s *searcher) snippetsFor(ctx context.Context, groups []groupOf) <-chan map[int64]snip {
 	ids := make([]int64, len(groups))
 	for i, g := range groups {
 		ids[i] = g.head.key.ID
@@ -507,7 +507,7 @@ func (s *searcher) snippetsFor(ctx context.Context, groups []groupOf) <-chan map
 	}
 	s.early = nil
 	cands, p := s.snippetCands(ids), s.snippetPlan()
-	out := make(chan map[int64]string, 1)
+	out := make(chan map[int64]snip, 1)
 	go func() {
 		m := <-early
 		if err := core.Safe(func() {
@@ -528,9 +528,9 @@ func (s *searcher) snippetsFor(ctx context.Context, groups []groupOf) <-chan map
 
 // startSnippets builds the snippets of the given files in its own
 // goroutine.
-func (s *searcher) startSnippets(ctx context.Context, ids []int64) <-chan map[int64]string {
+func (s *searcher) startSnippets(ctx context.Context, ids []int64) <-chan map[int64]snip {
 	cands, p := s.snippetCands(ids), s.snippetPlan()
-	out := make(chan map[int64]string, 1)
+	out := make(chan map[int64]snip, 1)
 	go func() { out <- s.buildSnippets(ctx, ids, p, cands) }()
 	return out
 }
@@ -549,8 +549,8 @@ func (s *searcher) snippetCands(ids []int64) map[int64]*Candidate {
 }
 
 // buildSnippets returns the snippets of the given files, by id.
-func (s *searcher) buildSnippets(ctx context.Context, ids []int64, p plan, cands map[int64]*Candidate) map[int64]string {
-	m := make(map[int64]string, len(ids))
+func (s *searcher) buildSnippets(ctx context.Context, ids []int64, p plan, cands map[int64]*Candidate) map[int64]snip {
+	m := make(map[int64]snip, len(ids))
 	if len(ids) == 0 {
 		return m
 	}
@@ -567,7 +567,7 @@ func (s *searcher) buildSnippets(ctx context.Context, ids []int64, p plan, cands
 
 // finish adds explanations and the snippets (when asked for), as results
 // does.
-func (s *searcher) finish(out []PageResult, groups []groupOf, snippets <-chan map[int64]string) {
+func (s *searcher) finish(out []PageResult, groups []groupOf, snippets <-chan map[int64]snip) {
 	scored := map[int64]*Scored{}
 	for _, g := range groups {
 		scored[g.head.key.ID] = g.head.scored
@@ -584,7 +584,7 @@ func (s *searcher) finish(out []PageResult, groups []groupOf, snippets <-chan ma
 	}
 	m := <-snippets
 	for i := range out {
-		out[i].Snippet = m[out[i].File.ID]
+		m[out[i].File.ID].set(&out[i].Result)
 	}
 }
 

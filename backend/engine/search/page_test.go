@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"trove/backend/core"
 	"trove/backend/engine/text/query"
 )
 
@@ -25,13 +26,20 @@ func FuzzPreviewMarks(f *testing.F) {
 			}
 			prefixes = p.prefixes
 		}
-		parts, n := markAll(text, newMarker(stems, prefixes))
+		// Two pages: the second starts halfway, and no part spans both.
+		half := runeStart(text, len(text)/2)
+		pages := core.Pages{{At: 0, Page: 1}, {At: half, Page: 2}}
+		parts, n := markAll(text, pages, newMarker(stems, prefixes))
 		var b strings.Builder
 		marks := 0
 		for i, p := range parts {
+			at := b.Len()
 			b.WriteString(p.Text)
 			if p.Text == "" {
 				t.Fatalf("empty part %d", i)
+			}
+			if want := pages.At(at); p.Page != want || !p.Mark && at < half && b.Len() > half {
+				t.Fatalf("part %d %q at %d: page %d, want %d, on one page (the second starts at %d)", i, p.Text, at, p.Page, want, half)
 			}
 			if p.Mark {
 				marks++

@@ -79,7 +79,7 @@ type searcher struct {
 	countOnly bool
 	// early delivers the snippets of the best ranked files, started as
 	// ranking ends (startEarlySnippets); nil when none were.
-	early <-chan map[int64]string
+	early <-chan map[int64]snip
 }
 
 // listing is every file matching the query's typed words, for a page's

@@ -19,14 +19,23 @@ import (
 // Texts reads stored passages for snippets and feedback, a file's whole
 // text for its preview, and which passages hold some words.
 type Texts interface {
-	Passages(ctx context.Context, keys []store.PassageKey) (map[store.PassageKey]string, error)
+	Passages(ctx context.Context, keys []store.PassageKey) (map[store.PassageKey]store.Passage, error)
 	BestPassages(ctx context.Context, files []int64, words []string, maxOrd int) (map[int64]store.Passage, error)
-	FileText(ctx context.Context, id int64, maxBytes int) (string, bool, error)
+	FileText(ctx context.Context, id int64, maxBytes int) (store.WholeText, error)
 	Languages() []string
 }
 
 // snippetLen is the target length of a snippet in characters.
 const snippetLen = 220
+
+// snip is a file's snippet and the page of the file it stands on.
+type snip struct {
+	text string
+	page int // 0: not known (no pages)
+}
+
+// set gives a result its snippet.
+func (sn snip) set(r *Result) { r.Snippet, r.Page = sn.text, sn.page }
 
 // snippets fills each result's snippet from its best passage: the keyword
 // match when there is one, else the closest passage by meaning, else the
@@ -37,13 +46,13 @@ func (e *Engine) snippets(ctx context.Context, results []Result, p plan, cands m
 		ids[i] = r.File.ID
 	}
 	for i, sn := range e.snippetsOf(ctx, ids, p, cands) {
-		results[i].Snippet = sn
+		sn.set(&results[i])
 	}
 }
 
-// snippetsOf returns the snippet of each file ("" when it has none).
-func (e *Engine) snippetsOf(ctx context.Context, ids []int64, p plan, cands map[int64]*Candidate) []string {
-	out := make([]string, len(ids))
+// snippetsOf returns the snippet of each file (empty when it has none).
+func (e *Engine) snippetsOf(ctx context.Context, ids []int64, p plan, cands map[int64]*Candidate) []snip {
+	out := make([]snip, len(ids))
 	keys, texts, err := e.bestPassages(ctx, p, ids, cands)
 	if err != nil {
 		if ctx.Err() == nil { // a search that was given up needs no word
@@ -59,13 +68,16 @@ func (e *Engine) snippetsOf(ctx context.Context, ids []int64, p plan, cands map[
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(ids); i += workers {
-				text, ok := texts[keys[i]]
+				passage, ok := texts[keys[i]]
 				if !ok {
 					continue
 				}
 				// A snippet is an extra: a bug in building one costs that
 				// snippet, never the search or the process.
-				if err := core.Safe(func() { out[i] = m.snippet(text, snippetLen) }); err != nil {
+				if err := core.Safe(func() {
+					text, at := m.snippet(passage.Text, snippetLen)
+					out[i] = snip{text: text, page: passage.Pages.At(at)}
+				}); err != nil {
 					e.Log.Error("snippet failed", "file", ids[i], "err", err, "stack", string(err.(*core.PanicError).Stack))
 				}
 			}
@@ -86,7 +98,7 @@ const snippetReach = 24
 // one among the first snippetReach holding the most query words, else the
 // closest in meaning, else the first. It returns the chosen passages'
 // texts too.
-func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands map[int64]*Candidate) ([]store.PassageKey, map[store.PassageKey]string, error) {
+func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands map[int64]*Candidate) ([]store.PassageKey, map[store.PassageKey]store.Passage, error) {
 	keys := make([]store.PassageKey, len(ids))
 	for i, id := range ids {
 		keys[i] = store.PassageKey{FileID: id}
@@ -101,7 +113,7 @@ func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands ma
 	}
 	var search []int64
 	for _, k := range keys {
-		if !holdsAny(texts[k], roots) {
+		if !holdsAny(texts[k].Text, roots) {
 			search = append(search, k.FileID)
 		}
 	}
@@ -112,7 +124,7 @@ func (e *Engine) bestPassages(ctx context.Context, p plan, ids []int64, cands ma
 	for i := range keys {
 		if best, ok := byWords[keys[i].FileID]; ok && best.Ord != keys[i].Ord {
 			keys[i].Ord = best.Ord
-			texts[keys[i]] = best.Text
+			texts[keys[i]] = best
 		}
 	}
 	return keys, texts, nil
@@ -139,7 +151,8 @@ type span struct{ start, end int }
 // HTML-escaped, with each matching word wrapped in <mark></mark>. A word
 // matches when its stem is among stems or it starts with one of prefixes.
 func Snippet(text string, stems map[string]bool, prefixes []string) string {
-	return newMarker(stems, prefixes).snippet(text, snippetLen)
+	sn, _ := newMarker(stems, prefixes).snippet(text, snippetLen)
+	return sn
 }
 
 // marker recognises the query's words in a text. It is built once per
@@ -308,15 +321,21 @@ func lowerPrefix(word, p string) bool {
 
 // snippet is Snippet with a window of about n bytes. Whatever the text
 // (one 400-character token, no spaces at all, invalid UTF-8), the window
-// lies inside it, on character boundaries.
-func (m *marker) snippet(text string, n int) string {
+// lies inside it, on character boundaries. at is where in text the first
+// match shown stands, or the window when none is: the place whose page
+// the snippet names.
+func (m *marker) snippet(text string, n int) (sn string, at int) {
 	var words, hits []span
 	for start, end := nextWord(text, 0); start < len(text); start, end = nextWord(text, end) {
 		words = append(words, span{start, end})
 		m.hits(text, start, end, func(h span) { hits = append(hits, h) })
 	}
 	from, to := window(text, words, hits, max(n, 1))
-	return render(text, from, to, hits)
+	at = from
+	if i := slices.IndexFunc(hits, func(h span) bool { return h.end > from && h.start < to }); i >= 0 {
+		at = max(hits[i].start, from)
+	}
+	return render(text, from, to, hits), at
 }
 
 // nextWord returns the bounds of the first word (a run of letters and

@@ -29,7 +29,7 @@ func TestSnippetAfterALongToken(t *testing.T) {
 func TestSnippetCutsLongTokensOnCharacters(t *testing.T) {
 	text := strings.Repeat("é", 400) + " ünïcode " + strings.Repeat("日本", 200)
 	for n := 1; n <= 200; n++ {
-		got := newMarker(map[string]bool{tokens.Stem("ünïcode"): true}, nil).snippet(text, n)
+		got, _ := newMarker(map[string]bool{tokens.Stem("ünïcode"): true}, nil).snippet(text, n)
 		checkSnippet(t, text, got, n)
 	}
 }
@@ -84,8 +84,11 @@ func FuzzSnippet(f *testing.F) {
 				prefixes = append(prefixes, tokens.Fold(w))
 			}
 		}
-		got := newMarker(stems, prefixes).snippet(text, limit)
+		got, at := newMarker(stems, prefixes).snippet(text, limit)
 		checkSnippet(t, text, got, limit)
+		if at < 0 || at > len(text) {
+			t.Fatalf("the snippet's place %d is outside the text (%d bytes)", at, len(text))
+		}
 	})
 }
 

@@ -30,6 +30,7 @@ type fakeIndex struct {
 	Evidence
 	files   map[int64]core.File
 	texts   map[int64]string
+	pages   map[int64]core.Pages
 	gone    map[int64]bool // listed, then deleted before the page is read
 	filters []store.FileFilter
 
@@ -96,9 +97,9 @@ func (f *fakeIndex) File(_ context.Context, id int64) (core.File, error) {
 	return fl, nil
 }
 
-func (f *fakeIndex) FileText(_ context.Context, id int64, maxBytes int) (string, bool, error) {
+func (f *fakeIndex) FileText(_ context.Context, id int64, maxBytes int) (store.WholeText, error) {
 	t := f.texts[id]
-	return t[:min(len(t), maxBytes)], len(t) > maxBytes, nil
+	return store.WholeText{Text: t[:min(len(t), maxBytes)], Pages: f.pages[id], Cut: len(t) > maxBytes}, nil
 }
 
 func (f *fakeIndex) Languages() []string { return nil }
@@ -148,7 +149,7 @@ func (f *fakeIndex) ExcludedAmong(context.Context, store.Expr, []int64) (map[int
 func (f *fakeIndex) Allowed(context.Context, []int64, store.FileFilter) (map[int64]bool, error) {
 	panic("Allowed: a search with words")
 }
-func (f *fakeIndex) Passages(context.Context, []store.PassageKey) (map[store.PassageKey]string, error) {
+func (f *fakeIndex) Passages(context.Context, []store.PassageKey) (map[store.PassageKey]store.Passage, error) {
 	panic("Passages: a search with words")
 }
 func (f *fakeIndex) BestPassages(context.Context, []int64, []string, int) (map[int64]store.Passage, error) {

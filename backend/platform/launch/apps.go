@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -226,11 +225,8 @@ func (d Desktop) OpenWith(id, mime, path string) error {
 	if i < 0 {
 		return fmt.Errorf("%s does not open %s files", id, mime)
 	}
-	argv := apps[i].command(path)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	if err := cmd.Start(); err != nil {
+	if err := start(apps[i].command(path)); err != nil {
 		return fmt.Errorf("open %s with %s: %w", path, apps[i].Name, err)
 	}
-	go cmd.Wait() // reap it whenever the application exits
 	return nil
 }

@@ -52,12 +52,26 @@ func (s *Server) openFile(reveal bool) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		path, err := s.svc.OpenFile(c.UserContext(), id, reveal)
+		var path string
+		if reveal {
+			path, err = s.svc.OpenFile(c.UserContext(), id, true)
+		} else {
+			path, err = s.openAt(c, id)
+		}
 		if err != nil {
 			return err
 		}
 		return c.JSON(views.Opened{Path: path})
 	}
+}
+
+// openAt opens a file at the page its request's body asks for, if any.
+func (s *Server) openAt(c *fiber.Ctx, id int64) (string, error) {
+	page, err := views.DecodeOpen(c.Body())
+	if err != nil {
+		return "", err
+	}
+	return s.svc.OpenFileAt(c.UserContext(), id, page)
 }
 
 func (s *Server) getFileStats(c *fiber.Ctx) error {

@@ -15,6 +15,7 @@ type operation struct {
 	method, path, id, summary string
 	params                    []param
 	body                      any      // a value of the request body's type; nil for none
+	bodyOptional              bool     // the body may be left out
 	required                  []string // the body's required fields
 	status                    int      // the success status
 	answer                    any      // a value of the answer's type; nil for an event stream
@@ -52,7 +53,7 @@ var operations = []operation{
 	{method: "GET", path: "/api/files/stats", id: "getFileStats", summary: "Counts and sizes of indexed files", status: 200, answer: views.Stats{}, failure: ErrorBare{}},
 	{method: "GET", path: "/api/files/lookup", id: "lookupFile", summary: "The record of one path", params: []param{query("path", "string", "absolute path of the file (required)")}, status: 200, answer: views.File{}, failure: ErrorBare{}},
 	{method: "GET", path: "/api/files/{file_id}", id: "getFile", summary: "One file's record", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: views.File{}, failure: ErrorBare{}},
-	{method: "POST", path: "/api/files/{file_id}/open", id: "openFile", summary: "Open an indexed file with the desktop's default application", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: views.Opened{}, failure: ErrorBare{}},
+	{method: "POST", path: "/api/files/{file_id}/open", id: "openFile", summary: "Open an indexed file with the desktop's default application, at a page if asked", params: []param{inPath("file_id", "integer", "the file's id")}, body: views.OpenRequest{}, bodyOptional: true, status: 200, answer: views.Opened{}, failure: ErrorBare{}},
 	{method: "GET", path: "/api/files/{file_id}/preview", id: "previewFile", summary: "An indexed file's text as indexed, with the query's words marked", params: []param{inPath("file_id", "integer", "the file's id"), query("query", "string", "the words to mark (optional)")}, status: 200, answer: views.PreviewView{}, failure: ErrorStatus{}},
 	{method: "GET", path: "/api/files/{file_id}/image", id: "fileImage", summary: "An indexed image's bytes, for the preview (never SVG)", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: ImageBytes{}, failure: ErrorStatus{}},
 	{method: "GET", path: "/api/files/{file_id}/apps", id: "fileApps", summary: "The desktop's applications for the file's type", params: []param{inPath("file_id", "integer", "the file's id")}, status: 200, answer: views.AppList{}, failure: ErrorStatus{}},
@@ -107,7 +108,7 @@ func (o operation) build(g *registry) map[string]any {
 		op["parameters"] = params
 	}
 	if o.body != nil {
-		op["requestBody"] = map[string]any{"required": true, "content": jsonContent(g.request(o.body, o.required...))}
+		op["requestBody"] = map[string]any{"required": !o.bodyOptional, "content": jsonContent(g.request(o.body, o.required...))}
 	}
 	ok := map[string]any{"description": http.StatusText(o.status)}
 	switch {

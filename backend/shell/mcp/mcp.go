@@ -43,6 +43,7 @@ type Service interface {
 	QueueStatus() core.QueueStatus
 	Folders(ctx context.Context) ([]core.WatchedDirectory, error)
 	OpenFile(ctx context.Context, id int64, reveal bool) (string, error)
+	OpenFileAt(ctx context.Context, id int64, page int) (string, error)
 	Watch(ctx context.Context, path string, opt service.WatchOptions) (service.WatchResult, error)
 	Settings() core.Settings
 	RecordAgentCall(c core.AgentCall)

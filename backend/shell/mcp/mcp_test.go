@@ -3,7 +3,9 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +15,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"trove/backend/shell/mcp"
+	"trove/internal/desktoptest"
+	"trove/internal/pdftest"
 	"trove/internal/testserver"
 )
 
@@ -170,6 +174,43 @@ func TestHTTPSearchAndPreview(t *testing.T) {
 	})
 	if msg := ev.Payload()["error"].(string); !strings.Contains(msg, "mode") {
 		t.Errorf("failed call's event error = %q", msg)
+	}
+}
+
+// A PDF's result names the page its snippet stands on; a text file's none.
+// Open takes the page to the default PDF viewer.
+func TestSearchResultsNamePages(t *testing.T) {
+	viewer := desktoptest.PDFViewer(t, "evince-test.desktop", "evince", "%U")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "report.pdf"), pdftest.Pages("harbour minutes", "quokka census"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testserver.WriteFiles(t, dir, "notes.txt", "a quokka in the notes")
+	srv := testserver.Start(t)
+	srv.IndexDir(dir, 2)
+	cs, err := connect(t, srv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found mcp.SearchOutput
+	call(t, cs, "search", map[string]any{"query": "quokka"}, &found)
+	pages := map[string]int{}
+	for _, r := range found.Results {
+		pages[filepath.Base(r.Path)] = r.Page
+	}
+	if want := map[string]int{"report.pdf": 2, "notes.txt": 0}; !maps.Equal(pages, want) {
+		t.Errorf("pages %v, want %v", pages, want)
+	}
+	if r := srv.Do("PUT", "/api/settings/", map[string]any{"mcp.allow_open": true}); r.Status != 200 {
+		t.Fatalf("turn open on: %d %s", r.Status, r.Body)
+	}
+	pdf := filepath.Join(dir, "report.pdf")
+	if text := call(t, cs, "open", map[string]any{"path": pdf, "page": -1}, nil); !strings.Contains(text, "page") {
+		t.Errorf("a bad page: %q", text)
+	}
+	call(t, cs, "open", map[string]any{"path": pdf, "page": 2}, &mcp.OpenOutput{})
+	if got := desktoptest.Ran(t, viewer.Argv); !slices.Equal(got, []string{"--page-index=2", pdf}) {
+		t.Errorf("the viewer ran with %q", got)
 	}
 }
 

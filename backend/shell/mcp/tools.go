@@ -46,6 +46,7 @@ type SearchResult struct {
 	Path          string  `json:"path"`
 	Title         string  `json:"title"`
 	Snippet       string  `json:"snippet"`
+	Page          int     `json:"page,omitempty" jsonschema:"the page of the file the snippet stands on (PDFs); absent for files without pages"`
 	Score         float64 `json:"score"`
 	KeywordScore  float64 `json:"keyword_score"`
 	SemanticScore float64 `json:"semantic_score"`
@@ -93,7 +94,7 @@ func (t tools) search(ctx context.Context, in SearchInput) (answer, error) {
 	size := jsonSize(out)
 	for _, r := range ans.Results {
 		res := SearchResult{
-			ID: r.File.ID, Path: r.File.Path, Title: titleOf(r.File), Snippet: plainSnippet(r.Snippet),
+			ID: r.File.ID, Path: r.File.Path, Title: titleOf(r.File), Snippet: plainSnippet(r.Snippet), Page: r.Page,
 			Score: round(r.Score), KeywordScore: round(r.Keyword), SemanticScore: round(r.Semantic),
 			Modified: views.LocalTime(r.File.Modified), Size: r.File.Size, Mime: r.File.Mime,
 		}
@@ -236,6 +237,7 @@ type OpenInput struct {
 	ID     int64  `json:"id,omitempty" jsonschema:"the file's id, from search"`
 	Path   string `json:"path,omitempty" jsonschema:"the file's absolute path, instead of id"`
 	Reveal bool   `json:"reveal,omitempty" jsonschema:"show the file in its folder instead of opening it"`
+	Page   int    `json:"page,omitempty" jsonschema:"open the file at this page (from 1): a search result's page; the default PDF viewer shows it where Trove knows how to ask"`
 }
 
 // OpenOutput says what was opened.
@@ -249,7 +251,15 @@ func (t tools) open(ctx context.Context, in OpenInput) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
-	path, err := t.svc.OpenFile(ctx, id, in.Reveal)
+	var path string
+	switch {
+	case in.Page < 0 || in.Page > views.MaxPage:
+		return answer{}, core.FailField(core.BadParameter, "page", "must be a page number from 1 to %d, got %d", views.MaxPage, in.Page)
+	case in.Page > 0 && !in.Reveal:
+		path, err = t.svc.OpenFileAt(ctx, id, in.Page)
+	default:
+		path, err = t.svc.OpenFile(ctx, id, in.Reveal)
+	}
 	if err != nil {
 		return answer{}, err
 	}

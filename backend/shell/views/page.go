@@ -1,6 +1,7 @@
 package views
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"slices"
@@ -233,6 +234,7 @@ type PreviewView struct {
 type PartView struct {
 	Text string `json:"text"`
 	Mark bool   `json:"mark,omitempty"`
+	Page int    `json:"page,omitempty" jsonschema:"description=the page of the file the part stands on (from 1): a part lies on one page; left out when the file has no pages"`
 }
 
 // PreviewOf shows a preview.
@@ -242,7 +244,7 @@ func PreviewOf(p service.FilePreview) PreviewView {
 		Image: strings.HasPrefix(f.Mime, "image/") && f.Mime != "image/svg+xml" && f.Size <= service.MaxImage,
 		Parts: make([]PartView, len(p.Parts)), Matches: p.Matches, Truncated: p.Truncated}
 	for i, part := range p.Parts {
-		out.Parts[i] = PartView{Text: part.Text, Mark: part.Mark}
+		out.Parts[i] = PartView{Text: part.Text, Mark: part.Mark, Page: part.Page}
 	}
 	return out
 }
@@ -270,6 +272,35 @@ func AppsOf(apps []service.DesktopApp) AppList {
 // OpenWithRequest is the body of POST /api/files/{id}/open-with.
 type OpenWithRequest struct {
 	App string `json:"app" jsonschema:"description=an application id from GET /api/files/{file_id}/apps"`
+}
+
+// MaxPage is the highest page a file can be opened at: no PDF Trove
+// reads has more pages.
+const MaxPage = 100000
+
+// OpenRequest is the body of POST /api/files/{id}/open; it may be left
+// out, as may page.
+type OpenRequest struct {
+	Page *int `json:"page" jsonschema:"description=the page to open the file at (from 1: the page of a search result or preview part); the default viewer is started at it where Trove knows its page argument (Evince; Okular; Zathura; Atril; Xreader; MuPDF; qpdfview); elsewhere the file opens as usual at its first page. Left out: the first page"`
+}
+
+// DecodeOpen reads the optional body of POST /api/files/{id}/open: the
+// page to open at, 0 when none is asked for.
+func DecodeOpen(body []byte) (int, error) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return 0, nil
+	}
+	var req OpenRequest
+	if err := Decode(body, &req); err != nil {
+		return 0, err
+	}
+	switch {
+	case req.Page == nil:
+		return 0, nil
+	case *req.Page < 1 || *req.Page > MaxPage:
+		return 0, core.FailField(core.BadParameter, "page", "must be a page number from 1 to %d, got %d", MaxPage, *req.Page)
+	}
+	return *req.Page, nil
 }
 
 // Opened is the answer of opening a file (open, reveal, open with): the

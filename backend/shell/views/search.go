@@ -235,6 +235,7 @@ type SearchHit struct {
 	SemanticScore  float64    `json:"semantic_score"`
 	KeywordScore   float64    `json:"keyword_score"`
 	Snippet        string     `json:"snippet"`
+	Page           int        `json:"page,omitempty" jsonschema:"description=the page of the file the snippet stands on (from 1); left out when the file has no pages (not a PDF; or a PDF indexed before pages were kept)"`
 	Explain        *Explain   `json:"explain,omitempty"`
 	KeywordMatch   *bool      `json:"keyword_match" jsonschema:"description=true when the file holds a word of the query (as typed or corrected) or matches it by name; false for a file found by meaning alone; true for every file a query of filters only finds; null in mode semantic (which looks no word up)"`
 }
@@ -242,7 +243,7 @@ type SearchHit struct {
 func searchHitOf(r service.SearchResult, mode service.SearchMode) SearchHit {
 	return SearchHit{File: searchFileOf(r.File),
 		RelevanceScore: round(r.Score), SemanticScore: round(r.Semantic), KeywordScore: round(r.Keyword),
-		Snippet: r.Snippet, Explain: explainOf(r.Explain), KeywordMatch: wordsKnown(mode, r.Matched)}
+		Snippet: r.Snippet, Page: r.Page, Explain: explainOf(r.Explain), KeywordMatch: wordsKnown(mode, r.Matched)}
 }
 
 // wordsKnown is v where the search looked the query's words up, and nil
@@ -276,6 +277,7 @@ type StreamHit struct {
 	SemanticScore  float64  `json:"semantic_score"`
 	KeywordScore   float64  `json:"keyword_score"`
 	Snippet        string   `json:"snippet"`
+	Page           int      `json:"page,omitempty" jsonschema:"description=as page of POST /api/search/: the page the snippet stands on; left out when the file has none"`
 	ID             int64    `json:"id"`
 	KeywordMatch   *bool    `json:"keyword_match" jsonschema:"description=as keyword_match of POST /api/search/: false for a file found by meaning alone; null in mode semantic"`
 	ContentIndexed bool     `json:"content_indexed" jsonschema:"description=as file.content_indexed of POST /api/search/"`
@@ -301,7 +303,7 @@ func StreamDataOf(query string, sr service.SearchRequest, ans service.SearchAnsw
 	for i, r := range results {
 		out.Results[i] = StreamHit{Path: r.File.Path, Title: titleOf(r.File), Summary: r.File.Summary,
 			Keywords: keywordsOf(r.File), Score: round(r.Score), SemanticScore: round(r.Semantic),
-			KeywordScore: round(r.Keyword), Snippet: r.Snippet, ID: r.File.ID, KeywordMatch: wordsKnown(sr.Mode, r.Matched),
+			KeywordScore: round(r.Keyword), Snippet: r.Snippet, Page: r.Page, ID: r.File.ID, KeywordMatch: wordsKnown(sr.Mode, r.Matched),
 			ContentIndexed: contentIndexed(r.File), Offline: r.File.Offline}
 		if r.Matched {
 			matches++

@@ -5,9 +5,10 @@ import { toast } from './toast.svelte';
 import { copyText } from './clipboard';
 import { t } from './i18n.svelte';
 
-export async function openResult(id: number, name: string): Promise<boolean> {
+/** Opens a result's file, at page (from 1) when its hit has one. */
+export async function openResult(id: number, name: string, page?: number): Promise<boolean> {
   try {
-    await api.openFile(id);
+    await api.openFile(id, page);
     toast(t('actions.opened', { name }), 'ok');
     return true;
   } catch (e) {

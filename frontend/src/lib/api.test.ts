@@ -101,6 +101,17 @@ describe('HTTP transport', () => {
     ]);
   });
 
+  it('opens at a page with a body, and without one at the first page', async () => {
+    const calls = mockFetch(() => jsonResponse(200, { path: '/x.pdf' }));
+    await api.openFile(7, 12);
+    await api.openFile(7);
+    await api.openFile(7, 1);
+    expect(calls.map((c) => c.url)).toEqual(['/api/files/7/open', '/api/files/7/open', '/api/files/7/open']);
+    expect(JSON.parse(String(calls[0].init.body))).toEqual({ page: 12 });
+    expect(calls[1].init.body).toBeUndefined();
+    expect(calls[2].init.body).toBeUndefined();
+  });
+
   it('sends the bodiless POSTs without a body and the pattern DELETE with one', async () => {
     const calls = mockFetch(() => jsonResponse(200, { success: true, message: '', removed_count: 0 }));
     await api.pauseQueue();

@@ -366,7 +366,9 @@ export async function imageURL(id: number): Promise<string> {
 
 export const file = (id: number): Promise<FileRecord> => http('GET', `/api/files/${enc(String(id))}`);
 
-export const openFile = (id: number): Promise<null> => http('POST', `/api/files/${enc(String(id))}/open`).then(nothing);
+/** Opens an indexed file with its default application, at page (from 1) where the application can be told one. */
+export const openFile = (id: number, page?: number): Promise<null> =>
+  http('POST', `/api/files/${enc(String(id))}/open`, page && page > 1 ? { page } : undefined).then(nothing);
 
 export const revealFile = (id: number): Promise<null> => http('POST', `/api/files/${enc(String(id))}/reveal`).then(nothing);
 

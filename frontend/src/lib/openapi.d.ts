@@ -98,7 +98,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open an indexed file with the desktop's default application */
+        /** Open an indexed file with the desktop's default application, at a page if asked */
         post: operations["openFile"];
         delete?: never;
         options?: never;
@@ -911,6 +911,9 @@ export interface components {
             languages: string[];
             message: string;
         };
+        OpenRequest: {
+            page?: number | null;
+        };
         OpenWithRequest: {
             /** @description an application id from GET /api/files/{file_id}/apps */
             app: string;
@@ -925,6 +928,8 @@ export interface components {
             semantic_score: number;
             keyword_score: number;
             snippet: string;
+            /** @description the page of the file the snippet stands on (from 1); left out when the file has no pages (not a PDF; or a PDF indexed before pages were kept) */
+            page?: number;
             explain?: components["schemas"]["Explain"] | null;
             keyword_match: boolean | null;
             kind: string;
@@ -950,6 +955,8 @@ export interface components {
         PartView: {
             text: string;
             mark?: boolean;
+            /** @description the page of the file the part stands on (from 1): a part lies on one page; left out when the file has no pages */
+            page?: number;
         };
         PassProgress: {
             /** @enum {string} */
@@ -1178,6 +1185,8 @@ export interface components {
             semantic_score: number;
             keyword_score: number;
             snippet: string;
+            /** @description as page of POST /api/search/: the page the snippet stands on; left out when the file has none */
+            page?: number;
             id: number;
             keyword_match: boolean | null;
             /** @description as file.content_indexed of POST /api/search/ */
@@ -1400,7 +1409,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OpenRequest"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {

@@ -71,4 +71,43 @@ describe('the preview pane', () => {
     expect(asked[2]).toBe('/api/files/2/preview?query=tide');
     unmount(c);
   });
+
+  it('marks where each page starts, names the page of the current match and opens there', async () => {
+    Element.prototype.scrollIntoView ??= () => {};
+    const paged: Preview = {
+      ...previewOf(5),
+      filename: 'report.pdf',
+      mime: 'application/pdf',
+      parts: [
+        { text: 'minutes of the board ', page: 1 },
+        { text: 'ferry', mark: true, page: 2 },
+        { text: ' timetable ', page: 2 },
+        { text: 'ferry', mark: true, page: 4 },
+        { text: ' again', page: 4 },
+      ],
+      matches: 2,
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(paged), { status: 200 })),
+    );
+    const opened: (number | undefined)[] = [];
+    const target = document.createElement('div');
+    const c = mount(PreviewPane, {
+      target,
+      props: { result: hit(5), query: 'ferry', onclose() {}, oncopy() {}, onopen: (r) => opened.push(r.page), onreveal() {} },
+    });
+    const marks = () => [...target.querySelectorAll('[data-testid="preview-pagemark"]')].map((m) => m.textContent);
+    const page = () => target.querySelector('[data-testid="preview-page"]')?.textContent;
+    await vi.waitFor(() => expect(marks()).toEqual(['p. 1', 'p. 2', 'p. 4']));
+    expect(page()).toBe('p. 2');
+    const open = [...target.querySelectorAll('button')].find((b) => b.textContent?.includes('Open'))!;
+    open.click();
+    c.next(1);
+    flushSync();
+    expect(page()).toBe('p. 4');
+    open.click();
+    expect(opened).toEqual([2, 4]);
+    unmount(c);
+  });
 });

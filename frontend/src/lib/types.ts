@@ -97,6 +97,8 @@ export interface SearchResult {
   keyword_score: number;
   semantic_score: number;
   snippet: string;
+  /** The page of the file the snippet stands on (PDFs); absent for files without pages. */
+  page?: number;
   explain?: Explain;
   /**
    * The file holds a word of the query (or matches it by name); false for a
@@ -164,7 +166,8 @@ export interface Preview {
   mime: string;
   kind: string;
   image: boolean;
-  parts: { text: string; mark?: boolean }[];
+  /** The text in parts, each on one page (page: from 1; absent for files without pages). */
+  parts: { text: string; mark?: boolean; page?: number }[];
   matches: number;
   truncated: boolean;
 }

@@ -16,20 +16,33 @@ const Target = 1500
 // Split cuts text at paragraph breaks when it can, else at sentence ends,
 // else at spaces. Passages are trimmed; empty text gives no passages.
 func Split(text string) []string {
-	var out []string
-	for len(text) > 0 {
-		text = strings.TrimLeftFunc(text, unicode.IsSpace)
-		if len(text) <= 2*Target {
-			if t := strings.TrimSpace(text); t != "" {
-				out = append(out, t)
-			}
-			break
+	spans := Spans(text)
+	out := make([]string, len(spans))
+	for i, sp := range spans {
+		out[i] = text[sp.Start:sp.End]
+	}
+	return out
+}
+
+// Span is a passage's place in the text it was cut from, in bytes: what
+// is said of a stretch of the text (the page it was read from) is said of
+// the passages that hold it.
+type Span struct{ Start, End int }
+
+// Spans are the places of Split's passages in text.
+func Spans(text string) []Span {
+	var out []Span
+	for at := 0; at < len(text); {
+		rest := strings.TrimLeftFunc(text[at:], unicode.IsSpace)
+		at = len(text) - len(rest)
+		cut := len(rest)
+		if len(rest) > 2*Target {
+			cut = cutPoint(rest)
 		}
-		cut := cutPoint(text)
-		if t := strings.TrimSpace(text[:cut]); t != "" {
-			out = append(out, t)
+		if t := strings.TrimRightFunc(rest[:cut], unicode.IsSpace); t != "" {
+			out = append(out, Span{Start: at, End: at + len(t)})
 		}
-		text = text[cut:]
+		at += cut
 	}
 	return out
 }

@@ -87,3 +87,25 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// TestSpansPlacePassages: each passage is the text at its span, so what
+// is known of a place in the text (its page) is known of the passage.
+func TestSpansPlacePassages(t *testing.T) {
+	para := strings.Repeat("The roof leaked again. ", 50)
+	text := "\n  " + para + "\n\n\f" + para + "\n\n" + para + "  \n"
+	spans, passages := Spans(text), Split(text)
+	if len(spans) != len(passages) || len(spans) < 2 {
+		t.Fatalf("%d spans for %d passages", len(spans), len(passages))
+	}
+	for i, sp := range spans {
+		if text[sp.Start:sp.End] != passages[i] {
+			t.Errorf("span %d %v is %q, passage %q", i, sp, text[sp.Start:sp.End], passages[i])
+		}
+		if i > 0 && sp.Start < spans[i-1].End {
+			t.Errorf("span %d overlaps the one before", i)
+		}
+	}
+	if spans[0].Start != 3 {
+		t.Errorf("the first passage starts at %d, after the leading spaces (3)", spans[0].Start)
+	}
+}

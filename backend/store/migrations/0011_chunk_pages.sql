@@ -1,0 +1,15 @@
+-- The pages a passage was read from, for formats with pages (PDF): where
+-- each page starts in the passage's text, as "page@offset" pairs in bytes,
+-- "12@0 13@1210" for a passage that starts on page 12 and runs onto page
+-- 13; NULL when the file has no pages. A passage of a few hundred words
+-- spans pages often (a page holds about as much text), so its first page
+-- alone would place many matches a page early: the starts inside it let a
+-- snippet, and each match of a preview, name the page it stands on. They
+-- live with the passage's text, which they describe, and go with it.
+--
+-- PDFs indexed before have no pages until they are read again (when they
+-- change, or the index is rebuilt): their passages stay as they are and
+-- show no page. Reading every PDF again at this upgrade would cost what
+-- their first indexing cost (minutes of OCR for scanned ones) for a
+-- convenience.
+ALTER TABLE chunks ADD COLUMN pages TEXT;

@@ -1,0 +1,121 @@
+// Pages of a PDF, in Debian's Chromium against a real Trove server: a word
+// on page 3 of a four-page PDF shows "p. 3" by its result (card and table)
+// and in the preview, and opening the result starts the desktop's default
+// PDF viewer at page 3 (a viewer script named evince that records its
+// arguments, found through xdg-mime as on a desktop).
+
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clipboardPage, launch, shot } from './browser';
+import { startServer, watchAndIndex, type Server } from './server';
+
+const T = 20_000;
+
+let server: Server;
+let browser: Browser;
+let page: Page;
+let root: string;
+let desk: string;
+const pageErrors: string[] = [];
+
+/** A PDF with one line of Helvetica on each page. */
+function pagedPDF(texts: string[]): string {
+  let out = '%PDF-1.4\n';
+  const obj = (n: number, body: string) => (out += `${n} 0 obj\n${body}\nendobj\n`);
+  const kids = texts.map((_, i) => `${4 + 2 * i} 0 R`).join(' ');
+  obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  obj(2, `<< /Type /Pages /Kids [${kids}] /Count ${texts.length} >>`);
+  obj(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  texts.forEach((text, i) => {
+    const content = `BT /F1 12 Tf 72 700 Td (${text}) Tj ET`;
+    obj(4 + 2 * i, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`);
+    obj(5 + 2 * i, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+  });
+  return out + 'trailer\n<< /Root 1 0 R >>\n%%EOF\n';
+}
+
+/**
+ * A desktop whose default application for PDFs is a viewer script called
+ * evince that writes its arguments to viewer-argv; the environment for
+ * the server.
+ */
+function fakeDesktop(dir: string): Record<string, string> {
+  const bin = join(dir, 'bin');
+  const apps = join(dir, 'data', 'applications');
+  const cfg = join(dir, 'config');
+  for (const d of [bin, apps, cfg]) mkdirSync(d, { recursive: true });
+  const viewer = join(bin, 'evince');
+  writeFileSync(viewer, `#!/bin/sh\nprintf '%s\\n' "$@" > "${dir}/argv.tmp" && mv "${dir}/argv.tmp" "${dir}/viewer-argv"\n`);
+  chmodSync(viewer, 0o755);
+  writeFileSync(join(apps, 'evince-e2e.desktop'), `[Desktop Entry]\nType=Application\nName=Viewer\nExec=${viewer} %U\nMimeType=application/pdf;\n`);
+  writeFileSync(join(cfg, 'mimeapps.list'), '[Default Applications]\napplication/pdf=evince-e2e.desktop\n');
+  return {
+    PATH: `${bin}:${process.env.PATH}`,
+    XDG_CONFIG_HOME: cfg,
+    XDG_DATA_HOME: join(dir, 'data'),
+    XDG_DATA_DIRS: join(dir, 'data'),
+    TROVE_OPENER: '',
+    XDG_CURRENT_DESKTOP: '',
+    DESKTOP_SESSION: '',
+  };
+}
+
+beforeAll(async () => {
+  desk = mkdtempSync(join(tmpdir(), 'trove-e2e-desktop-'));
+  server = await startServer(fakeDesktop(desk));
+  root = join(server.dir, 'Pages');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'report.pdf'), pagedPDF(['Harbour board minutes', 'Ferry timetable', 'Quokka census at dawn', 'Ledger closing']));
+  writeFileSync(join(root, 'notes.txt'), 'A quokka was seen near the notes.\n');
+  await watchAndIndex(server, root, 2);
+  browser = await launch();
+  page = await clipboardPage(browser, server.url, pageErrors);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (desk) rmSync(desk, { recursive: true, force: true });
+});
+
+const card = (name: string) => page.locator(`[data-testid="result"][data-path$="/${name}"]`);
+
+describe('pages', () => {
+  it('shows the page of a PDF hit by its snippet, and none for a text file', async () => {
+    const box = page.getByRole('combobox', { name: 'Search your files' });
+    await box.fill('quokka');
+    await expect.poll(() => card('report.pdf').count(), { timeout: T }).toBe(1);
+    await expect.poll(() => card('notes.txt').count(), { timeout: T }).toBe(1);
+    expect(await card('report.pdf').getByTestId('result-page').textContent()).toBe('p. 3');
+    expect(await card('notes.txt').getByTestId('result-page').count()).toBe(0);
+
+    await page.getByTestId('view-table').click();
+    const row = page.locator('tr', { hasText: 'report.pdf' });
+    await expect.poll(() => row.getByTestId('row-page').textContent(), { timeout: T }).toBe('p. 3');
+    await page.getByTestId('view-cards').click();
+    await expect.poll(() => card('report.pdf').count(), { timeout: T }).toBe(1);
+  });
+
+  it('shows the page of each match in the preview', async () => {
+    await card('report.pdf').hover();
+    await card('report.pdf').getByTestId('preview-button').click();
+    const pane = page.getByTestId('preview');
+    await pane.waitFor({ timeout: T });
+    await expect.poll(() => pane.getByTestId('preview-page').textContent(), { timeout: T }).toBe('p. 3');
+    expect(await pane.getByTestId('preview-pagemark').allTextContents()).toEqual(['p. 1', 'p. 2', 'p. 3', 'p. 4']);
+    expect(await pane.locator('mark').allTextContents()).toEqual(['Quokka']);
+    await shot(page, 'pages');
+    await page.keyboard.press('Escape');
+  });
+
+  it('opens the PDF at the page of the hit', async () => {
+    await card('report.pdf').dblclick();
+    const argv = join(desk, 'viewer-argv');
+    await vi.waitFor(() => expect(existsSync(argv)).toBe(true), { timeout: T, interval: 100 });
+    expect(readFileSync(argv, 'utf8').trim().split('\n')).toEqual(['--page-index=3', join(root, 'report.pdf')]);
+    expect(pageErrors).toEqual([]);
+  });
+});
