@@ -194,11 +194,13 @@ func hasGlobSyntax(s string) bool { return strings.ContainsAny(s, "*?[{") }
 
 // bareGlob reports whether an unquoted word is a glob on names ("*.go",
 // "report-2026-*.pdf", "src/**/*.go"): a star that is not a prefix's
-// trailing one, or a question mark inside the word ("what?" is a
-// question).
+// trailing one, or a question mark inside the word. Question marks around
+// a word are punctuation: "what?" is a question, and "?slip?" quotes a
+// word, as pasted text does (a one-character glob such as "?.txt" is
+// written name:?.txt).
 func bareGlob(s string) bool {
 	trimmed := strings.TrimRight(s, "*")
-	if strings.Contains(trimmed, "*") || strings.Contains(strings.TrimRight(s, "?"), "?") {
+	if strings.Contains(trimmed, "*") || strings.Contains(strings.Trim(s, "?"), "?") {
 		return hasWord(s) && doublestar.ValidatePattern(s)
 	}
 	return false

@@ -114,8 +114,8 @@ func TestBareGlobs(t *testing.T) {
 			t.Errorf("%s: names %q paths %q terms %+v", in, q.Names, q.Paths, q.Terms)
 		}
 	}
-	// A prefix and a question stay words.
-	for _, in := range []string{"quart*", "what is this?"} {
+	// A prefix, a question and a word between question marks stay words.
+	for _, in := range []string{"quart*", "what is this?", "the ?slip? effect", "the ?transverse curvature effect"} {
 		if q := ParseAt(in, now); len(q.Names) != 0 || len(q.Paths) != 0 {
 			t.Errorf("%s: names %q", in, q.Names)
 		}
