@@ -12,6 +12,7 @@ import (
 // one. A new migration adds its undo here: TestEveryMigrationUndoes holds
 // the list whole and each undo true to its migration.
 var undo = map[int][]string{
+	11: {`DROP TABLE saved_searches`},
 	10: {`DROP INDEX files_pending`, `ALTER TABLE watched_directories DROP COLUMN names_only`,
 		`ALTER TABLE watched_directories DROP COLUMN rescan_seconds`, `ALTER TABLE watched_directories DROP COLUMN mount_point`},
 	// The text as the English tokenizer indexed it.
