@@ -15,8 +15,9 @@ const (
 	EventSettings      = "settings.changed"
 	EventFilters       = "filters.changed"
 	EventEmbedding     = "embedding.status"
-	EventIndexStatus   = "index.status" // the index's condition changed (storage, damage, rebuild)
-	EventAgentCall     = "mcp.call"     // an agent called a tool of Trove's MCP server
+	EventIndexStatus   = "index.status"  // the index's condition changed (storage, damage, rebuild)
+	EventAgentCall     = "mcp.call"      // an agent called a tool of Trove's MCP server
+	EventSavedMatched  = "saved.matched" // new files match a saved search that notifies
 )
 
 // Event is one state change: a kind and its payload, stamped by the bus.
@@ -38,7 +39,7 @@ type EventData interface {
 // kinds above; the generator of the web UI's types reads it.
 var EventPayloads = []EventData{
 	FileIndexed{}, FileFailed{}, FileRemoved{}, FileMoved{}, FolderStatus{}, FolderRemoved{}, ScanProgress{},
-	QueueStatus{}, Settings{}, FiltersChanged{}, EmbeddingHealth{}, IndexHealth{}, AgentCall{},
+	QueueStatus{}, Settings{}, FiltersChanged{}, EmbeddingHealth{}, IndexHealth{}, AgentCall{}, SavedMatched{},
 }
 
 // FileIndexed: a file's content is in the index.
@@ -125,6 +126,21 @@ type AgentCall struct {
 	Error     string   `json:"error"`     // why the call failed, or ""
 }
 
+// SavedMatched: files added to the index since a saved search (one that
+// notifies) last looked match it.
+type SavedMatched struct {
+	ID    int64         `json:"id"`    // the saved search's
+	Name  string        `json:"name"`  // the saved search's
+	Count int           `json:"count"` // how many new files match (all of them, not only those in Files)
+	Files []MatchedFile `json:"files"` // the first few of them, best first
+}
+
+// MatchedFile is one file of a SavedMatched event.
+type MatchedFile struct {
+	ID   int64  `json:"id"`
+	Path string `json:"path"`
+}
+
 // FiltersChanged: the filters changed, or files they exclude were removed.
 type FiltersChanged struct {
 	Version      int `json:"version"`
@@ -144,3 +160,4 @@ func (FiltersChanged) EventKind() string  { return EventFilters }
 func (EmbeddingHealth) EventKind() string { return EventEmbedding }
 func (IndexHealth) EventKind() string     { return EventIndexStatus }
 func (AgentCall) EventKind() string       { return EventAgentCall }
+func (SavedMatched) EventKind() string    { return EventSavedMatched }

@@ -97,6 +97,7 @@ var eventKinds = []struct {
 	{core.EventFilters, core.FiltersChanged{}},
 	{core.EventEmbedding, core.EmbeddingHealth{}},
 	{core.EventIndexStatus, core.IndexHealth{}},
+	{core.EventSavedMatched, core.SavedMatched{}},
 }
 
 // ImageBytes marks an answer of raw image bytes (not JSON).

@@ -111,6 +111,13 @@ export interface AgentCall {
   error: string;
 }
 
+export interface SavedMatched {
+  id: number;
+  name: string;
+  count: number;
+  files: MatchedFile[] | null;
+}
+
 export interface SummarizerSettings {
   provider: string;
   model: string;
@@ -160,6 +167,11 @@ export interface MCPSettings {
   allow_watch: boolean;
 }
 
+export interface MatchedFile {
+  id: number;
+  path: string;
+}
+
 export interface SchedulerRule {
   type: string;
   start?: string;
@@ -183,6 +195,7 @@ export interface EventPayloads {
   'embedding.status': EmbeddingHealth;
   'index.status': IndexHealth;
   'mcp.call': AgentCall;
+  'saved.matched': SavedMatched;
 }
 
 export type EventKind = keyof EventPayloads;
