@@ -48,6 +48,7 @@ var (
 	Starting            = &Fault{kind: ErrUnavailable, name: "Trove is still loading its watched folders"}
 	TooLarge            = &Fault{kind: ErrInvalid, name: "a file too large for what was asked"}
 	TooManyClients      = &Fault{kind: ErrUnavailable, name: "too many clients at once"}
+	TooManySaved        = &Fault{kind: ErrConflict, name: "as many saved searches as Trove keeps"}
 	UnknownFile         = &Fault{kind: ErrNotFound, name: "no indexed file has that id or path"}
 	UnknownField        = &Fault{kind: ErrInvalid, name: "a field of the query language that does not exist"}
 	UnknownFolder       = &Fault{kind: ErrNotFound, name: "no watched folder has that id"}

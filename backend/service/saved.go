@@ -17,6 +17,7 @@ import (
 // their notifications read of the files.
 type SavedIndex interface {
 	SavedSearches(ctx context.Context) ([]core.SavedSearch, error)
+	CountSavedSearches(ctx context.Context) (int, error)
 	SavedSearch(ctx context.Context, id int64) (core.SavedSearch, error)
 	AddSavedSearch(ctx context.Context, ss core.SavedSearch) (core.SavedSearch, error)
 	UpdateSavedSearch(ctx context.Context, ss core.SavedSearch) error
@@ -28,6 +29,10 @@ type SavedIndex interface {
 
 // MaxSavedName is the longest name of a saved search, in characters.
 const MaxSavedName = 100
+
+// MaxSaved is the most saved searches Trove keeps: each that notifies is
+// run as files are indexed, and any local program may save searches.
+const MaxSaved = 1000
 
 // SavedPage is the page of a saved search's results asked for: a search
 // request's offset and limit (nil: the search's defaults).
@@ -73,6 +78,12 @@ func (s *Service) SaveSearch(ctx context.Context, name string, req core.SavedReq
 		return core.SavedSearch{}, err
 	}
 	if _, err := s.buildSaved(req, SavedPage{}); err != nil {
+		return core.SavedSearch{}, err
+	}
+	if n, err := s.store.CountSavedSearches(ctx); err != nil || n >= MaxSaved {
+		if err == nil {
+			err = core.Fail(core.TooManySaved, "Trove keeps at most %d saved searches: delete one to save another", MaxSaved)
+		}
 		return core.SavedSearch{}, err
 	}
 	seen, err := s.store.LastFileID(ctx)

@@ -54,6 +54,13 @@ func savedOf(ctx context.Context, db *sql.DB) ([]core.SavedSearch, error) {
 	return out, rows.Err()
 }
 
+// CountSavedSearches counts the saved searches.
+func (s *Store) CountSavedSearches(ctx context.Context) (int, error) {
+	var n int
+	err := s.rdb().QueryRowContext(ctx, `SELECT count(*) FROM saved_searches`).Scan(&n)
+	return n, err
+}
+
 // SavedSearch returns one saved search.
 func (s *Store) SavedSearch(ctx context.Context, id int64) (core.SavedSearch, error) {
 	ss, err := scanSaved(s.rdb().QueryRowContext(ctx, `SELECT `+savedColumns+` FROM saved_searches WHERE id = ?`, id))

@@ -37,6 +37,9 @@ func TestSavedSearchesKeepTheirRequest(t *testing.T) {
 	if err != nil || len(list) != 2 || list[0].ID != notes.ID || list[1].ID != inv.ID {
 		t.Fatalf("list %+v, %v: want alpha notes, then Invoices", list, err)
 	}
+	if n, err := s.CountSavedSearches(ctx); err != nil || n != 2 {
+		t.Fatalf("count %d, %v", n, err)
+	}
 
 	got.Name, got.Notify, got.Request.Query = "INVOICES", true, "bill"
 	if err := s.UpdateSavedSearch(ctx, got); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"trove/backend/service"
 	"trove/internal/testserver"
 )
 
@@ -157,5 +158,20 @@ func TestSavedSearchNotifiesOfNewMatches(t *testing.T) {
 		if fs, _ := e.Payload()["files"].([]any); len(fs) != 1 || !strings.HasSuffix(fmt.Sprint(fs[0].(map[string]any)["path"]), "new-bill.txt") {
 			t.Errorf("an event for another file: %v", e.Payload())
 		}
+	}
+}
+
+// Trove keeps a bounded number of saved searches: any local program may
+// save them, and those that notify run as files are indexed.
+func TestSavedSearchesAreBounded(t *testing.T) {
+	s := testserver.Start(t)
+	for i := range service.MaxSaved {
+		if r := s.Do("POST", "/api/saved-searches", map[string]any{"name": fmt.Sprint("s", i), "query": "x"}); r.Status != 201 {
+			t.Fatalf("saved search %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	wantError(t, "one more", s.Do("POST", "/api/saved-searches", map[string]any{"name": "more", "query": "x"}), 409, "TOO_MANY_SAVED_SEARCHES", "")
+	if r := s.Get("/api/saved-searches"); r.Field("total") != float64(service.MaxSaved) {
+		t.Errorf("list: total %v", r.Field("total"))
 	}
 }

@@ -48,6 +48,7 @@ var codes = map[*core.Fault]string{
 	core.Starting:            "STARTING",
 	core.TooLarge:            "TOO_LARGE",
 	core.TooManyClients:      "TOO_MANY_CLIENTS",
+	core.TooManySaved:        "TOO_MANY_SAVED_SEARCHES",
 	core.UnknownField:        "UNKNOWN_FIELD",
 	core.UnknownFile:         "FILE_NOT_FOUND",
 	core.UnknownFolder:       "JOB_NOT_FOUND",
