@@ -18,6 +18,7 @@ const (
 	EventIndexStatus   = "index.status"  // the index's condition changed (storage, damage, rebuild)
 	EventAgentCall     = "mcp.call"      // an agent called a tool of Trove's MCP server
 	EventSavedMatched  = "saved.matched" // new files match a saved search that notifies
+	EventSavedChanged  = "saved.changed" // a saved search was saved, changed or deleted
 )
 
 // Event is one state change: a kind and its payload, stamped by the bus.
@@ -40,6 +41,7 @@ type EventData interface {
 var EventPayloads = []EventData{
 	FileIndexed{}, FileFailed{}, FileRemoved{}, FileMoved{}, FolderStatus{}, FolderRemoved{}, ScanProgress{},
 	QueueStatus{}, Settings{}, FiltersChanged{}, EmbeddingHealth{}, IndexHealth{}, AgentCall{}, SavedMatched{},
+	SavedChanged{},
 }
 
 // FileIndexed: a file's content is in the index.
@@ -135,6 +137,14 @@ type SavedMatched struct {
 	Files []MatchedFile `json:"files"` // the first few of them, best first
 }
 
+// SavedChanged: a saved search was saved, renamed, changed or deleted,
+// so every window lists the same ones.
+type SavedChanged struct {
+	ID      int64  `json:"id"`
+	Name    string `json:"name"`
+	Deleted bool   `json:"deleted"`
+}
+
 // MatchedFile is one file of a SavedMatched event.
 type MatchedFile struct {
 	ID   int64  `json:"id"`
@@ -161,3 +171,4 @@ func (EmbeddingHealth) EventKind() string { return EventEmbedding }
 func (IndexHealth) EventKind() string     { return EventIndexStatus }
 func (AgentCall) EventKind() string       { return EventAgentCall }
 func (SavedMatched) EventKind() string    { return EventSavedMatched }
+func (SavedChanged) EventKind() string    { return EventSavedChanged }

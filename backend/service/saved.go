@@ -92,7 +92,11 @@ func (s *Service) SaveSearch(ctx context.Context, name string, req core.SavedReq
 	}
 	now := s.now()
 	ss, err := s.store.AddSavedSearch(ctx, core.SavedSearch{Name: name, Request: req, Notify: notify, Created: now, Updated: now, SeenFileID: seen})
-	return ss, nameTaken(err, name)
+	if err != nil {
+		return ss, nameTaken(err, name)
+	}
+	s.bus.Publish(core.SavedChanged{ID: ss.ID, Name: ss.Name})
+	return ss, nil
 }
 
 // ChangeSavedSearch renames a saved search, replaces its request or turns
@@ -129,12 +133,23 @@ func (s *Service) ChangeSavedSearch(ctx context.Context, id int64, ch SavedChang
 		}
 	}
 	ss.Updated = s.now()
-	return ss, nameTaken(s.store.UpdateSavedSearch(ctx, ss), ss.Name)
+	if err := s.store.UpdateSavedSearch(ctx, ss); err != nil {
+		return ss, nameTaken(err, ss.Name)
+	}
+	s.bus.Publish(core.SavedChanged{ID: ss.ID, Name: ss.Name})
+	return ss, nil
 }
 
 // DeleteSavedSearch forgets a saved search.
 func (s *Service) DeleteSavedSearch(ctx context.Context, id int64) error {
-	return s.store.DeleteSavedSearch(ctx, id)
+	ss, err := s.store.SavedSearch(ctx, id)
+	if err == nil {
+		err = s.store.DeleteSavedSearch(ctx, id)
+	}
+	if err == nil {
+		s.bus.Publish(core.SavedChanged{ID: id, Name: ss.Name, Deleted: true})
+	}
+	return err
 }
 
 // RunSavedSearch runs a saved search as POST /api/search/ would run its

@@ -35,6 +35,8 @@ func TestSavedSearchesRunAsSearches(t *testing.T) {
 		"b/notes.txt", "nothing to pay",
 	)
 	s.IndexDir(root, 4)
+	changes := s.Subscribe("types=saved.changed")
+	defer changes.Close()
 	body := map[string]any{"name": "  Invoices ", "query": "invoice", "filters": map[string]any{"extensions": []string{"txt"}}, "sort": "name", "mode": "keyword"}
 	r := s.Do("POST", "/api/saved-searches", body)
 	if r.Status != 201 || r.Field("name") != "Invoices" || r.Field("sort") != "name" || r.Field("notify") != false {
@@ -94,6 +96,15 @@ func TestSavedSearchesRunAsSearches(t *testing.T) {
 		t.Errorf("delete: %d %s", r.Status, r.Body)
 	}
 	wantError(t, "delete again", s.Do("DELETE", savedPath(id), nil), 404, "SAVED_SEARCH_NOT_FOUND", "")
+	// Every window hears of each change: saved, renamed, changed, deleted.
+	changes.WaitFor(t, "saved.changed", 10*time.Second, func(e testserver.Event) bool { return e.Payload()["deleted"] == true })
+	var names []any
+	for _, e := range changes.Events("saved.changed") {
+		names = append(names, e.Payload()["name"])
+	}
+	if !slices.Equal(names, []any{"Invoices", "Bills", "Bills", "Bills"}) {
+		t.Errorf("saved.changed names %v: want one per change", names)
+	}
 	wantError(t, "run deleted", s.Do("POST", savedPath(id)+"/run", nil), 404, "SAVED_SEARCH_NOT_FOUND", "")
 }
 

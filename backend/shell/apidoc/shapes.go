@@ -98,6 +98,7 @@ var eventKinds = []struct {
 	{core.EventEmbedding, core.EmbeddingHealth{}},
 	{core.EventIndexStatus, core.IndexHealth{}},
 	{core.EventSavedMatched, core.SavedMatched{}},
+	{core.EventSavedChanged, core.SavedChanged{}},
 }
 
 // ImageBytes marks an answer of raw image bytes (not JSON).

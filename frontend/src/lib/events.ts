@@ -118,6 +118,12 @@ export interface SavedMatched {
   files: MatchedFile[] | null;
 }
 
+export interface SavedChanged {
+  id: number;
+  name: string;
+  deleted: boolean;
+}
+
 export interface SummarizerSettings {
   provider: string;
   model: string;
@@ -196,6 +202,7 @@ export interface EventPayloads {
   'index.status': IndexHealth;
   'mcp.call': AgentCall;
   'saved.matched': SavedMatched;
+  'saved.changed': SavedChanged;
 }
 
 export type EventKind = keyof EventPayloads;

@@ -700,7 +700,7 @@ export interface components {
             files_indexed?: 0 | null;
         };
         /** @description one /api/updates event; its data's shape follows from its type */
-        Event: components["schemas"]["EventEnvelope"] & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown;
+        Event: components["schemas"]["EventEnvelope"] & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown;
         EventEnvelope: {
             /** @description increasing; 0 for the state sent when a stream opens */
             id: number;
@@ -1111,6 +1111,11 @@ export interface components {
         };
         ResyncEvent: {
             reason: string;
+        };
+        SavedChanged: {
+            id: number;
+            name: string;
+            deleted: boolean;
         };
         SavedMatched: {
             id: number;

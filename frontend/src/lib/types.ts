@@ -384,6 +384,7 @@ const eventKinds: Record<EventType, true> = {
   'index.status': true,
   'mcp.call': true,
   'saved.matched': true,
+  'saved.changed': true,
   resync: true,
 };
 
