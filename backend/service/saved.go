@@ -61,12 +61,14 @@ const savedSample = 5
 
 // SavedSearches lists the saved searches by name.
 func (s *Service) SavedSearches(ctx context.Context) ([]core.SavedSearch, error) {
-	return s.store.SavedSearches(ctx)
+	list, err := s.store.SavedSearches(ctx)
+	return list, s.indexErr(err)
 }
 
 // SavedSearch returns one saved search.
 func (s *Service) SavedSearch(ctx context.Context, id int64) (core.SavedSearch, error) {
-	return s.store.SavedSearch(ctx, id)
+	ss, err := s.store.SavedSearch(ctx, id)
+	return ss, s.indexErr(err)
 }
 
 // SaveSearch keeps a search request under a name (trimmed; unique in any
@@ -84,16 +86,16 @@ func (s *Service) SaveSearch(ctx context.Context, name string, req core.SavedReq
 		if err == nil {
 			err = core.Fail(core.TooManySaved, "Trove keeps at most %d saved searches: delete one to save another", MaxSaved)
 		}
-		return core.SavedSearch{}, err
+		return core.SavedSearch{}, s.indexErr(err)
 	}
 	seen, err := s.store.LastFileID(ctx)
 	if err != nil {
-		return core.SavedSearch{}, err
+		return core.SavedSearch{}, s.indexErr(err)
 	}
 	now := s.now()
 	ss, err := s.store.AddSavedSearch(ctx, core.SavedSearch{Name: name, Request: req, Notify: notify, Created: now, Updated: now, SeenFileID: seen})
 	if err != nil {
-		return ss, nameTaken(err, name)
+		return ss, s.savedWriteErr(err, name)
 	}
 	s.bus.Publish(core.SavedChanged{ID: ss.ID, Name: ss.Name})
 	return ss, nil
@@ -106,7 +108,7 @@ func (s *Service) ChangeSavedSearch(ctx context.Context, id int64, ch SavedChang
 	if ch.Name == nil && ch.Request == nil && ch.Notify == nil {
 		return core.SavedSearch{}, core.Fail(core.EmptyUpdate, "nothing to change: give name, notify, or query with the rest of the search")
 	}
-	ss, err := s.store.SavedSearch(ctx, id)
+	ss, err := s.SavedSearch(ctx, id)
 	if err != nil {
 		return ss, err
 	}
@@ -129,12 +131,12 @@ func (s *Service) ChangeSavedSearch(ctx context.Context, id int64, ch SavedChang
 	}
 	if restart {
 		if ss.SeenFileID, err = s.store.LastFileID(ctx); err != nil {
-			return ss, err
+			return ss, s.indexErr(err)
 		}
 	}
 	ss.Updated = s.now()
 	if err := s.store.UpdateSavedSearch(ctx, ss); err != nil {
-		return ss, nameTaken(err, ss.Name)
+		return ss, s.savedWriteErr(err, ss.Name)
 	}
 	s.bus.Publish(core.SavedChanged{ID: ss.ID, Name: ss.Name})
 	return ss, nil
@@ -142,14 +144,15 @@ func (s *Service) ChangeSavedSearch(ctx context.Context, id int64, ch SavedChang
 
 // DeleteSavedSearch forgets a saved search.
 func (s *Service) DeleteSavedSearch(ctx context.Context, id int64) error {
-	ss, err := s.store.SavedSearch(ctx, id)
-	if err == nil {
-		err = s.store.DeleteSavedSearch(ctx, id)
+	ss, err := s.SavedSearch(ctx, id)
+	if err != nil {
+		return err
 	}
-	if err == nil {
-		s.bus.Publish(core.SavedChanged{ID: id, Name: ss.Name, Deleted: true})
+	if err := s.store.DeleteSavedSearch(ctx, id); err != nil {
+		return s.savedWriteErr(err, ss.Name)
 	}
-	return err
+	s.bus.Publish(core.SavedChanged{ID: id, Name: ss.Name, Deleted: true})
+	return nil
 }
 
 // RunSavedSearch runs a saved search as POST /api/search/ would run its
@@ -157,7 +160,7 @@ func (s *Service) DeleteSavedSearch(ctx context.Context, id int64) error {
 // as saved (its folder is no longer watched) fails with the search's
 // error, its message naming the saved search.
 func (s *Service) RunSavedSearch(ctx context.Context, id int64, page SavedPage) (core.SavedSearch, PageRequest, PageAnswer, error) {
-	ss, err := s.store.SavedSearch(ctx, id)
+	ss, err := s.SavedSearch(ctx, id)
 	if err != nil {
 		return ss, PageRequest{}, PageAnswer{}, err
 	}
@@ -244,12 +247,16 @@ func savedName(name string) (string, error) {
 	return name, nil
 }
 
-// nameTaken words the store's ErrNameTaken.
-func nameTaken(err error, name string) error {
-	if errors.Is(err, store.ErrNameTaken) {
+// savedWriteErr words a failed write of the saved search named name: a
+// name taken, the index's disk full or failing, the index damaged.
+func (s *Service) savedWriteErr(err error, name string) error {
+	switch {
+	case errors.Is(err, store.ErrNameTaken):
 		return core.FailField(core.NameTaken, "name", "a saved search is named %q already (names differing only in case are the same): choose another name, or change that search", name)
+	case store.IsStorageError(err):
+		return core.Fail(core.UnwritableIndex, "the saved search %q could not be written: the index's disk is full or failing", name)
 	}
-	return err
+	return s.indexErr(err)
 }
 
 // NotifySaved runs until ctx ends. As files are indexed it checks each
