@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -164,7 +165,7 @@ func (s *Service) RunSavedSearch(ctx context.Context, id int64, page SavedPage) 
 	if err != nil {
 		return ss, PageRequest{}, PageAnswer{}, err
 	}
-	pr, err := s.savedRequest(ctx, ss, page)
+	pr, err := s.savedRequest(ss, page, s.watchedOnce(ctx))
 	if err != nil {
 		return ss, pr, PageAnswer{}, err
 	}
@@ -175,26 +176,38 @@ func (s *Service) RunSavedSearch(ctx context.Context, id int64, page SavedPage) 
 	return ss, pr, ans, err
 }
 
-// SavedProblem says why a saved search no longer runs as saved, or "".
-func (s *Service) SavedProblem(ctx context.Context, ss core.SavedSearch) string {
-	if _, err := s.savedRequest(ctx, ss, SavedPage{}); err != nil {
-		return err.Error()
+// SavedProblems says, for each saved search, why it no longer runs as
+// saved, or "".
+func (s *Service) SavedProblems(ctx context.Context, list ...core.SavedSearch) []string {
+	dirs := s.watchedOnce(ctx)
+	out := make([]string, len(list))
+	for i, ss := range list {
+		if _, err := s.savedRequest(ss, SavedPage{}, dirs); err != nil {
+			out[i] = err.Error()
+		}
 	}
-	return ""
+	return out
 }
 
-// savedRequest is the search of a saved search, or why it no longer runs.
-func (s *Service) savedRequest(ctx context.Context, ss core.SavedSearch, page SavedPage) (PageRequest, error) {
+// watchedOnce reads the watched folders when first asked, once for the
+// checks of several saved searches.
+func (s *Service) watchedOnce(ctx context.Context) func() ([]core.WatchedDirectory, error) {
+	return sync.OnceValues(func() ([]core.WatchedDirectory, error) { return s.store.Directories(ctx) })
+}
+
+// savedRequest is the search of a saved search, or why it no longer runs
+// as saved; dirs gives the watched folders.
+func (s *Service) savedRequest(ss core.SavedSearch, page SavedPage, dirs func() ([]core.WatchedDirectory, error)) (PageRequest, error) {
 	pr, err := s.buildSaved(ss.Request, page)
 	if err != nil {
 		return pr, stale(ss, err)
 	}
 	if dir := ss.Request.Directory; dir != "" {
-		dirs, err := s.store.Directories(ctx)
+		watched, err := dirs()
 		if err != nil {
-			return pr, err
+			return pr, s.indexErr(err)
 		}
-		if !below(dirs, dir) {
+		if !below(watched, dir) {
 			return pr, stale(ss, core.FailField(core.BadDirectory, "directory", "%s is not in a watched folder now: watch it again, or save the search with another folder", dir))
 		}
 	}
@@ -308,6 +321,7 @@ func (s *Service) checkSaved(ctx context.Context) {
 		s.log.Warn("cannot read the saved searches to notify", "err", err)
 		return
 	}
+	dirs := s.watchedOnce(ctx)
 	for _, ss := range list {
 		if !ss.Notify || ctx.Err() != nil {
 			continue
@@ -316,7 +330,7 @@ func (s *Service) checkSaved(ctx context.Context) {
 		if err != nil || through <= ss.SeenFileID {
 			continue
 		}
-		if err := s.checkNew(ctx, ss, through); err != nil {
+		if err := s.checkNew(ctx, ss, through, dirs); err != nil {
 			// A saved search that no longer runs is not checked again
 			// for these files: it would fail the same way.
 			s.log.Warn("cannot check a saved search for new files", "saved_search", ss.ID, "err", err)
@@ -330,9 +344,9 @@ func (s *Service) checkSaved(ctx context.Context) {
 // checkNew runs a saved search over the files after its mark up to
 // through, and publishes what matches. It matches by words, names and
 // fields (keyword mode): meaning alone finds some file for every query.
-func (s *Service) checkNew(ctx context.Context, ss core.SavedSearch, through int64) error {
+func (s *Service) checkNew(ctx context.Context, ss core.SavedSearch, through int64, dirs func() ([]core.WatchedDirectory, error)) error {
 	limit := savedSample
-	pr, err := s.savedRequest(ctx, ss, SavedPage{Limit: &limit})
+	pr, err := s.savedRequest(ss, SavedPage{Limit: &limit}, dirs)
 	if err != nil {
 		return err
 	}

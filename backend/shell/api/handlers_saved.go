@@ -28,8 +28,9 @@ func (s *Server) listSaved(c *fiber.Ctx) error {
 		return err
 	}
 	out := views.SavedSearchList{SavedSearches: make([]views.SavedSearch, len(list)), Total: len(list)}
+	problems := s.svc.SavedProblems(c.UserContext(), list...)
 	for i, ss := range list {
-		out.SavedSearches[i] = views.SavedSearchOf(ss, s.svc.SavedProblem(c.UserContext(), ss))
+		out.SavedSearches[i] = views.SavedSearchOf(ss, problems[i])
 	}
 	return c.JSON(out)
 }
@@ -57,7 +58,7 @@ func (s *Server) getSaved(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(views.SavedSearchOf(ss, s.svc.SavedProblem(c.UserContext(), ss)))
+	return c.JSON(views.SavedSearchOf(ss, s.svc.SavedProblems(c.UserContext(), ss)[0]))
 }
 
 // PUT /api/saved-searches/:id
@@ -74,7 +75,7 @@ func (s *Server) updateSaved(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(views.SavedSearchOf(ss, s.svc.SavedProblem(c.UserContext(), ss)))
+	return c.JSON(views.SavedSearchOf(ss, s.svc.SavedProblems(c.UserContext(), ss)[0]))
 }
 
 // DELETE /api/saved-searches/:id
