@@ -186,3 +186,30 @@ func TestSavedSearchesAreBounded(t *testing.T) {
 		t.Errorf("list: total %v", r.Field("total"))
 	}
 }
+
+// Notifications turned on start from the files there are: a file indexed
+// while they were off is not new to the saved search.
+func TestSavedSearchNotifiesFromWhenTurnedOn(t *testing.T) {
+	s := testserver.Start(t)
+	s.Do("PUT", "/api/settings/", map[string]any{"queue.cooldown_seconds": 0})
+	root := t.TempDir()
+	s.IndexDir(root, 0)
+	r := s.Do("POST", "/api/saved-searches", map[string]any{"name": "Invoices", "query": "invoice"})
+	if r.Status != 201 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	id := r.Field("id")
+	st := s.Subscribe("types=saved.matched")
+	defer st.Close()
+	testserver.WriteFiles(t, root, "quiet-invoice.txt", "an invoice while notifications are off")
+	s.WaitIdle(root, 1)
+	if r := s.Do("PUT", savedPath(id), map[string]any{"notify": true}); r.Status != 200 {
+		t.Fatalf("notify on: %d %s", r.Status, r.Body)
+	}
+	testserver.WriteFiles(t, root, "loud-invoice.txt", "an invoice once they are on")
+	ev := st.WaitFor(t, "saved.matched", 30*time.Second, nil).Payload()
+	files, _ := ev["files"].([]any)
+	if ev["count"] != 1.0 || len(files) != 1 || !strings.HasSuffix(fmt.Sprint(files[0].(map[string]any)["path"]), "loud-invoice.txt") {
+		t.Errorf("event %v: want the file indexed after notifications were turned on, alone", ev)
+	}
+}
