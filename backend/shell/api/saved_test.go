@@ -138,21 +138,29 @@ func TestSavedSearchOfAFolderGone(t *testing.T) {
 	}
 }
 
+// savedAndListening indexes root's files (with no cooldown, so new files
+// are read at once), saves the search "invoice" as Invoices, and listens
+// for saved.matched; it returns the saved search's id and the stream.
+func savedAndListening(t *testing.T, s *testserver.Server, root string, files int, notify bool) (any, *testserver.Stream) {
+	t.Helper()
+	s.Do("PUT", "/api/settings/", map[string]any{"queue.cooldown_seconds": 0})
+	s.IndexDir(root, files)
+	r := s.Do("POST", "/api/saved-searches", map[string]any{"name": "Invoices", "query": "invoice", "notify": notify})
+	if r.Status != 201 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
+	}
+	st := s.Subscribe("types=saved.matched")
+	t.Cleanup(st.Close)
+	return r.Field("id"), st
+}
+
 // A saved search that notifies announces the new files that match it,
 // once their content is read; a file that does not match announces none.
 func TestSavedSearchNotifiesOfNewMatches(t *testing.T) {
 	s := testserver.Start(t)
-	s.Do("PUT", "/api/settings/", map[string]any{"queue.cooldown_seconds": 0})
 	root := t.TempDir()
 	testserver.WriteFiles(t, root, "old-invoice.txt", "invoice from last year")
-	s.IndexDir(root, 1)
-	r := s.Do("POST", "/api/saved-searches", map[string]any{"name": "Invoices", "query": "invoice", "notify": true})
-	if r.Status != 201 {
-		t.Fatalf("create: %d %s", r.Status, r.Body)
-	}
-	id := r.Field("id")
-	st := s.Subscribe("types=saved.matched")
-	defer st.Close()
+	id, st := savedAndListening(t, s, root, 1, true)
 
 	testserver.WriteFiles(t, root, "shopping.txt", "bread and milk")
 	s.WaitIdle(root, 2)
@@ -191,16 +199,8 @@ func TestSavedSearchesAreBounded(t *testing.T) {
 // while they were off is not new to the saved search.
 func TestSavedSearchNotifiesFromWhenTurnedOn(t *testing.T) {
 	s := testserver.Start(t)
-	s.Do("PUT", "/api/settings/", map[string]any{"queue.cooldown_seconds": 0})
 	root := t.TempDir()
-	s.IndexDir(root, 0)
-	r := s.Do("POST", "/api/saved-searches", map[string]any{"name": "Invoices", "query": "invoice"})
-	if r.Status != 201 {
-		t.Fatalf("create: %d %s", r.Status, r.Body)
-	}
-	id := r.Field("id")
-	st := s.Subscribe("types=saved.matched")
-	defer st.Close()
+	id, st := savedAndListening(t, s, root, 0, false)
 	testserver.WriteFiles(t, root, "quiet-invoice.txt", "an invoice while notifications are off")
 	s.WaitIdle(root, 1)
 	if r := s.Do("PUT", savedPath(id), map[string]any{"notify": true}); r.Status != 200 {
