@@ -32,17 +32,23 @@ func search(args []string, stdout, stderr io.Writer) int {
 	mode := fs.String("mode", "hybrid", "hybrid, keyword, semantic or names")
 	names := fs.Bool("names", false, "search file names and paths only (mode names): globs such as *.go, a mistyped name corrected")
 	related := fs.Bool("related", false, "when no file matches the words, list the files found by meaning alone")
+	saved := fs.String("saved", "", "run the saved search of this name (any case) instead of WORDS (\"trove saved\" lists them)")
+	saveAs := fs.String("save", "", "save the search under this name for every client, then run it")
 	words, code, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		return code
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["saved"] {
+		return searchSaved(savedRun{addr: *addr, name: *saved, words: words, set: set, limit: *limit, offset: *offset,
+			json: *asJSON, related: *related}, stdout, stderr)
 	}
 	query := strings.Join(words, " ")
 	req := client.SearchRequest{Query: query, Limit: *limit, Mode: *mode}
 	if *names {
 		req.Mode = "names"
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if problem := checkSearch(query, *limit, *offset, *sortBy, *order); problem != "" {
 		fmt.Fprintf(stderr, "%s search: %s (run \"%s search --help\")\n", prog, problem, prog)
 		return exitUsage
@@ -72,18 +78,30 @@ func search(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	res, err := client.New(*addr, "").Search(ctx, req)
+	c := client.New(*addr, "")
+	if set["save"] {
+		if code := saveSearch(ctx, c, *saveAs, req, stderr); code != exitOK {
+			return code
+		}
+	}
+	res, err := c.Search(ctx, req)
 	if err != nil {
 		return failed("search", err, stderr)
 	}
+	return printSearch(res, query, *sortBy, *asJSON, *related, stdout)
+}
+
+// printSearch prints a search's answer as --json, --related and the sort
+// ask, and returns the exit code for it.
+func printSearch(res *client.SearchResponse, query, sortBy string, asJSON, related bool, stdout io.Writer) int {
 	switch {
-	case *asJSON:
+	case asJSON:
 		stdout.Write(res.Raw)
 		fmt.Fprintln(stdout)
 	case !res.Matched():
-		printNoMatch(res, query, *related, stdout)
+		printNoMatch(res, query, related, stdout)
 	default:
-		printResults(res, *sortBy, stdout)
+		printResults(res, sortBy, stdout)
 	}
 	if !res.Matched() {
 		return exitNothing

@@ -1,7 +1,8 @@
 // Command trove is a local, private file search service.
 //
 //	trove serve [--addr 127.0.0.1:8765] [--data-dir DIR] [--config-dir DIR]
-//	trove search [flags] WORDS...
+//	trove search [flags] WORDS... | search --saved NAME
+//	trove saved
 //	trove status | folders | watch PATH [--wait]
 //	trove mcp
 //	trove version
@@ -68,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return serve(args, stderr)
 	case "search":
 		return search(args, stdout, stderr)
+	case "saved":
+		return saved(args, stdout, stderr)
 	case "status":
 		return status(args, stdout, stderr)
 	case "folders":
@@ -114,7 +117,8 @@ flags alone (--addr, --data-dir, --config-dir) it runs serve.
 
 commands:
   serve     run the indexing service and the API (headless)
-  search    search a running Trove (--json for scripts)
+  search    search a running Trove (--json for scripts); --saved NAME runs a saved search, --save NAME saves one
+  saved     the saved searches (--json)
   status    the running Trove's status (--json)
   folders   the watched folders and their progress (--json)
   watch     watch a folder; --wait blocks until it is indexed

@@ -68,12 +68,12 @@ func TestSearchHelpDocumentsEveryFlag(t *testing.T) {
 	if code := run([]string{"search", "--help"}, &out, &errOut); code != 0 {
 		t.Fatalf("code %d", code)
 	}
-	for _, flag := range []string{"-addr", "-limit", "-offset", "-sort", "-order", "-json", "-dir", "-mode", "-names", "Exit codes"} {
+	for _, flag := range []string{"-addr", "-limit", "-offset", "-sort", "-order", "-json", "-dir", "-mode", "-names", "-saved", "-save", "Exit codes"} {
 		if !strings.Contains(out.String(), flag) {
 			t.Errorf("search --help does not mention %s:\n%s", flag, out.String())
 		}
 	}
-	for _, cmd := range []string{"status", "folders", "watch"} {
+	for _, cmd := range []string{"status", "folders", "watch", "saved"} {
 		out.Reset()
 		if code := run([]string{cmd, "--help"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "-addr") || !strings.Contains(out.String(), "Exit codes") {
 			t.Errorf("%s --help: code %d out %q", cmd, code, out.String())
@@ -260,7 +260,7 @@ func TestStatusFoldersAndWatchCommands(t *testing.T) {
 	if code, _, errOut := run3(t, "unwatch", "--addr", addr); code != exitUsage || !strings.Contains(errOut, "give one folder") {
 		t.Fatalf("unwatch without a folder: %d %q", code, errOut)
 	}
-	for _, cmd := range []string{"status", "folders", "watch"} {
+	for _, cmd := range []string{"status", "folders", "watch", "saved"} {
 		args := []string{cmd, "--addr", "127.0.0.1:1"}
 		if cmd == "watch" {
 			args = append(args, root)

@@ -38,7 +38,16 @@ type tray struct {
 // trayItems are the menu's items, retitled in the language of the moment.
 type trayItems struct {
 	status, quick, open, pause, quit *systray.MenuItem
+	// saved is the saved searches' submenu: its slots show the first
+	// maxTraySaved by name, the others hidden; savedIDs are theirs.
+	saved    *systray.MenuItem
+	slots    []*systray.MenuItem
+	savedIDs []int64
 }
+
+// maxTraySaved is how many saved searches the tray offers; the window
+// lists them all.
+const maxTraySaved = 12
 
 func newTray(svc *service.Service, win *window, log *slog.Logger) *tray {
 	return &tray{svc: svc, win: win, log: log, refresh: make(chan struct{}, 1)}
@@ -55,12 +64,19 @@ func (t *tray) ready() {
 	systray.AddSeparator()
 	quick := systray.AddMenuItem(tx.quick, tx.quickTip)
 	open := systray.AddMenuItem(tx.open, tx.openTip)
+	saved := systray.AddMenuItem(tx.saved, tx.savedTip)
+	slots := make([]*systray.MenuItem, maxTraySaved)
+	for i := range slots {
+		slots[i] = saved.AddSubMenuItem("", tx.savedTip)
+		slots[i].Hide()
+		go t.onSavedClick(i, slots[i].ClickedCh)
+	}
 	pause := systray.AddMenuItem(tx.pause, tx.pauseTip)
 	systray.AddSeparator()
 	quit := systray.AddMenuItem(tx.quit, tx.quitTip)
 
 	t.mu.Lock()
-	t.items = trayItems{status: status, quick: quick, open: open, pause: pause, quit: quit}
+	t.items = trayItems{status: status, quick: quick, open: open, pause: pause, quit: quit, saved: saved, slots: slots}
 	t.mu.Unlock()
 	t.update(context.Background())
 
@@ -79,6 +95,25 @@ func (t *tray) ready() {
 			}
 		}
 	}()
+}
+
+// onSavedClick opens the window on the saved search a slot shows, for as
+// long as the menu lives (like the menu's other items).
+func (t *tray) onSavedClick(slot int, clicked <-chan struct{}) {
+	for range clicked {
+		t.mu.Lock()
+		var id int64
+		if slot < len(t.items.savedIDs) {
+			id = t.items.savedIDs[slot]
+		}
+		t.mu.Unlock()
+		if id == 0 {
+			continue
+		}
+		if err := core.Safe(func() { t.win.ShowSaved(id) }); err != nil {
+			t.log.Error("tray: opening a saved search panicked", "panic", err)
+		}
+	}
 }
 
 func (t *tray) togglePause() {
@@ -149,13 +184,48 @@ func (t *tray) update(ctx context.Context) {
 	it.quit.SetTitle(tx.quit)
 	it.quit.SetTooltip(tx.quitTip)
 	systray.SetTooltip("Trove: " + line)
+	t.updateSaved(ctx, tx, it)
+}
+
+// updateSaved shows the saved searches in the submenu's slots.
+func (t *tray) updateSaved(ctx context.Context, tx trayText, it trayItems) {
+	list, err := t.svc.SavedSearches(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			t.log.Warn("tray: cannot list the saved searches", "err", err)
+		}
+		return
+	}
+	it.saved.SetTitle(tx.saved)
+	it.saved.SetTooltip(tx.savedTip)
+	if len(list) == 0 {
+		it.saved.SetTooltip(tx.noSaved)
+		it.saved.Disable()
+	} else {
+		it.saved.Enable()
+	}
+	ids := make([]int64, 0, len(it.slots))
+	for i, slot := range it.slots {
+		if i >= len(list) {
+			slot.Hide()
+			continue
+		}
+		ids = append(ids, list[i].ID)
+		slot.SetTitle(list[i].Name)
+		slot.SetTooltip(tx.savedTip)
+		slot.Show()
+	}
+	t.mu.Lock()
+	t.items.savedIDs = ids
+	t.mu.Unlock()
 }
 
 // onEvent is fed every backend event; those that change the counts, the
 // queue or the language redraw the menu.
 func (t *tray) onEvent(e core.Event) {
 	switch e.Type {
-	case core.EventQueueStatus, core.EventFileIndexed, core.EventFileRemoved, core.EventFolderRemoved, core.EventFileFailed, core.EventSettings:
+	case core.EventQueueStatus, core.EventFileIndexed, core.EventFileRemoved, core.EventFolderRemoved, core.EventFileFailed, core.EventSettings,
+		core.EventSavedChanged:
 		t.changed()
 	}
 }

@@ -93,7 +93,7 @@ func TestTrayTextsCoverTheUI(t *testing.T) {
 			continue
 		}
 		for _, s := range []string{tx.tooltip, tx.starting, tx.statusTip, tx.quick, tx.quickTip, tx.open, tx.openTip,
-			tx.pause, tx.resume, tx.pauseTip, tx.quit, tx.quitTip, tx.upToDate, tx.paused, tx.held} {
+			tx.pause, tx.resume, tx.pauseTip, tx.quit, tx.quitTip, tx.upToDate, tx.paused, tx.held, tx.saved, tx.savedTip, tx.noSaved} {
 			if s == "" {
 				t.Errorf("%s: an empty label", l)
 			}

@@ -19,6 +19,7 @@ type trayText struct {
 	quick, quickTip, open, openTip string
 	pause, resume, pauseTip        string
 	quit, quitTip                  string
+	saved, savedTip, noSaved       string                 // the saved searches' submenu
 	files                          map[plural.Form]string // "%s files indexed"
 	queued, upToDate, paused, held string                 // parts of the status line
 }
@@ -26,6 +27,7 @@ type trayText struct {
 // trayTexts has a text for each of core.UILanguages (TestTrayTextsCoverTheUI).
 var trayTexts = map[string]trayText{
 	"en": {
+		saved: "Saved searches", savedTip: "Open Trove on a saved search", noSaved: "No saved searches yet",
 		tooltip: "Trove: search your files", starting: "Starting…", statusTip: "What Trove is doing",
 		quick: "Quick search", quickTip: "Search your files from a small window",
 		open: "Open Trove", openTip: "Folders, activity and settings",
@@ -35,6 +37,7 @@ var trayTexts = map[string]trayText{
 		queued: "%s queued", upToDate: "up to date", paused: "paused", held: "held by schedule",
 	},
 	"de": {
+		saved: "Gespeicherte Suchen", savedTip: "Trove mit einer gespeicherten Suche öffnen", noSaved: "Noch keine gespeicherten Suchen",
 		tooltip: "Trove: Dateien durchsuchen", starting: "Wird gestartet …", statusTip: "Was Trove gerade tut",
 		quick: "Schnellsuche", quickTip: "Dateien in einem kleinen Fenster durchsuchen",
 		open: "Trove öffnen", openTip: "Ordner, Aktivität und Einstellungen",
@@ -44,6 +47,7 @@ var trayTexts = map[string]trayText{
 		queued: "%s in der Warteschlange", upToDate: "aktuell", paused: "pausiert", held: "vom Zeitplan angehalten",
 	},
 	"fr": {
+		saved: "Recherches enregistrées", savedTip: "Ouvrir Trove sur une recherche enregistrée", noSaved: "Aucune recherche enregistrée",
 		tooltip: "Trove : rechercher dans vos fichiers", starting: "Démarrage…", statusTip: "Ce que fait Trove",
 		quick: "Recherche rapide", quickTip: "Rechercher dans vos fichiers depuis une petite fenêtre",
 		open: "Ouvrir Trove", openTip: "Dossiers, activité et paramètres",
@@ -53,6 +57,7 @@ var trayTexts = map[string]trayText{
 		queued: "%s en file d’attente", upToDate: "à jour", paused: "en pause", held: "retenu par le planning",
 	},
 	"es": {
+		saved: "Búsquedas guardadas", savedTip: "Abrir Trove con una búsqueda guardada", noSaved: "Aún no hay búsquedas guardadas",
 		tooltip: "Trove: buscar en tus archivos", starting: "Iniciando…", statusTip: "Qué está haciendo Trove",
 		quick: "Búsqueda rápida", quickTip: "Buscar en tus archivos desde una ventana pequeña",
 		open: "Abrir Trove", openTip: "Carpetas, actividad y ajustes",
@@ -62,6 +67,7 @@ var trayTexts = map[string]trayText{
 		queued: "%s en cola", upToDate: "al día", paused: "en pausa", held: "retenido por el horario",
 	},
 	"zh-CN": {
+		saved: "已保存的搜索", savedTip: "在已保存的搜索上打开 Trove", noSaved: "还没有已保存的搜索",
 		tooltip: "Trove：搜索你的文件", starting: "正在启动…", statusTip: "Trove 正在做什么",
 		quick: "快速搜索", quickTip: "在小窗口中搜索你的文件",
 		open: "打开 Trove", openTip: "文件夹、活动和设置",
@@ -71,6 +77,7 @@ var trayTexts = map[string]trayText{
 		queued: "队列中 %s 个", upToDate: "已是最新", paused: "已暂停", held: "按计划暂缓",
 	},
 	"ja": {
+		saved: "保存した検索", savedTip: "保存した検索で Trove を開く", noSaved: "保存した検索はまだありません",
 		tooltip: "Trove：ファイルを検索", starting: "起動中…", statusTip: "Trove の動作状況",
 		quick: "クイック検索", quickTip: "小さなウィンドウでファイルを検索",
 		open: "Trove を開く", openTip: "フォルダー、アクティビティ、設定",
@@ -80,6 +87,7 @@ var trayTexts = map[string]trayText{
 		queued: "キューに %s 件", upToDate: "最新", paused: "一時停止中", held: "スケジュールにより保留",
 	},
 	"ru": {
+		saved: "Сохранённые поиски", savedTip: "Открыть Trove на сохранённом поиске", noSaved: "Сохранённых поисков пока нет",
 		tooltip: "Trove: поиск по файлам", starting: "Запуск…", statusTip: "Что сейчас делает Trove",
 		quick: "Быстрый поиск", quickTip: "Поиск по файлам в небольшом окне",
 		open: "Открыть Trove", openTip: "Папки, активность и настройки",

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/url"
+	"strconv"
 	"sync"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -51,6 +52,11 @@ func (w *window) ShowMain() { w.show("/", mainWidth, mainHeight) }
 // search's "more results").
 func (w *window) ShowSearch(query string) {
 	w.show("/?q="+url.QueryEscape(query), mainWidth, mainHeight)
+}
+
+// ShowSaved brings the main window forward running a saved search.
+func (w *window) ShowSaved(id int64) {
+	w.show("/?saved="+strconv.FormatInt(id, 10), mainWidth, mainHeight)
 }
 
 // ShowQuick shows the quick search: a small centred box, input focused,

@@ -240,3 +240,37 @@ func (c *Client) Lookup(ctx context.Context, path string) (*File, error) {
 	var out File
 	return &out, c.do(ctx, "GET", "/api/files/lookup?path="+url.QueryEscape(path), nil, &out)
 }
+
+// SavedSearches lists the saved searches by name (GET /api/saved-searches).
+func (c *Client) SavedSearches(ctx context.Context) ([]SavedSearch, error) {
+	var out SavedSearchList
+	if err := c.do(ctx, "GET", "/api/saved-searches", nil, &out); err != nil {
+		return nil, err
+	}
+	return out.SavedSearches, nil
+}
+
+// SaveSearch keeps a search under a name (POST /api/saved-searches).
+func (c *Client) SaveSearch(ctx context.Context, r SavedSearchRequest) (*SavedSearch, error) {
+	var out SavedSearch
+	return &out, c.do(ctx, "POST", "/api/saved-searches", r, &out)
+}
+
+// UpdateSavedSearch renames a saved search, turns its notifications on or
+// off, or replaces its search (PUT /api/saved-searches/{id}).
+func (c *Client) UpdateSavedSearch(ctx context.Context, id int64, ch SavedSearchChange) (*SavedSearch, error) {
+	var out SavedSearch
+	return &out, c.do(ctx, "PUT", fmt.Sprintf("/api/saved-searches/%d", id), ch, &out)
+}
+
+// DeleteSavedSearch forgets a saved search.
+func (c *Client) DeleteSavedSearch(ctx context.Context, id int64) error {
+	return c.do(ctx, "DELETE", fmt.Sprintf("/api/saved-searches/%d", id), nil, nil)
+}
+
+// RunSavedSearch runs a saved search and returns a page of its results,
+// as Search does (POST /api/saved-searches/{id}/run).
+func (c *Client) RunSavedSearch(ctx context.Context, id int64, page SavedRunRequest) (*SearchResponse, error) {
+	var out SearchResponse
+	return &out, c.do(ctx, "POST", fmt.Sprintf("/api/saved-searches/%d/run", id), page, &out, &out.Raw)
+}

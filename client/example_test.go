@@ -101,6 +101,27 @@ func ExampleClient_Search() {
 	// Output: roof.md - Roof repairs
 }
 
+// Save a search under a name, then run it by its id, as any client can.
+func ExampleClient_SaveSearch() {
+	c := client.New("", "")
+	ctx := context.Background()
+	saved, err := c.SaveSearch(ctx, client.SavedSearchRequest{Name: "Garden notes", Query: "tomatoes", Mode: "keyword"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.DeleteSavedSearch(ctx, saved.ID)
+	res, err := c.RunSavedSearch(ctx, saved.ID, client.SavedRunRequest{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, hit := range res.Results {
+		fmt.Println(saved.Name+":", hit.File.Filename)
+	}
+	// Output: Garden notes: garden.md
+}
+
 // Find the record of a file by its path.
 func ExampleClient_Lookup() {
 	c := client.New("", "")

@@ -90,6 +90,7 @@ func FieldOf(err error) string {
 const (
 	ThingFile   = "file"
 	ThingFolder = "folder"
+	ThingSaved  = "saved search"
 )
 
 // Missing is the domain error of a thing the caller named that does not
@@ -97,7 +98,7 @@ const (
 // ErrNotFound and carries no wording for people: views give it its code
 // and message.
 type Missing struct {
-	Thing string // ThingFile or ThingFolder
+	Thing string // ThingFile, ThingFolder or ThingSaved
 	ID    int64  // 0 when named by path
 	Path  string
 }

@@ -15,8 +15,10 @@ const (
 	EventSettings      = "settings.changed"
 	EventFilters       = "filters.changed"
 	EventEmbedding     = "embedding.status"
-	EventIndexStatus   = "index.status" // the index's condition changed (storage, damage, rebuild)
-	EventAgentCall     = "mcp.call"     // an agent called a tool of Trove's MCP server
+	EventIndexStatus   = "index.status"  // the index's condition changed (storage, damage, rebuild)
+	EventAgentCall     = "mcp.call"      // an agent called a tool of Trove's MCP server
+	EventSavedMatched  = "saved.matched" // new files match a saved search that notifies
+	EventSavedChanged  = "saved.changed" // a saved search was saved, changed or deleted
 )
 
 // Event is one state change: a kind and its payload, stamped by the bus.
@@ -38,7 +40,8 @@ type EventData interface {
 // kinds above; the generator of the web UI's types reads it.
 var EventPayloads = []EventData{
 	FileIndexed{}, FileFailed{}, FileRemoved{}, FileMoved{}, FolderStatus{}, FolderRemoved{}, ScanProgress{},
-	QueueStatus{}, Settings{}, FiltersChanged{}, EmbeddingHealth{}, IndexHealth{}, AgentCall{},
+	QueueStatus{}, Settings{}, FiltersChanged{}, EmbeddingHealth{}, IndexHealth{}, AgentCall{}, SavedMatched{},
+	SavedChanged{},
 }
 
 // FileIndexed: a file's content is in the index.
@@ -129,6 +132,29 @@ type AgentCall struct {
 	Error     string   `json:"error"`     // why the call failed, or ""
 }
 
+// SavedMatched: files added to the index since a saved search (one that
+// notifies) last looked match it.
+type SavedMatched struct {
+	ID    int64         `json:"id"`    // the saved search's
+	Name  string        `json:"name"`  // the saved search's
+	Count int           `json:"count"` // how many new files match (all of them, not only those in Files)
+	Files []MatchedFile `json:"files"` // the first few of them, best first
+}
+
+// SavedChanged: a saved search was saved, renamed, changed or deleted,
+// so every window lists the same ones.
+type SavedChanged struct {
+	ID      int64  `json:"id"`
+	Name    string `json:"name"`
+	Deleted bool   `json:"deleted"`
+}
+
+// MatchedFile is one file of a SavedMatched event.
+type MatchedFile struct {
+	ID   int64  `json:"id"`
+	Path string `json:"path"`
+}
+
 // FiltersChanged: the filters changed, or files they exclude were removed.
 type FiltersChanged struct {
 	Version      int `json:"version"`
@@ -148,3 +174,5 @@ func (FiltersChanged) EventKind() string  { return EventFilters }
 func (EmbeddingHealth) EventKind() string { return EventEmbedding }
 func (IndexHealth) EventKind() string     { return EventIndexStatus }
 func (AgentCall) EventKind() string       { return EventAgentCall }
+func (SavedMatched) EventKind() string    { return EventSavedMatched }
+func (SavedChanged) EventKind() string    { return EventSavedChanged }

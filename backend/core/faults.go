@@ -13,6 +13,7 @@ var (
 	BadJSON             = &Fault{kind: ErrInvalid, name: "a body that is not JSON, or not of the shape asked"}
 	BadLimit            = &Fault{kind: ErrInvalid, name: "a number of results out of its range"}
 	BadMode             = &Fault{kind: ErrInvalid, name: "a filter mode that does not exist"}
+	BadName             = &Fault{kind: ErrInvalid, name: "a saved search's name that is blank, too long or not text"}
 	BadNumber           = &Fault{kind: ErrInvalid, name: "a number a setting cannot hold"}
 	BadParameter        = &Fault{kind: ErrInvalid, name: "a request parameter of the wrong value"}
 	BadPath             = &Fault{kind: ErrInvalid, name: "a path that cannot be watched: missing, relative, not a folder, Trove's own"}
@@ -28,6 +29,7 @@ var (
 	FileGone            = &Fault{kind: ErrNotFound, name: "an indexed file is no longer on disk as it was indexed"}
 	FolderOffline       = &Fault{kind: ErrUnavailable, name: "a file whose folder's drive or share is not there now"}
 	MissingField        = &Fault{kind: ErrInvalid, name: "a field the request must carry"}
+	NameTaken           = &Fault{kind: ErrConflict, name: "a saved search's name that another saved search has"}
 	NeedsThePerson      = &Fault{kind: ErrForbidden, name: "a change only the person may make (where file text goes), asked by a caller that did not show it is the person"}
 	NoApplication       = &Fault{kind: ErrInvalid, name: "no application opens the file's type"}
 	NoClipboard         = &Fault{kind: ErrInvalid, name: "no clipboard to copy to"}
@@ -46,11 +48,13 @@ var (
 	Starting            = &Fault{kind: ErrUnavailable, name: "Trove is still loading its watched folders"}
 	TooLarge            = &Fault{kind: ErrInvalid, name: "a file too large for what was asked"}
 	TooManyClients      = &Fault{kind: ErrUnavailable, name: "too many clients at once"}
+	TooManySaved        = &Fault{kind: ErrConflict, name: "as many saved searches as Trove keeps"}
 	UnknownFile         = &Fault{kind: ErrNotFound, name: "no indexed file has that id or path"}
 	UnknownField        = &Fault{kind: ErrInvalid, name: "a field of the query language that does not exist"}
 	UnknownFolder       = &Fault{kind: ErrNotFound, name: "no watched folder has that id"}
 	UnknownItem         = &Fault{kind: ErrNotFound, name: "no queue item has that id"}
 	UnknownPattern      = &Fault{kind: ErrNotFound, name: "no filter pattern is that"}
+	UnknownSaved        = &Fault{kind: ErrNotFound, name: "no saved search has that id"}
 	UnknownSetting      = &Fault{kind: ErrInvalid, name: "a setting that does not exist"}
 	Untrusted           = &Fault{kind: ErrForbidden, name: "a caller that is not the person"}
 	UnwritableIndex     = &Fault{kind: ErrUnavailable, name: "the index's disk is full or failing"}

@@ -34,6 +34,7 @@ import (
 	"trove/backend/service"
 	"trove/backend/shell/api"
 	"trove/backend/shell/mcp"
+	"trove/backend/shell/views"
 	"trove/backend/store"
 )
 
@@ -218,7 +219,7 @@ func (d *Daemon) wire() error {
 	d.svc = service.New(service.Deps{
 		Store: d.store, Settings: set, Filters: flt, Bus: bus, Indexer: ix, Search: engine, Opener: launch.Desktop{}, Log: cfg.Log, Version: cfg.Version,
 		Health: d.health, TokenSet: cfg.Token != "", DataDir: cfg.DataDir, ConfigDir: cfg.ConfigDir,
-		SearchTimeout: cfg.SearchTimeout, SearchHook: d.searchStarts, OCR: cfg.OCR,
+		SearchTimeout: cfg.SearchTimeout, SearchHook: d.searchStarts, OCR: cfg.OCR, BuildSaved: views.BuildSaved,
 	})
 	d.ln, err = net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -268,7 +269,7 @@ func (d *Daemon) Window() http.Handler { return d.api.Window() }
 func (d *Daemon) Run(ctx context.Context) error {
 	d.cfg.Log.Info("trove started", "addr", d.Addr(), "data_dir", d.cfg.DataDir, "config_dir", d.cfg.ConfigDir, "version", d.cfg.Version)
 	g, gctx := errgroup.WithContext(ctx)
-	parts := []func(context.Context) error{d.api.Run, d.indexer.Run, d.sched.Run, d.health.Run, d.quiet.run}
+	parts := []func(context.Context) error{d.api.Run, d.indexer.Run, d.sched.Run, d.health.Run, d.quiet.run, d.svc.NotifySaved}
 	if d.cfg.SessionBus != "" {
 		parts = append(parts, d.desktopSearch)
 	}

@@ -23,6 +23,7 @@ type Index interface {
 	Problems(ctx context.Context, dirID int64, limit int) ([]core.File, int, error)
 	FilePaths(ctx context.Context) ([]store.FilePath, error)
 	DeleteFiles(ctx context.Context, ids []int64) (int, error)
+	SavedIndex
 }
 
 var _ Index = (*store.Store)(nil)

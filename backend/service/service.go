@@ -51,6 +51,11 @@ type Deps struct {
 	Program string
 	// OCR finds tesseract; nil: the process's probe.
 	OCR *extract.OCRProbe
+	// BuildSaved checks and builds saved searches' requests (nil: saved
+	// searches are refused); SavedSettle is how long notifications wait
+	// for indexing to settle (0: two seconds).
+	BuildSaved  SavedBuilder
+	SavedSettle time.Duration
 }
 
 // Service implements every operation of the API and the desktop window.
@@ -80,6 +85,9 @@ type Service struct {
 	searchHook    func(context.Context, SearchRequest)
 	searches      searchCounts
 	desk          desktop
+
+	savedBuilder SavedBuilder
+	savedSettle  time.Duration
 }
 
 // New builds a Service.
@@ -97,7 +105,7 @@ func New(d Deps) *Service {
 		health: d.Health, log: d.Log, version: d.Version, now: now, started: now(), tokenSet: d.TokenSet, getenv: getenv,
 		ownDirs: ownDirsOf(d.DataDir, d.ConfigDir), filterMu: make(chan struct{}, 1), settingsMu: make(chan struct{}, 1),
 		searchTimeout: cmp.Or(d.SearchTimeout, DefaultSearchTimeout), searchHook: d.SearchHook,
-		ocr: cmp.Or(d.OCR, extract.DefaultOCR()),
+		ocr: cmp.Or(d.OCR, extract.DefaultOCR()), savedBuilder: d.BuildSaved, savedSettle: cmp.Or(d.SavedSettle, defaultSavedSettle),
 	}
 	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(cur) })
 	return s

@@ -34,13 +34,14 @@ import (
 // whole backend over HTTP.
 
 type fakeIndex struct {
-	mu      sync.Mutex
-	files   map[int64]core.File
-	dirs    []core.WatchedDirectory
-	paths   []store.FilePath
-	deleted []int64
-	err     error // returned by every read when set
-	active  int
+	SavedIndex // saved searches are tested on a real index
+	mu         sync.Mutex
+	files      map[int64]core.File
+	dirs       []core.WatchedDirectory
+	paths      []store.FilePath
+	deleted    []int64
+	err        error // returned by every read when set
+	active     int
 }
 
 func (f *fakeIndex) CountActiveDirectories(context.Context) (int, error) { return f.active, f.err }

@@ -108,6 +108,9 @@ func (s *Store) Rebuild(ctx context.Context, dirs []core.WatchedDirectory) (stri
 		return "", err
 	}
 	err = restoreDirs(ctx, p.w, dirs, lastID)
+	if err == nil {
+		err = keepSaved(ctx, s.rdb(), p.w)
+	}
 	if cerr := p.close(); err == nil {
 		err = cerr
 	}

@@ -28,13 +28,17 @@ type FileFilter struct {
 	Holds          []Near   // labelled values the text holds, every one (metadata: "author: Jane Doe")
 	Titled         []string // words the title holds, every one (case-insensitive for ASCII)
 	PathHas        []string // text the path holds, every one (case-insensitive for ASCII)
+	// AfterID and ThroughID bound the files' ids (0: no bound): the files
+	// added to the index between two moments (ids are never reused).
+	AfterID, ThroughID int64
 }
 
 // Empty reports whether the filter restricts nothing.
 func (f FileFilter) Empty() bool {
 	return f.Scope == "" && len(f.Under) == 0 && len(f.Folders) == 0 && len(f.Exts) == 0 && len(f.Langs) == 0 && f.ModifiedAfter == 0 &&
 		f.ModifiedBefore == 0 && f.CreatedAfter == 0 && f.CreatedBefore == 0 && f.MinSize == 0 && f.MaxSize == 0 &&
-		f.NameLike == "" && f.PathLike == "" && len(f.Holds) == 0 && len(f.Titled) == 0 && len(f.PathHas) == 0
+		f.NameLike == "" && f.PathLike == "" && len(f.Holds) == 0 && len(f.Titled) == 0 && len(f.PathHas) == 0 &&
+		f.AfterID == 0 && f.ThroughID == 0
 }
 
 // where renders the filter as SQL conditions on the files table aliased a.
@@ -84,6 +88,7 @@ func (f FileFilter) where(a string) (string, []any) {
 		{"modified_ns", ">=", f.ModifiedAfter}, {"modified_ns", "<", f.ModifiedBefore},
 		{"created_ns", ">=", f.CreatedAfter}, {"created_ns", "<", f.CreatedBefore},
 		{"size", ">=", f.MinSize}, {"size", "<=", f.MaxSize},
+		{"id", ">", f.AfterID}, {"id", "<=", f.ThroughID},
 	} {
 		if c.v != 0 {
 			conds = append(conds, fmt.Sprintf("%s.%s %s ?", a, c.col, c.op))

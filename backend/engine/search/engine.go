@@ -47,6 +47,9 @@ type Filters struct {
 	MinSize        int64
 	MaxSize        int64 // 0: no maximum
 	PathGlob       string
+	// AfterID and ThroughID: only the files added to the index between two
+	// moments (ids are never reused); 0 for no bound.
+	AfterID, ThroughID int64
 }
 
 // Request is one search.
@@ -213,7 +216,7 @@ func (e *Engine) browse(ctx context.Context, req Request, filter store.FileFilte
 // fileFilter merges the request's filters and the query's operators.
 func (e *Engine) fileFilter(req Request, q query.Query) (store.FileFilter, error) {
 	f := req.Filters
-	out := store.FileFilter{Scope: req.Directory, MinSize: f.MinSize, MaxSize: f.MaxSize}
+	out := store.FileFilter{Scope: req.Directory, MinSize: f.MinSize, MaxSize: f.MaxSize, AfterID: f.AfterID, ThroughID: f.ThroughID}
 	out.Exts = append(normalizeExts(f.Extensions), q.Exts...)
 	for _, l := range f.Languages {
 		out.Langs = append(out.Langs, strings.ToLower(l))

@@ -215,6 +215,14 @@ func (s *Server) routes(opt Options) {
 	}
 	a.Get("/openapi.json", openAPI)
 
+	saved := a.Group("/saved-searches")
+	saved.Get("/", s.listSaved)
+	saved.Post("/", s.createSaved)
+	saved.Get("/:id", s.getSaved)
+	saved.Put("/:id", s.updateSaved)
+	saved.Delete("/:id", s.deleteSaved)
+	saved.Post("/:id/run", cancelOnHangup, s.runSaved)
+
 	srch := a.Group("/search", cancelOnHangup) // a search stops when its client leaves
 	srch.Post("/", s.search)
 	srch.Get("/stream", s.searchStream)

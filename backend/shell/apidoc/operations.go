@@ -34,6 +34,8 @@ var paging = []param{
 	query("limit", "integer", "items to return (0 or none: the list's default; more than its largest: the largest)"),
 }
 
+var savedParam = inPath("id", "integer", "the saved search's id")
+
 // operations lists every endpoint, grouped as docs/api.md is.
 var operations = []operation{
 	{method: "GET", path: "/api/openapi.json", id: "getOpenAPI", summary: "This document", status: 200, answer: map[string]any{}, failure: ErrorStatus{}},
@@ -79,6 +81,15 @@ var operations = []operation{
 	{method: "GET", path: "/api/updates", id: "streamUpdates", summary: "Server-Sent Events: the current state, then every change", params: []param{
 		query("types", "string", "comma-separated event kinds to receive (default: all); an unknown kind is a 400 INVALID_PARAMETER naming the kinds"),
 		query("heartbeat", "integer", "seconds between heartbeat comments, 1-60 (default 15)")}, status: 200, failure: ErrorStatus{}},
+
+	{method: "GET", path: "/api/saved-searches", id: "listSavedSearches", summary: "Saved searches, by name", status: 200, answer: views.SavedSearchList{}, failure: ErrorStatus{}},
+	{method: "POST", path: "/api/saved-searches", id: "createSavedSearch", summary: "Save a search under a name", body: views.SavedSearchRequest{}, required: []string{"name", "query"}, status: 201, answer: views.SavedSearch{}, failure: ErrorStatus{}},
+	{method: "GET", path: "/api/saved-searches/{id}", id: "getSavedSearch", summary: "One saved search", params: []param{savedParam}, status: 200, answer: views.SavedSearch{}, failure: ErrorStatus{}},
+	{method: "PUT", path: "/api/saved-searches/{id}", id: "updateSavedSearch", summary: "Rename a saved search, turn its notifications on or off, or replace its search", params: []param{savedParam}, body: views.SavedSearchChange{}, status: 200, answer: views.SavedSearch{}, failure: ErrorStatus{}},
+	{method: "DELETE", path: "/api/saved-searches/{id}", id: "deleteSavedSearch", summary: "Forget a saved search", params: []param{savedParam}, status: 200, answer: views.SavedSearchDeleted{}, failure: ErrorStatus{}},
+	{method: "POST", path: "/api/saved-searches/{id}/run", id: "runSavedSearch", summary: "Run a saved search: answers as POST /api/search/", params: []param{savedParam,
+		query("offset", "integer", "results to skip, as offset of POST /api/search/ (when the body has no page)"),
+		query("limit", "integer", "results to return, as limit of POST /api/search/ (when the body has no page)")}, body: views.SavedRunRequest{}, status: 200, answer: views.PageResponse{}, failure: ErrorStatus{}},
 
 	{method: "POST", path: "/api/search/", id: "search", summary: "Search the index", body: views.SearchRequest{}, required: []string{"query"}, status: 200, answer: views.PageResponse{}, failure: ErrorStatus{}},
 	{method: "GET", path: "/api/search/stream", id: "searchAsYouType", summary: "Search as you type", params: []param{

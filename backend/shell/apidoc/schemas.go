@@ -78,7 +78,10 @@ func (g *registry) add(s *jsonschema.Schema) *jsonschema.Schema {
 // described are the request fields views keeps raw, so that it can name
 // each mistake in them, with the shape they accept.
 var described = map[string]map[string]any{
-	"SearchRequest": {"filters": views.SearchFilters{}},
+	"SearchRequest":      {"filters": views.SearchFilters{}},
+	"SavedSearchRequest": {"filters": views.SearchFilters{}},
+	"SavedSearchChange":  {"filters": views.SearchFilters{}},
+	"SavedSearch":        {"filters": views.SearchFilters{}},
 }
 
 // nullables lets the fields that encode as null (pointers, maps, any)

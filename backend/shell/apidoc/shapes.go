@@ -97,6 +97,8 @@ var eventKinds = []struct {
 	{core.EventFilters, core.FiltersChanged{}},
 	{core.EventEmbedding, core.EmbeddingHealth{}},
 	{core.EventIndexStatus, core.IndexHealth{}},
+	{core.EventSavedMatched, core.SavedMatched{}},
+	{core.EventSavedChanged, core.SavedChanged{}},
 }
 
 // ImageBytes marks an answer of raw image bytes (not JSON).

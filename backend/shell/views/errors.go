@@ -113,6 +113,8 @@ func missingShown(m *core.Missing, err error) error {
 		return core.Fail(core.UnknownFile, "file %s not found", m.Path)
 	case m.Thing == core.ThingFile:
 		return core.Fail(core.UnknownFile, "file %d not found", m.ID)
+	case m.Thing == core.ThingSaved:
+		return core.Fail(core.UnknownSaved, "saved search %d not found", m.ID)
 	}
 	return err
 }

@@ -13,14 +13,19 @@ import (
 // roots are the schemas the client's methods decode or send, by their
 // names in the document, with the names the client gives them.
 var roots = map[string]string{
-	"SearchRequest": "SearchRequest",
-	"PageResponse":  "SearchResponse",
-	"PageHit":       "SearchHit",
-	"Status":        "Status",
-	"FolderList":    "FolderList",
-	"Watched":       "Watched",
-	"QueueStatus":   "QueueStatus",
-	"File":          "File",
+	"SearchRequest":      "SearchRequest",
+	"PageResponse":       "SearchResponse",
+	"PageHit":            "SearchHit",
+	"Status":             "Status",
+	"FolderList":         "FolderList",
+	"Watched":            "Watched",
+	"QueueStatus":        "QueueStatus",
+	"File":               "File",
+	"SavedSearch":        "SavedSearch",
+	"SavedSearchList":    "SavedSearchList",
+	"SavedSearchRequest": "SavedSearchRequest",
+	"SavedSearchChange":  "SavedSearchChange",
+	"SavedRunRequest":    "SavedRunRequest",
 }
 
 // inlineNames name objects written inline in a schema (Parent.field),
@@ -35,11 +40,12 @@ var withRaw = map[string]bool{"SearchResponse": true, "Status": true}
 
 // pointerWhenOptional are optional request fields whose zero value means
 // something, so that leaving them out must differ from sending zero.
-var pointerWhenOptional = map[string]bool{"SearchRequest.min_score": true}
+var pointerWhenOptional = map[string]bool{"SearchRequest.min_score": true, "SavedSearchChange.notify": true,
+	"SavedRunRequest.offset": true, "SavedRunRequest.limit": true}
 
 // valueWhenRequired are required request fields the server also reads as
 // absent when null, which the client always sends.
-var valueWhenRequired = map[string]bool{"SearchRequest.query": true}
+var valueWhenRequired = map[string]bool{"SearchRequest.query": true, "SavedSearchRequest.query": true}
 
 type schema struct {
 	Ref         string     `json:"$ref"`

@@ -25,6 +25,10 @@ import type {
   ProblemList,
   QueueItems,
   QueueStatus,
+  SavedSearch,
+  SavedSearchChange,
+  SavedSearchList,
+  SavedSearchRequest,
   SearchRequest,
   SearchResponse,
   Preview,
@@ -409,6 +413,22 @@ export const removePattern = (req: PatternRequest): Promise<FilterChange> => htt
 export const resetFilters = (): Promise<FilterChange> => http('POST', '/api/filters/reset');
 
 export const applyFilters = (): Promise<FilterApplied> => http('POST', '/api/filters/apply');
+
+/** The saved searches, by name. */
+export const savedSearches = (): Promise<SavedSearch[]> => http<SavedSearchList>('GET', '/api/saved-searches').then((r) => r.saved_searches ?? []);
+
+export const savedSearch = (id: number): Promise<SavedSearch> => http('GET', `/api/saved-searches/${enc(String(id))}`);
+
+/** Keeps a search under a name (409 NAME_TAKEN when another has it in any case). */
+export const saveSearch = (req: SavedSearchRequest): Promise<SavedSearch> => http('POST', '/api/saved-searches', req);
+
+export const updateSavedSearch = (id: number, change: SavedSearchChange): Promise<SavedSearch> => http('PUT', `/api/saved-searches/${enc(String(id))}`, change);
+
+export const deleteSavedSearch = (id: number): Promise<null> => http('DELETE', `/api/saved-searches/${enc(String(id))}`).then(nothing);
+
+/** Runs a saved search: the answer of POST /api/search/ for its request. */
+export const runSavedSearch = (id: number, page: { offset?: number; limit?: number } = {}, opt: HttpOptions = {}): Promise<SearchResponse> =>
+  http('POST', `/api/saved-searches/${enc(String(id))}/run`, page, opt);
 
 // ---------------------------------------------------------------------------
 // Desktop integration (the window only: a browser has no such routes)

@@ -112,6 +112,19 @@ export interface AgentCall {
   error: string;
 }
 
+export interface SavedMatched {
+  id: number;
+  name: string;
+  count: number;
+  files: MatchedFile[] | null;
+}
+
+export interface SavedChanged {
+  id: number;
+  name: string;
+  deleted: boolean;
+}
+
 export interface SummarizerSettings {
   provider: string;
   model: string;
@@ -161,6 +174,11 @@ export interface MCPSettings {
   allow_watch: boolean;
 }
 
+export interface MatchedFile {
+  id: number;
+  path: string;
+}
+
 export interface SchedulerRule {
   type: string;
   start?: string;
@@ -184,6 +202,8 @@ export interface EventPayloads {
   'embedding.status': EmbeddingHealth;
   'index.status': IndexHealth;
   'mcp.call': AgentCall;
+  'saved.matched': SavedMatched;
+  'saved.changed': SavedChanged;
 }
 
 export type EventKind = keyof EventPayloads;

@@ -1,12 +1,13 @@
 // Screens the desktop app opens with something to show: the app sends a
 // route with parameters (see app/window.go): "/?q=roof" for a desktop
-// search's "more results", "/quick?dir=/home/me/notes" for a file
+// search's "more results", "/?saved=3" for a saved search in the tray, "/quick?dir=/home/me/notes" for a file
 // manager's "Search in this folder". A browser opened on /quick?dir=...
 // gets the same scope.
 
 import { navigate, normalize } from './router.svelte';
 import { mainSearch } from './shared.svelte';
 import { emptyParams } from './search.svelte';
+import { showSavedById } from './saved.svelte';
 
 function initialScope(): string {
   if (typeof location === 'undefined' || normalize(location.pathname) !== '/quick') return '';
@@ -27,6 +28,8 @@ export function openRoute(to: string): void {
     quickScope.dir = params.get('dir') ?? '';
   } else if (params.has('q')) {
     mainSearch.replace({ ...emptyParams, query: params.get('q') ?? '' });
+  } else if (Number(params.get('saved')) > 0) {
+    void showSavedById(Number(params.get('saved')));
   }
   navigate(path);
 }

@@ -32,6 +32,25 @@ describe('routes the desktop app opens', () => {
     expect(asked.at(-1)).toEqual({ query: 'roof leak', limit: 50, explain: true });
   });
 
+  it("runs a saved search the tray names, with its filters", async () => {
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        urls.push(url);
+        const body = url.startsWith('/api/saved-searches/')
+          ? { id: 3, name: 'Bills', query: 'invoice', directory: null, filters: { extensions: ['pdf'] }, sort: 'modified', order: '', mode: 'hybrid', notify: false, created: '', updated: '' }
+          : { results: [], total: 0, query: '' };
+        return new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    openRoute('/settings');
+    openRoute('/?saved=3');
+    await vi.waitFor(() => expect(mainSearch.state.params).toMatchObject({ query: 'invoice', extensions: ['pdf'], sort: 'modified' }));
+    expect(urls[0]).toBe('/api/saved-searches/3');
+    expect(router.route).toBe('/');
+  });
+
   it('opens a route without parameters as it is', () => {
     openRoute('/settings');
     expect(router.route).toBe('/settings');

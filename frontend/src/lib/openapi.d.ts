@@ -363,6 +363,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/saved-searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Saved searches, by name */
+        get: operations["listSavedSearches"];
+        put?: never;
+        /** Save a search under a name */
+        post: operations["createSavedSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/saved-searches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One saved search */
+        get: operations["getSavedSearch"];
+        /** Rename a saved search, turn its notifications on or off, or replace its search */
+        put: operations["updateSavedSearch"];
+        post?: never;
+        /** Forget a saved search */
+        delete: operations["deleteSavedSearch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/saved-searches/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a saved search: answers as POST /api/search/ */
+        post: operations["runSavedSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search/": {
         parameters: {
             query?: never;
@@ -588,7 +642,7 @@ export interface components {
          * @description stable machine-readable code (docs/api.md lists what each means)
          * @enum {string}
          */
-        Code: "ALREADY_WATCHING" | "AUTHENTICATION_REQUIRED" | "BAD_REQUEST" | "BODY_TOO_LARGE" | "CONFLICT" | "EMPTY_UPDATE" | "FILE_CHANGED" | "FILE_GONE" | "FILE_NOT_FOUND" | "FOLDER_OFFLINE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "INDEX_DAMAGED" | "INDEX_NOT_WRITABLE" | "INTERNAL" | "INVALID_DIRECTORY" | "INVALID_FILTER" | "INVALID_ID" | "INVALID_JSON" | "INVALID_LIMIT" | "INVALID_MODE" | "INVALID_NUMBER" | "INVALID_PARAMETER" | "INVALID_PATH" | "INVALID_PATTERN" | "INVALID_PATTERN_TYPE" | "INVALID_QUERY" | "INVALID_RULE" | "INVALID_TYPE" | "INVALID_VALUE" | "ITEM_NOT_FOUND" | "JOB_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_FIELD" | "NOT_AN_IMAGE" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "NOT_INDEXED" | "NOT_SUPPORTED" | "NO_APPLICATION" | "NO_CLIPBOARD" | "NO_OPENER" | "NO_WINDOW" | "OPEN_FAILED" | "OUT_OF_RANGE" | "PATTERN_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "READ_TIMEOUT" | "REBUILD_IN_PROGRESS" | "REQUEST_TIMEOUT" | "SEARCH_CANCELLED" | "SEARCH_TIMEOUT" | "STARTING" | "TIMEOUT" | "TOO_LARGE" | "TOO_MANY_CLIENTS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNAVAILABLE" | "UNKNOWN_FIELD" | "UNKNOWN_SETTING" | "UNSUPPORTED_MEDIA_TYPE" | "UNTRUSTED" | "URI_TOO_LONG";
+        Code: "ALREADY_WATCHING" | "AUTHENTICATION_REQUIRED" | "BAD_REQUEST" | "BODY_TOO_LARGE" | "CONFLICT" | "EMPTY_UPDATE" | "FILE_CHANGED" | "FILE_GONE" | "FILE_NOT_FOUND" | "FOLDER_OFFLINE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "INDEX_DAMAGED" | "INDEX_NOT_WRITABLE" | "INTERNAL" | "INVALID_DIRECTORY" | "INVALID_FILTER" | "INVALID_ID" | "INVALID_JSON" | "INVALID_LIMIT" | "INVALID_MODE" | "INVALID_NAME" | "INVALID_NUMBER" | "INVALID_PARAMETER" | "INVALID_PATH" | "INVALID_PATTERN" | "INVALID_PATTERN_TYPE" | "INVALID_QUERY" | "INVALID_RULE" | "INVALID_TYPE" | "INVALID_VALUE" | "ITEM_NOT_FOUND" | "JOB_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_FIELD" | "NAME_TAKEN" | "NOT_AN_IMAGE" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "NOT_INDEXED" | "NOT_SUPPORTED" | "NO_APPLICATION" | "NO_CLIPBOARD" | "NO_OPENER" | "NO_WINDOW" | "OPEN_FAILED" | "OUT_OF_RANGE" | "PATTERN_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "READ_TIMEOUT" | "REBUILD_IN_PROGRESS" | "REQUEST_TIMEOUT" | "SAVED_SEARCH_NOT_FOUND" | "SEARCH_CANCELLED" | "SEARCH_TIMEOUT" | "STARTING" | "TIMEOUT" | "TOO_LARGE" | "TOO_MANY_CLIENTS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_REQUESTS" | "TOO_MANY_SAVED_SEARCHES" | "UNAUTHORIZED" | "UNAVAILABLE" | "UNKNOWN_FIELD" | "UNKNOWN_SETTING" | "UNSUPPORTED_MEDIA_TYPE" | "UNTRUSTED" | "URI_TOO_LONG";
         CorrectionView: {
             typed: string;
             suggested: string;
@@ -646,7 +700,7 @@ export interface components {
             files_indexed?: 0 | null;
         };
         /** @description one /api/updates event; its data's shape follows from its type */
-        Event: components["schemas"]["EventEnvelope"] & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown;
+        Event: components["schemas"]["EventEnvelope"] & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown;
         EventEnvelope: {
             /** @description increasing; 0 for the state sent when a stream opens */
             id: number;
@@ -906,6 +960,10 @@ export interface components {
             allow_open: boolean;
             allow_watch: boolean;
         };
+        MatchedFile: {
+            id: number;
+            path: string;
+        };
         OCRStatus: {
             available: boolean;
             languages: string[];
@@ -1060,6 +1118,67 @@ export interface components {
         };
         ResyncEvent: {
             reason: string;
+        };
+        SavedChanged: {
+            id: number;
+            name: string;
+            deleted: boolean;
+        };
+        SavedMatched: {
+            id: number;
+            name: string;
+            count: number;
+            files: components["schemas"]["MatchedFile"][];
+        };
+        SavedRunRequest: {
+            offset?: number | null;
+            limit?: number | null;
+        };
+        SavedSearch: {
+            id: number;
+            name: string;
+            query: string;
+            directory: string | null;
+            filters: components["schemas"]["SearchFilters"] | null;
+            sort: string;
+            /** @description as saved; empty: the sort's own direction */
+            order: string;
+            mode: string;
+            notify: boolean;
+            created: string;
+            updated: string;
+            /** @description why the saved search no longer runs as saved (its folder is not watched now); absent when it runs */
+            problem?: string;
+        };
+        SavedSearchChange: {
+            name?: string | null;
+            notify?: boolean | null;
+            query?: string | null;
+            directory?: string | null;
+            filters?: components["schemas"]["SearchFilters"] | null;
+            sort?: string | null;
+            order?: string | null;
+            mode?: string | null;
+        };
+        SavedSearchDeleted: {
+            id: number;
+            deleted: boolean;
+        };
+        SavedSearchList: {
+            saved_searches: components["schemas"]["SavedSearch"][];
+            total: number;
+        };
+        SavedSearchRequest: {
+            /** @description 1 to 100 characters (blanks around it trimmed); unique in any case */
+            name: string;
+            query: string | null;
+            directory?: string | null;
+            filters?: components["schemas"]["SearchFilters"] | null;
+            sort?: string;
+            order?: string;
+            mode?: string;
+            /** @description publish saved.matched on /api/updates when files added to the index from now on match it */
+            notify?: boolean;
         };
         ScanProgress: {
             id: number;
@@ -1951,6 +2070,209 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QueueStatus"];
+                };
+            };
+            /** @description an error, in this endpoint's family's shape (docs/api.md, Error bodies), with a code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorStatus"];
+                };
+            };
+        };
+    };
+    listSavedSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearchList"];
+                };
+            };
+            /** @description an error, in this endpoint's family's shape (docs/api.md, Error bodies), with a code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorStatus"];
+                };
+            };
+        };
+    };
+    createSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /** @description an error, in this endpoint's family's shape (docs/api.md, Error bodies), with a code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorStatus"];
+                };
+            };
+        };
+    };
+    getSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the saved search's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /** @description an error, in this endpoint's family's shape (docs/api.md, Error bodies), with a code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorStatus"];
+                };
+            };
+        };
+    };
+    updateSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the saved search's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedSearchChange"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /** @description an error, in this endpoint's family's shape (docs/api.md, Error bodies), with a code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorStatus"];
+                };
+            };
+        };
+    };
+    deleteSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the saved search's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearchDeleted"];
+                };
+            };
+            /** @description an error, in this endpoint's family's shape (docs/api.md, Error bodies), with a code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorStatus"];
+                };
+            };
+        };
+    };
+    runSavedSearch: {
+        parameters: {
+            query?: {
+                /** @description results to skip, as offset of POST /api/search/ (when the body has no page) */
+                offset?: number;
+                /** @description results to return, as limit of POST /api/search/ (when the body has no page) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the saved search's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedRunRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageResponse"];
                 };
             };
             /** @description an error, in this endpoint's family's shape (docs/api.md, Error bodies), with a code */

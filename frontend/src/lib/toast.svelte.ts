@@ -6,6 +6,8 @@ export interface Toast {
   text: string;
   /** The language of a text that is Trove's own words, not the UI's ("en"). */
   lang?: string;
+  /** A button beside the text ("Show"): runs and dismisses the toast. */
+  action?: { label: string; run: () => void };
 }
 
 /** The toasts shown, oldest first (at most four). */
@@ -14,10 +16,15 @@ export const toasts = new (class {
 })();
 let next = 1;
 
-export function toast(text: string, kind: Toast['kind'] = 'info', ms = kind === 'error' ? 6000 : 2800, lang?: string): void {
+export function toast(text: string, kind: Toast['kind'] = 'info', ms = kind === 'error' ? 6000 : 2800, lang?: string, action?: Toast['action']): void {
   const id = next++;
-  toasts.list = [...toasts.list.slice(-3), { id, kind, text, lang }];
+  toasts.list = [...toasts.list.slice(-3), { id, kind, text, lang, action }];
   setTimeout(() => dismiss(id), ms);
+}
+
+/** A notice with a button that acts on it; it stays long enough to be read and used. */
+export function toastAction(text: string, label: string, run: () => void): void {
+  toast(text, 'info', 10_000, undefined, { label, run });
 }
 
 /** A message of the server's, in its own words (English). */

@@ -1,4 +1,5 @@
 import type * as Go from './events';
+import type { components } from './openapi';
 
 // Shapes of the Trove API (docs/api.md). Both transports return these.
 // Those the backend's events carry come from events.ts (generated from the
@@ -347,6 +348,18 @@ export interface FilterApplied {
   removed_count: number;
 }
 
+// Saved searches: the API's own shapes (openapi.d.ts).
+type Schemas = components['schemas'];
+/** A search the server keeps under a name (GET /api/saved-searches). */
+export type SavedSearch = Schemas['SavedSearch'];
+export type SavedSearchList = Schemas['SavedSearchList'];
+/** The body of POST /api/saved-searches. */
+export type SavedSearchRequest = Schemas['SavedSearchRequest'];
+/** The body of PUT /api/saved-searches/{id}: name and notify alone, or query with the rest of the search. */
+export type SavedSearchChange = Schemas['SavedSearchChange'];
+/** New files match a saved search that notifies (the saved.matched event). */
+export type SavedMatched = Go.SavedMatched;
+
 /** An AI agent's call of a tool of the MCP server (the mcp.call event). */
 export type AgentCall = Go.AgentCall;
 
@@ -375,6 +388,8 @@ const eventKinds: Record<EventType, true> = {
   'embedding.status': true,
   'index.status': true,
   'mcp.call': true,
+  'saved.matched': true,
+  'saved.changed': true,
   resync: true,
 };
 
