@@ -171,7 +171,9 @@ func (ix *Indexer) Rebuild(ctx context.Context) (int, error) {
 	for _, d := range dirs {
 		f := ix.register(d)
 		if o, ok := old[d.ID]; ok {
+			ix.mu.Lock() // f is in the map now: status readers see it
 			f.polling, f.message = o.polling, o.message
+			ix.mu.Unlock()
 		}
 	}
 	ix.Log.Warn("the index was rebuilt; every file is indexed again", "folders", len(dirs), "old_index", aside)
