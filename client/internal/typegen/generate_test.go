@@ -36,7 +36,10 @@ func TestGenerateFollowsTheDocument(t *testing.T) {
 	  "PageHit":{"type":"object","required":["file_id"],"properties":{"file_id":{"type":"integer"},"score":{"type":"number"}}},
 	  "SearchRequest":{"type":"object","required":["query"],"properties":{"query":{"anyOf":[{"type":"string"},{"type":"null"}]},"min_score":{"anyOf":[{"type":"number"},{"type":"null"}]},"tags":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]}}},
 	  "Status":{"type":"object","properties":{}},"FolderList":{"type":"object","properties":{}},"Watched":{"type":"object","properties":{}},
-	  "QueueStatus":{"type":"object","properties":{}},"File":{"type":"object","properties":{}}}}}`
+	  "QueueStatus":{"type":"object","properties":{}},"File":{"type":"object","properties":{}},
+	  "SavedSearch":{"type":"object","properties":{}},"SavedSearchList":{"type":"object","properties":{}},
+	  "SavedSearchRequest":{"type":"object","properties":{}},"SavedSearchChange":{"type":"object","properties":{}},
+	  "SavedRunRequest":{"type":"object","properties":{}}}}}`
 	src, err := Generate([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
