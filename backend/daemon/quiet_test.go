@@ -43,13 +43,20 @@ func (c *fakeClock) after(d time.Duration) <-chan time.Time {
 // fires it.
 func (c *fakeClock) next(t *testing.T) time.Duration {
 	t.Helper()
+	tm := c.take(t)
+	tm.fire <- c.move(tm.d)
+	return tm.d
+}
+
+// take takes the wait the loop asked for, leaving the loop waiting on it.
+func (c *fakeClock) take(t *testing.T) fakeTimer {
+	t.Helper()
 	select {
 	case tm := <-c.timers:
-		tm.fire <- c.move(tm.d)
-		return tm.d
+		return tm
 	case <-time.After(10 * time.Second):
 		t.Fatal("the loop asked for no wait")
-		return 0
+		return fakeTimer{}
 	}
 }
 
@@ -78,14 +85,18 @@ func TestQuietReturnsMemoryOncePerQuietSpell(t *testing.T) {
 	if freed() != 1 {
 		t.Fatalf("a second quiet spell without work: %d returns, want 1", freed())
 	}
-	// A request 10 s into the next wait: the spell is counted from it.
-	clock.move(-20 * time.Second)
+	// A request 10 s into the next wait, made while the loop waits (not
+	// while it works out its next wait): the spell is counted from it.
+	tm := clock.take(t)
+	clock.move(10 * time.Second)
 	q.touch()
-	clock.move(20 * time.Second)
-	if d := clock.next(t); d != 10*time.Second || freed() != 1 {
-		t.Fatalf("after a request: waits %v with %d returns, want 10s and 1", d, freed())
+	tm.fire <- clock.move(tm.d - 10*time.Second)
+	// Checked before the wait fires: at its end the loop returns memory.
+	if tm = clock.take(t); tm.d != 10*time.Second || freed() != 1 {
+		t.Fatalf("after a request: waits %v with %d returns, want 10s and 1", tm.d, freed())
 	}
-	clock.next(t)
+	tm.fire <- clock.move(tm.d)
+	clock.next(t) // the wait the loop asked for after returning memory
 	if freed() != 2 {
 		t.Fatalf("after the request's quiet spell: %d returns, want 2", freed())
 	}
