@@ -32,14 +32,15 @@ func (s *Server) Window() http.Handler {
 	serve := s.app.Server().Handler // with outermost: panics and request counting
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req fasthttp.Request
-		if err := windowRequest(&req, r); err != nil {
-			http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
-			return
-		}
+		err := windowRequest(&req, r)
 		var fctx fasthttp.RequestCtx
 		fctx.Init(&req, windowAddr, nil)
 		fctx.SetUserValue(windowCall{}, r.Context())
-		serve(&fctx)
+		if err != nil {
+			s.answerError(&fctx, err) // in the endpoint's shape, as over the network
+		} else {
+			serve(&fctx)
+		}
 		writeWindowResponse(w, &fctx.Response)
 	})
 }
@@ -59,7 +60,7 @@ func windowRequest(req *fasthttp.Request, r *http.Request) error {
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, BodyLimit+1))
 	if err != nil {
-		return err
+		return fiber.NewError(fiber.StatusBadRequest, "the request's body could not be read: "+err.Error())
 	}
 	if len(body) > BodyLimit {
 		return fiber.ErrRequestEntityTooLarge

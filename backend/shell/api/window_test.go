@@ -120,8 +120,8 @@ func TestTheWindowsBodiesAreChecked(t *testing.T) {
 		t.Errorf("text/plain: %d %s", w.Code, w.Body)
 	}
 	huge := `{"query": "` + strings.Repeat("a", 2<<20) + `"}`
-	if w := windowDo(t, s, "POST", "/api/search/", huge); w.Code != http.StatusRequestEntityTooLarge {
-		t.Errorf("a body over the limit: %d", w.Code)
+	if w := windowDo(t, s, "POST", "/api/search/", huge); w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), `"code":"BODY_TOO_LARGE"`) {
+		t.Errorf("a body over the limit: %d %s, want 413 in the endpoint's shape", w.Code, w.Body)
 	}
 	if r := s.Get("/api/settings/"); r.Field("queue.max_retries") == float64(1) {
 		t.Errorf("a refused body changed a setting: %s", r.Body)
