@@ -73,16 +73,25 @@ func (s *Store) SavedSearch(ctx context.Context, id int64) (core.SavedSearch, er
 // AddSavedSearch records a new saved search (its ID is ignored) and
 // returns it as recorded; ErrNameTaken when its name is another's.
 func (s *Store) AddSavedSearch(ctx context.Context, ss core.SavedSearch) (core.SavedSearch, error) {
-	r := ss.Request
-	res, err := s.wdb().ExecContext(ctx, `INSERT INTO saved_searches(name, name_key, query, directory, filters, sort, sort_order, mode,
-			notify, created_ns, updated_ns, seen_file_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		ss.Name, SavedKey(ss.Name), r.Query, r.Directory, r.Filters, r.Sort, r.Order, r.Mode, ss.Notify,
-		ss.Created.UnixNano(), ss.Updated.UnixNano(), ss.SeenFileID)
+	ss.ID = 0
+	id, err := insertSaved(ctx, s.wdb(), ss)
 	if err != nil {
 		return ss, savedWriteError(err)
 	}
-	ss.ID, _ = res.LastInsertId()
+	ss.ID = id
 	return ss, nil
+}
+
+// insertSaved inserts ss into db under its id, or a new one when it has
+// none (0), and returns the id.
+func insertSaved(ctx context.Context, db *sql.DB, ss core.SavedSearch) (int64, error) {
+	r := ss.Request
+	var id int64
+	err := db.QueryRowContext(ctx, `INSERT INTO saved_searches(id, name, name_key, query, directory, filters, sort, sort_order, mode,
+			notify, created_ns, updated_ns, seen_file_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		sql.NullInt64{Int64: ss.ID, Valid: ss.ID != 0}, ss.Name, SavedKey(ss.Name), r.Query, r.Directory, r.Filters, r.Sort, r.Order, r.Mode,
+		ss.Notify, ss.Created.UnixNano(), ss.Updated.UnixNano(), ss.SeenFileID).Scan(&id)
+	return id, err
 }
 
 // UpdateSavedSearch replaces a saved search's record (all but its id and
@@ -164,11 +173,7 @@ func keepSaved(ctx context.Context, from, to *sql.DB) error {
 		return nil
 	}
 	for _, ss := range old {
-		r := ss.Request
-		if _, err := to.ExecContext(ctx, `INSERT INTO saved_searches(id, name, name_key, query, directory, filters, sort, sort_order, mode,
-				notify, created_ns, updated_ns, seen_file_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			ss.ID, ss.Name, SavedKey(ss.Name), r.Query, r.Directory, r.Filters, r.Sort, r.Order, r.Mode, ss.Notify,
-			ss.Created.UnixNano(), ss.Updated.UnixNano(), ss.SeenFileID); err != nil {
+		if _, err := insertSaved(ctx, to, ss); err != nil {
 			return fmt.Errorf("keep saved searches: %w", err)
 		}
 	}
