@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"trove/backend/core"
+	"trove/backend/engine/scan"
 	"trove/backend/store"
 )
 
@@ -223,13 +225,7 @@ func (s *Service) buildSaved(req core.SavedRequest, page SavedPage) (PageRequest
 
 // below reports whether dir is a watched folder or lies in one.
 func below(dirs []core.WatchedDirectory, dir string) bool {
-	for _, d := range dirs {
-		root := strings.TrimSuffix(d.Path, "/")
-		if dir == root || strings.HasPrefix(dir, root+"/") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(dirs, func(d core.WatchedDirectory) bool { return scan.Within(d.Path, dir) })
 }
 
 // stale words a request error of a saved search as the saved search's,
