@@ -14,14 +14,34 @@ import (
 )
 
 // Check looks for damage: SQLite's quick_check over every b-tree of the
-// file, then FTS5's integrity-check of both full-text indexes, which
+// file, then FTS5's integrity-check of each full-text table, which
 // decodes every segment (quick_check reads an FTS segment as an opaque
 // blob, so a torn segment page passes it). It returns the problems found;
-// none means the index is sound. The FTS5 checks are write statements that
-// change nothing: they run on the writer, so writes wait for them.
+// none means the index is sound.
+//
+// Both run on a connection opened for the check. A pooled connection
+// keeps each FTS5 table's structure (its list of segments) from its last
+// search, and quick_check asks FTS5 to check itself without reading the
+// structure again: after a merge it looked for segments merged away and
+// reported damage that was not there.
 func (s *Store) Check(ctx context.Context) ([]string, error) {
+	db, err := openPool(s.path, false, &s.langs)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	problems, err := quickCheck(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	fts, err := s.checkFullText(ctx, db)
+	return append(problems, fts...), err
+}
+
+func quickCheck(ctx context.Context, db *sql.DB) ([]string, error) {
 	var problems []string
-	rows, err := s.rdb().QueryContext(ctx, `PRAGMA quick_check`)
+	rows, err := db.QueryContext(ctx, `PRAGMA quick_check`)
 	if err == nil {
 		for rows.Next() {
 			var line string
@@ -38,31 +58,21 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 	if err != nil {
 		problems = append(problems, "quick_check: "+err.Error())
 	}
-	fts, err := s.checkFullText(ctx)
-	return append(problems, fts...), err
+	return problems, nil
 }
 
-// checkFullText runs FTS5's integrity-check of both full-text tables on a
-// connection opened for it (nothing cached from earlier statements), while
-// it holds the writer so that no write starts meanwhile.
-func (s *Store) checkFullText(ctx context.Context) ([]string, error) {
+// checkFullText runs FTS5's integrity-check of every full-text table on
+// db while it holds the writer: the checks are write statements that
+// change nothing, and no write starts meanwhile. (A write statement reads
+// the structure afresh, so db's search of it in quick_check is no harm.)
+func (s *Store) checkFullText(ctx context.Context, db *sql.DB) ([]string, error) {
 	writer, err := s.wdb().Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer writer.Close()
-	return s.ftsCheck(ctx)
-}
-
-func (s *Store) ftsCheck(ctx context.Context) ([]string, error) {
-	db, err := openPool(s.path, false, &s.langs)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
 	var problems []string
-	for _, t := range []string{"fts_files", "fts_content"} {
+	for _, t := range fullTextTables {
 		_, err := db.ExecContext(ctx, `INSERT INTO `+t+`(`+t+`) VALUES('integrity-check')`)
 		if err != nil && !IsCorrupt(err) {
 			return nil, fmt.Errorf("%s integrity-check: %w", t, err)

@@ -15,8 +15,8 @@ import (
 // transaction: other writes and the end of the process can come between
 // steps, and FTS5 keeps the merge's progress in the index itself.
 
-// mergedTables are the full-text tables merged, in order.
-var mergedTables = [...]string{"fts_content", "fts_files", "fts_names"}
+// fullTextTables are the full-text tables, in the order they are merged.
+var fullTextTables = [...]string{"fts_content", "fts_files", "fts_names"}
 
 // MergeStep writes up to about pages pages of merged segments, to the
 // first full-text table that has more than one segment; it reports
@@ -28,7 +28,7 @@ func (s *Store) MergeStep(ctx context.Context, pages int) (bool, error) {
 		return false, err
 	}
 	defer conn.Close()
-	for _, t := range mergedTables {
+	for _, t := range fullTextTables {
 		// total_changes() moves by two or more when the merge wrote
 		// anything (sqlite.org/fts5.html, the 'merge' command); a
 		// negative page count merges segments of every level.

@@ -36,7 +36,7 @@ func TestMergeStepsLeaveOneSegment(t *testing.T) {
 		return out
 	}
 	before := read()
-	for _, table := range mergedTables {
+	for _, table := range fullTextTables {
 		if n := segments(t, s, table); n < 10 {
 			t.Fatalf("%s: %d segments before merging, want many", table, n)
 		}
@@ -57,7 +57,7 @@ func TestMergeStepsLeaveOneSegment(t *testing.T) {
 	if more, err := s.MergeStep(ctx, 2); more || err != nil {
 		t.Fatalf("a merged index merged again: %v %v", more, err)
 	}
-	for _, table := range mergedTables {
+	for _, table := range fullTextTables {
 		if n := segments(t, s, table); n != 1 {
 			t.Fatalf("%s: %d segments after merging", table, n)
 		}
@@ -65,7 +65,7 @@ func TestMergeStepsLeaveOneSegment(t *testing.T) {
 	if after := read(); !slices.Equal(before, after) || len(after) == 0 {
 		t.Fatalf("searches changed by merging:\n%v\n%v", before, after)
 	}
-	for _, table := range mergedTables {
+	for _, table := range fullTextTables {
 		if _, err := s.wdb().Exec(`INSERT INTO ` + table + `(` + table + `) VALUES('integrity-check')`); err != nil {
 			t.Fatalf("%s: %v", table, err)
 		}
