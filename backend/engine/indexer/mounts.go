@@ -29,7 +29,10 @@ const defaultMountCheck = 10 * time.Second
 const lookTimeout = 5 * time.Second
 
 // maxStuckLooks caps the looks left waiting in the kernel: past it a
-// folder whose look would start is taken as unreachable at once.
+// folder whose look would start is taken as unreachable at once. Only
+// looks that overran lookTimeout count: looks in flight are many when
+// several workers drop files at once, and they are no sign of a dead
+// share.
 const maxStuckLooks = 4
 
 var stuckLooks atomic.Int32
@@ -44,14 +47,18 @@ func bounded[T any](look func() T) (T, bool) {
 		return zero, false
 	}
 	done := make(chan T, 1)
-	stuckLooks.Add(1)
+	// decided is set by the first of the answer and the wait's giving
+	// up: a look given up on counts as stuck until it returns.
+	var decided atomic.Bool
 	go func() {
-		defer stuckLooks.Add(-1)
 		var v T
 		if err := core.Safe(func() { v = look() }); err == nil {
 			done <- v
 		}
 		close(done)
+		if !decided.CompareAndSwap(false, true) {
+			stuckLooks.Add(-1)
+		}
 	}()
 	t := time.NewTimer(lookTimeout)
 	defer t.Stop()
@@ -59,7 +66,12 @@ func bounded[T any](look func() T) (T, bool) {
 	case v, ok := <-done:
 		return v, ok
 	case <-t.C:
-		return zero, false
+		if decided.CompareAndSwap(false, true) {
+			stuckLooks.Add(1)
+			return zero, false
+		}
+		v, ok := <-done // it answered as the time ran out
+		return v, ok
 	}
 }
 

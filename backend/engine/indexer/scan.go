@@ -145,7 +145,7 @@ func (ix *Indexer) vanished(ctx context.Context, f folder, records map[uint64]*k
 	}
 	var events []queue.Event
 	for _, path := range paths {
-		if !exists(path) || ix.own.covers(path) {
+		if !mayBeAFile(path) || ix.own.covers(path) {
 			events = append(events, queue.Event{Path: path, Action: queue.ActionDelete, DirID: f.ID})
 		}
 	}
@@ -205,9 +205,16 @@ func (ix *Indexer) folderByID(id int64) (folder, bool) {
 	return *f, true
 }
 
-// exists reports whether something may still be at path: only a path that
-// is surely gone is dropped from the index (an unreadable one is kept).
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return !scan.Gone(err)
+// mayBeAFile reports whether a file the walk did not find may still be
+// one to keep: a regular file there (one the filters now exclude, left
+// for the filters' own clean-up) or a path that cannot be looked at (an
+// unreadable one is kept). A path that is gone, or is now a link, a
+// folder or another kind of file, goes: its removal looks at the disk
+// again, and indexes a folder's files.
+func mayBeAFile(path string) bool {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return !scan.Gone(err)
+	}
+	return info.Mode().IsRegular()
 }

@@ -487,9 +487,15 @@ func TestRescanQueuesWhatChanged(t *testing.T) {
 	}
 	changed := rec("changed.txt", core.StateIndexed, "")
 	changed.Size++
+	// An indexed file replaced by a link: the walk skips links, and the
+	// path is there, but the file is not.
+	linked := rec("linked.txt", core.StateIndexed, "")
+	if err := os.Symlink(filepath.Join(root, "same.txt"), linked.Path); err != nil {
+		t.Fatal(err)
+	}
 	fake.dirs[1] = core.WatchedDirectory{ID: 1, Path: root, Recursive: true, IsActive: true}
 	fake.records[1] = map[string]store.Record{}
-	for _, r := range []store.Record{rec("same.txt", core.StateIndexed, ""), changed, rec("gone.txt", core.StateIndexed, ""),
+	for _, r := range []store.Record{rec("same.txt", core.StateIndexed, ""), changed, linked, rec("gone.txt", core.StateIndexed, ""),
 		rec("full.txt", core.StateFailed, "database or disk is full"), rec("sub/deep.txt", core.StateFailed, "not UTF-8")} {
 		fake.records[1][r.Path] = r
 	}
@@ -501,6 +507,7 @@ func TestRescanQueuesWhatChanged(t *testing.T) {
 	}
 	want := []string{
 		"delete " + filepath.Join(root, "gone.txt") + " @1",
+		"delete " + filepath.Join(root, "linked.txt") + " @1",
 		"index " + filepath.Join(root, "changed.txt") + " @1",
 		"index " + filepath.Join(root, "full.txt") + " @1",
 	}
