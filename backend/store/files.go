@@ -174,7 +174,7 @@ func (s *Store) PutDocuments(ctx context.Context, docs []Document) ([]int64, err
 	// A query's words are stemmed in the languages of the index: a file's
 	// is added before it can match.
 	for _, doc := range docs {
-		s.langs.add(doc.Lang)
+		s.langs.add(1, doc.Lang)
 	}
 	err := s.tx(ctx, func(tx *writeTx) error {
 		w, err := newDocWriter(ctx, tx)

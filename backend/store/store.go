@@ -131,12 +131,20 @@ func (s *Store) loadCounts() error {
 	}
 	s.passages.Store(n)
 	s.docs.Store(docs)
-	langs, err := queryList[string](context.Background(), s.rdb(), `SELECT DISTINCT lang FROM files WHERE lang != ''`)
+	rows, err := s.rdb().Query(`SELECT lang, count(*) FROM files WHERE lang != '' GROUP BY lang`)
 	if err != nil {
 		return fmt.Errorf("read languages: %w", err)
 	}
-	s.langs.add(langs...)
-	return nil
+	defer rows.Close()
+	for rows.Next() {
+		var lang string
+		var files int64
+		if err := rows.Scan(&lang, &files); err != nil {
+			return fmt.Errorf("read languages: %w", err)
+		}
+		s.langs.add(files, lang)
+	}
+	return rows.Err()
 }
 
 func openPool(path string, readOnly bool, langs *langSet) (*sql.DB, error) {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -105,5 +106,53 @@ func TestLanguagesMigration(t *testing.T) {
 		if err != nil || len(hits) != 1 {
 			t.Errorf("%s: %+v, %v; want one file", w, hits, err)
 		}
+	}
+}
+
+// Whether the index knows a word as typed goes by its main languages: a
+// word held only as the stem of a language few files are in counts as
+// unknown there, and as known once that language holds a real share, also
+// after the index is opened again.
+func TestMainLanguagesTellKnownWords(t *testing.T) {
+	s, dir := openTemp(t)
+	d, err := s.AddDirectory(ctx, "/m", true, "", time.Unix(1_700_000_000, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(path, lang, text string) {
+		doc := doc(d.ID, path, text)
+		doc.Lang = lang
+		if _, err := s.PutDocument(ctx, doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("/m/de0.txt", "de", "Die Datei liegt auf dem Server.")
+	for i := range 30 {
+		put(fmt.Sprintf("/m/en%02d.txt", i), "en", "The roof was leaking through the ceiling.")
+	}
+	known := func() (all, main int) {
+		a, err := s.WordDocFreqs(ctx, []string{"dateien"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := s.MainWordDocFreqs(ctx, []string{"dateien"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a["dateien"], m["dateien"]
+	}
+	if all, main := known(); all != 1 || main != 0 {
+		t.Fatalf("one German file in 31: dateien in %d files, %d in the main languages; want 1, 0", all, main)
+	}
+	for i := 1; i < 3; i++ {
+		put(fmt.Sprintf("/m/de%d.txt", i), "de", "Die Datei liegt auf dem Server.")
+	}
+	s.Close()
+	if s, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if all, main := known(); all != 3 || main != 3 {
+		t.Fatalf("three German files in 33, opened again: dateien in %d files, %d in the main languages; want 3, 3", all, main)
 	}
 }

@@ -35,6 +35,7 @@ type Evidence interface {
 	DocCount() int
 	RankDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
 	WordDocFreqs(ctx context.Context, words []string) (map[string]int, error)
+	MainWordDocFreqs(ctx context.Context, words []string) (map[string]int, error)
 	FileDocFreqs(ctx context.Context, terms []string) (int, map[string]int, error)
 	TermMatches(ctx context.Context, t store.TermTable, q store.Expr, scope store.TermScope) ([]store.TermMatch, store.TableStats, error)
 	PhraseFiles(ctx context.Context, t store.TermTable, phrases []store.Phrase, filter store.FileFilter) ([][]int64, error)

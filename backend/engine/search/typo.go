@@ -27,9 +27,13 @@ const maxCorrectable = 40
 
 // correct adds corrections of unknown typed words.
 func (s *searcher) correct(ctx context.Context) error {
+	unknown, err := s.unknownWords(ctx)
+	if err != nil {
+		return err
+	}
 	var fixes []qterm
 	for _, t := range s.terms {
-		if t.source != Typed || !t.single() || t.stop || s.termDF(t) > 0 || !correctable(t.text) {
+		if !unknown[t.text] {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -70,6 +74,31 @@ func (s *searcher) correct(ctx context.Context) error {
 	}
 	s.terms = append(s.terms, fixes...)
 	return nil
+}
+
+// unknownWords are the typed words to correct: those no name holds and
+// no text holds in the index's main languages. (Found only as the stem
+// of a language few files are in, a word is likelier misspelt than
+// meant: see store.MainWordDocFreqs.)
+func (s *searcher) unknownWords(ctx context.Context) (map[string]bool, error) {
+	var typed, words []string
+	for _, t := range s.terms {
+		if t.source == Typed && t.single() && len(t.phrase.Words) == 1 && !t.stop && s.df[fileTable][t.stem] == 0 && correctable(t.text) {
+			typed, words = append(typed, t.text), append(words, t.phrase.Words[0])
+		}
+	}
+	if len(words) == 0 {
+		return nil, nil
+	}
+	main, err := s.eng.Store.MainWordDocFreqs(ctx, words)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for i, w := range words {
+		out[typed[i]] = main[w] == 0
+	}
+	return out, nil
 }
 
 // correctable reports whether a folded word is worth correcting: of a
