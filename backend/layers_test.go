@@ -116,6 +116,7 @@ var engineRank = map[string]int{
 	"backend/engine/provider":                 0,
 	"backend/engine/events":                   0,
 	"backend/engine/scheduler":                0,
+	"backend/engine/thumbs":                   0,
 	"backend/engine/embedding/internal/model": 0,
 
 	"backend/engine/extract":   1,

@@ -34,6 +34,7 @@ var (
 	NoApplication       = &Fault{kind: ErrInvalid, name: "no application opens the file's type"}
 	NoClipboard         = &Fault{kind: ErrInvalid, name: "no clipboard to copy to"}
 	NoOpener            = &Fault{kind: ErrInvalid, name: "this Trove cannot open files"}
+	NoThumbnail         = &Fault{kind: ErrInvalid, name: "a file Trove draws no small picture of"}
 	NoWindow            = &Fault{kind: ErrInvalid, name: "no window to show"}
 	NotAnImage          = &Fault{kind: ErrInvalid, name: "a file the preview does not show as an image"}
 	NotIndexed          = &Fault{kind: ErrNotFound, name: "a file the index knows but did not index"}

@@ -17,6 +17,7 @@ import (
 	"trove/backend/engine/filters"
 	"trove/backend/engine/provider"
 	"trove/backend/engine/settings"
+	"trove/backend/engine/thumbs"
 )
 
 // Deps are the parts a Service is built from.
@@ -77,6 +78,7 @@ type Service struct {
 	getenv   func(string) string
 	ownDirs  []ownDir
 	ocr      *extract.OCRProbe
+	thumbs   *thumbs.Cache // nil: pictures are drawn each time
 
 	filterMu   chan struct{} // serialises filter edits with their cleanup
 	settingsMu chan struct{} // serialises settings updates with their checks
@@ -107,6 +109,7 @@ func New(d Deps) *Service {
 		searchTimeout: cmp.Or(d.SearchTimeout, DefaultSearchTimeout), searchHook: d.SearchHook,
 		ocr: cmp.Or(d.OCR, extract.DefaultOCR()), savedBuilder: d.BuildSaved, savedSettle: cmp.Or(d.SavedSettle, defaultSavedSettle),
 	}
+	s.thumbs = thumbnailCache(d.DataDir)
 	s.settings.OnChange(func(_, cur core.Settings) { s.bus.Publish(cur) })
 	return s
 }

@@ -38,6 +38,7 @@ var families = []struct {
 	// endpoint the spec does not name; the rest of /api/files is bare.
 	{"", "/api/files/*/preview", shapeStatus},
 	{"", "/api/files/*/image", shapeStatus},
+	{"", "/api/files/*/thumbnail", shapeStatus},
 	{"", "/api/files/*/apps", shapeStatus},
 	{"", "/api/files/*/open-with", shapeStatus},
 	{"", "/api/files", shapeBare},

@@ -3,6 +3,7 @@ package api
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"trove/backend/service"
 	"trove/backend/shell/views"
 )
 
@@ -35,6 +36,29 @@ func (s *Server) fileImage(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, mime)
 	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; sandbox; "+noFraming)
 	c.Set(fiber.HeaderContentDisposition, "inline")
+	return c.Send(data)
+}
+
+// GET /api/files/:file_id/thumbnail?size=: a small picture of an indexed
+// image or PDF, as PNG. It may be kept by the browser: a changed file has
+// a new picture, drawn only when the file was indexed again.
+func (s *Server) fileThumbnail(c *fiber.Ctx) error {
+	id, err := fileID(c)
+	if err != nil {
+		return err
+	}
+	px, err := intQuery(c, "size", service.DefaultThumbnail, service.MinThumbnail, service.MaxThumbnail)
+	if err != nil {
+		return err
+	}
+	data, err := s.svc.Thumbnail(c.UserContext(), id, px)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "image/png")
+	c.Set(fiber.HeaderContentSecurityPolicy, "default-src 'none'; sandbox; "+noFraming)
+	c.Set(fiber.HeaderContentDisposition, "inline")
+	c.Set(fiber.HeaderCacheControl, "private, max-age=300")
 	return c.Send(data)
 }
 

@@ -189,6 +189,7 @@ func (s *Server) routes(opt Options) {
 	files.Post("/:file_id/reveal", s.openFile(true))
 	files.Get("/:file_id/preview", s.previewFile)
 	files.Get("/:file_id/image", s.fileImage)
+	files.Get("/:file_id/thumbnail", s.fileThumbnail)
 	files.Get("/:file_id/apps", s.fileApps)
 	files.Post("/:file_id/open-with", s.openWith)
 

@@ -34,6 +34,7 @@ var codes = map[*core.Fault]string{
 	core.NoApplication:       "NO_APPLICATION",
 	core.NoClipboard:         "NO_CLIPBOARD",
 	core.NoOpener:            "NO_OPENER",
+	core.NoThumbnail:         "NO_THUMBNAIL",
 	core.NoWindow:            "NO_WINDOW",
 	core.NotAnImage:          "NOT_AN_IMAGE",
 	core.NotIndexed:          "NOT_INDEXED",

@@ -157,6 +157,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/files/{file_id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A small picture of an indexed image or PDF (its first page), as PNG */
+        get: operations["fileThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/filters/apply": {
         parameters: {
             query?: never;
@@ -642,7 +659,7 @@ export interface components {
          * @description stable machine-readable code (docs/api.md lists what each means)
          * @enum {string}
          */
-        Code: "ALREADY_WATCHING" | "AUTHENTICATION_REQUIRED" | "BAD_REQUEST" | "BODY_TOO_LARGE" | "CONFLICT" | "EMPTY_UPDATE" | "FILE_CHANGED" | "FILE_GONE" | "FILE_NOT_FOUND" | "FOLDER_OFFLINE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "INDEX_DAMAGED" | "INDEX_NOT_WRITABLE" | "INTERNAL" | "INVALID_DIRECTORY" | "INVALID_FILTER" | "INVALID_ID" | "INVALID_JSON" | "INVALID_LIMIT" | "INVALID_MODE" | "INVALID_NAME" | "INVALID_NUMBER" | "INVALID_PARAMETER" | "INVALID_PATH" | "INVALID_PATTERN" | "INVALID_PATTERN_TYPE" | "INVALID_QUERY" | "INVALID_RULE" | "INVALID_TYPE" | "INVALID_VALUE" | "ITEM_NOT_FOUND" | "JOB_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_FIELD" | "NAME_TAKEN" | "NOT_AN_IMAGE" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "NOT_INDEXED" | "NOT_SUPPORTED" | "NO_APPLICATION" | "NO_CLIPBOARD" | "NO_OPENER" | "NO_WINDOW" | "OPEN_FAILED" | "OUT_OF_RANGE" | "PATTERN_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "READ_TIMEOUT" | "REBUILD_IN_PROGRESS" | "REQUEST_TIMEOUT" | "SAVED_SEARCH_NOT_FOUND" | "SEARCH_CANCELLED" | "SEARCH_TIMEOUT" | "STARTING" | "TIMEOUT" | "TOO_LARGE" | "TOO_MANY_CLIENTS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_REQUESTS" | "TOO_MANY_SAVED_SEARCHES" | "UNAUTHORIZED" | "UNAVAILABLE" | "UNKNOWN_FIELD" | "UNKNOWN_SETTING" | "UNSUPPORTED_MEDIA_TYPE" | "UNTRUSTED" | "URI_TOO_LONG";
+        Code: "ALREADY_WATCHING" | "AUTHENTICATION_REQUIRED" | "BAD_REQUEST" | "BODY_TOO_LARGE" | "CONFLICT" | "EMPTY_UPDATE" | "FILE_CHANGED" | "FILE_GONE" | "FILE_NOT_FOUND" | "FOLDER_OFFLINE" | "FORBIDDEN" | "HEADERS_TOO_LARGE" | "INDEX_DAMAGED" | "INDEX_NOT_WRITABLE" | "INTERNAL" | "INVALID_DIRECTORY" | "INVALID_FILTER" | "INVALID_ID" | "INVALID_JSON" | "INVALID_LIMIT" | "INVALID_MODE" | "INVALID_NAME" | "INVALID_NUMBER" | "INVALID_PARAMETER" | "INVALID_PATH" | "INVALID_PATTERN" | "INVALID_PATTERN_TYPE" | "INVALID_QUERY" | "INVALID_RULE" | "INVALID_TYPE" | "INVALID_VALUE" | "ITEM_NOT_FOUND" | "JOB_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "MISSING_FIELD" | "NAME_TAKEN" | "NOT_AN_IMAGE" | "NOT_FOUND" | "NOT_IMPLEMENTED" | "NOT_INDEXED" | "NOT_SUPPORTED" | "NO_APPLICATION" | "NO_CLIPBOARD" | "NO_OPENER" | "NO_THUMBNAIL" | "NO_WINDOW" | "OPEN_FAILED" | "OUT_OF_RANGE" | "PATTERN_NOT_FOUND" | "PROVIDER_UNAVAILABLE" | "READ_TIMEOUT" | "REBUILD_IN_PROGRESS" | "REQUEST_TIMEOUT" | "SAVED_SEARCH_NOT_FOUND" | "SEARCH_CANCELLED" | "SEARCH_TIMEOUT" | "STARTING" | "TIMEOUT" | "TOO_LARGE" | "TOO_MANY_CLIENTS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_REQUESTS" | "TOO_MANY_SAVED_SEARCHES" | "UNAUTHORIZED" | "UNAVAILABLE" | "UNKNOWN_FIELD" | "UNKNOWN_SETTING" | "UNSUPPORTED_MEDIA_TYPE" | "UNTRUSTED" | "URI_TOO_LONG";
         CorrectionView: {
             typed: string;
             suggested: string;
@@ -1653,6 +1670,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBare"];
+                };
+            };
+        };
+    };
+    fileThumbnail: {
+        parameters: {
+            query?: {
+                /** @description pixels on the picture's long side, 32 to 512 (default 256) */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the file's id */
+                file_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description an error, in this endpoint's family's shape (docs/api.md, Error bodies), with a code */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorStatus"];
                 };
             };
         };

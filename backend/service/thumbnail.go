@@ -1,0 +1,103 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"trove/backend/core"
+	"trove/backend/engine/thumbs"
+	"trove/backend/platform/fileread"
+)
+
+// The sizes a thumbnail may be asked in (pixels on its long side), and
+// the one given when none is.
+const (
+	MinThumbnail     = thumbs.MinPx
+	MaxThumbnail     = thumbs.MaxPx
+	DefaultThumbnail = thumbs.DefaultPx
+)
+
+// thumbnailCap is the most the kept pictures take on disk: at ~20 KB a
+// picture, the first pages of a few thousand results.
+const thumbnailCap = 64 << 20
+
+// maxThumbnailPDF is the largest PDF whose first page is drawn: pdftoppm
+// reads all of it from its standard input.
+const maxThumbnailPDF = 256 << 20
+
+// thumbnailCache is where the pictures are kept, when Trove has a data
+// dir.
+func thumbnailCache(dataDir string) *thumbs.Cache {
+	if dataDir == "" {
+		return nil
+	}
+	return &thumbs.Cache{Dir: filepath.Join(dataDir, "thumbnails"), Cap: thumbnailCap}
+}
+
+// Thumbnail is a small picture of an indexed file, as PNG, at most px
+// pixels on its long side: the image scaled down, or a PDF's first page.
+// As with Image, it is drawn only from the file that was indexed,
+// unchanged, and kept for that version of the file.
+func (s *Service) Thumbnail(ctx context.Context, id int64, px int) ([]byte, error) {
+	f, err := s.File(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	draw, err := drawerOf(f)
+	if err != nil {
+		return nil, err
+	}
+	rctx, cancel := fileread.WithTimeout(ctx, imageRead)
+	defer cancel()
+	_, fh, err := s.openIndexed(rctx, id, true)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	dev, ino := fileread.Identity(fh.Stat())
+	key := thumbs.Key{FileID: id, Device: dev, Inode: ino, Size: f.Size, ModNs: f.Modified.UnixNano(), Px: px}
+	if s.thumbs != nil {
+		if data, ok := s.thumbs.Get(key); ok {
+			return data, nil
+		}
+	}
+	data, err := draw(ctx, fh.Reader(), px)
+	switch {
+	case errors.Is(err, thumbs.ErrNoTool):
+		return nil, core.Fail(core.NoThumbnail, "no picture of file %d: %v", id, err)
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		return nil, core.Fail(core.NoThumbnail, "no picture of %s could be drawn: %v", f.Path, err)
+	}
+	if s.thumbs != nil {
+		if err := s.thumbs.Put(key, data); err != nil {
+			s.log.Warn("cannot keep a thumbnail", "dir", s.thumbs.Dir, "err", err)
+		}
+	}
+	return data, nil
+}
+
+type drawer func(ctx context.Context, r io.Reader, px int) ([]byte, error)
+
+// drawerOf says how a file's picture is drawn, or why none is.
+func drawerOf(f core.File) (drawer, error) {
+	switch {
+	case f.State != core.StateIndexed:
+		return nil, core.Fail(core.NotIndexed, "file %d is not indexed", f.ID)
+	case f.Mime == "application/pdf" && f.Size <= maxThumbnailPDF:
+		return func(ctx context.Context, r io.Reader, px int) ([]byte, error) {
+			return thumbs.PDF(ctx, io.LimitReader(r, maxThumbnailPDF), px)
+		}, nil
+	case strings.HasPrefix(f.Mime, "image/") && f.Mime != "image/svg+xml" && f.Size <= MaxImage:
+		return func(_ context.Context, r io.Reader, px int) ([]byte, error) {
+			return thumbs.Image(io.LimitReader(r, MaxImage), px)
+		}, nil
+	case f.Mime == "application/pdf" || strings.HasPrefix(f.Mime, "image/") && f.Mime != "image/svg+xml":
+		return nil, core.Fail(core.TooLarge, "file %d is too large to draw a small picture of", f.ID)
+	}
+	return nil, core.Fail(core.NoThumbnail, "file %d is %q: Trove draws small pictures of images and PDFs", f.ID, f.Mime)
+}
