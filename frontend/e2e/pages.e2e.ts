@@ -2,7 +2,8 @@
 // on page 3 of a four-page PDF shows "p. 3" by its result (card and table)
 // and in the preview, and opening the result starts the desktop's default
 // PDF viewer at page 3 (a viewer script named evince that records its
-// arguments, found through xdg-mime as on a desktop).
+// arguments, found through xdg-mime as on a desktop). The PDF's card shows
+// its first page as a small picture.
 
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -97,6 +98,14 @@ describe('pages', () => {
     await expect.poll(() => row.getByTestId('row-page').textContent(), { timeout: T }).toBe('p. 3');
     await page.getByTestId('view-cards').click();
     await expect.poll(() => card('report.pdf').count(), { timeout: T }).toBe(1);
+  });
+
+  it('draws the first page of a PDF as the picture on its card, and none for a text file', async () => {
+    const thumb = card('report.pdf').getByTestId('thumbnail');
+    await expect.poll(() => thumb.count(), { timeout: T }).toBe(1);
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalHeight), { timeout: T }).toBe(96);
+    expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeLessThan(96); // a portrait page
+    expect(await card('notes.txt').getByTestId('thumbnail').count()).toBe(0);
   });
 
   it('shows the page of each match in the preview', async () => {

@@ -368,6 +368,16 @@ export async function imageURL(id: number): Promise<string> {
   return URL.createObjectURL(await res.blob());
 }
 
+/** Whether the server draws a small picture of a file of this type (GET /api/files/{id}/thumbnail). */
+export const hasThumbnail = (mime: string): boolean => mime === 'application/pdf' || (mime.startsWith('image/') && mime !== 'image/svg+xml');
+
+/** A small picture of an indexed image or PDF, px on its long side, as a blob: URL the caller revokes. */
+export async function thumbnailURL(id: number, px: number): Promise<string> {
+  const res = await request('GET', `/api/files/${enc(String(id))}/thumbnail?size=${px}`, undefined, {}, 'image/png');
+  if (!res.ok) throw await refusal(res);
+  return URL.createObjectURL(await res.blob());
+}
+
 export const file = (id: number): Promise<FileRecord> => http('GET', `/api/files/${enc(String(id))}`);
 
 /** Opens an indexed file with its default application, at page (from 1) where the application can be told one. */
