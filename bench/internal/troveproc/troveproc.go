@@ -161,7 +161,11 @@ func (s *Server) Idle(root string, want int) (bool, error) {
 	}
 	done, _ := f["indexed_count"].(float64)
 	failed, _ := f["failed_count"].(float64)
-	return (f["status"] == "watching" || f["status"] == "complete") && int(done+failed) >= want, nil
+	// Names come first: a folder whose files are all recorded by name can
+	// look idle for a moment before their content is queued; pending
+	// counts those still waiting to be read.
+	pending, _ := f["pending_count"].(float64)
+	return (f["status"] == "watching" || f["status"] == "complete") && pending == 0 && int(done+failed) >= want, nil
 }
 
 // Index watches root and waits until it is indexed.
