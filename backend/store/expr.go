@@ -41,6 +41,10 @@ type Phrase struct {
 	// In, when not empty, restricts the phrase to these columns of its
 	// table (the file table's name and title, say).
 	In []Column
+	// Exact matches the text's words only in the form the query word has
+	// as written (its English stem, which every text holds beside its
+	// own language's), not in the forms of the index's other languages.
+	Exact bool
 }
 
 // Expr is a full-text query: any of its phrases (a file matches with one
@@ -75,7 +79,11 @@ func (e Expr) fts5() string {
 // fts5 writes the phrase as an FTS5 string literal (so its words are only
 // ever words), with its prefix mark and column filter.
 func (p Phrase) fts5() string {
-	s := `"` + strings.ReplaceAll(strings.Join(p.Words, " "), `"`, `""`) + `"`
+	text := strings.Join(p.Words, " ")
+	if p.Exact {
+		text = exactMark + text
+	}
+	s := `"` + strings.ReplaceAll(text, `"`, `""`) + `"`
 	if p.Prefix {
 		s += " *"
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -23,6 +24,11 @@ import (
 
 // tokenizerName is the FTS5 tokenizer the text table is declared with.
 const tokenizerName = "trove"
+
+// exactMark starts the text of a query phrase of Phrase.Exact: a
+// character of Unicode's private use area, neither letter nor digit, so
+// no word (tokens.Words) holds it.
+const exactMark = "\ue000"
 
 // langSet is the set of the languages of the indexed files, which query
 // words are stemmed in. It is shared by the store, which adds to it as it
@@ -98,7 +104,13 @@ type textTokenizer struct{ langs *langSet }
 // a query's terms in every language of the index.
 func (t textTokenizer) Tokenize(flags fts5.TokenizeFlag, text, locale string, emit fts5.TokenCallback) error {
 	if flags&fts5.TOKENIZE_QUERY != 0 {
-		return tokens.QueryTerms(text, t.langs.get(), func(term string, start, end int, colocated bool) error {
+		langs := t.langs.get()
+		if rest, ok := strings.CutPrefix(text, exactMark); ok {
+			// A phrase of Phrase.Exact: the words' English stems only. The
+			// mark is a character no word holds, so the offsets stand.
+			text, langs = strings.Repeat(" ", len(exactMark))+rest, nil
+		}
+		return tokens.QueryTerms(text, langs, func(term string, start, end int, colocated bool) error {
 			var f fts5.TokenFlag
 			if colocated {
 				f = fts5.TOKEN_COLOCATED

@@ -156,3 +156,41 @@ func TestMainLanguagesTellKnownWords(t *testing.T) {
 		t.Fatalf("three German files in 33, opened again: dateien in %d files, %d in the main languages; want 3, 3", all, main)
 	}
 }
+
+// An exact phrase matches a word in the form it has as written (its
+// English stem), not in the other forms of the index's languages.
+func TestExactPhrasesMatchTheWordAsWritten(t *testing.T) {
+	s, dir := openWithDir(t, "/x")
+	put := func(path, lang, text string) int64 {
+		d := doc(dir, path, text)
+		d.Lang = lang
+		id, err := s.PutDocument(ctx, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	pt := put("/x/pt.txt", "pt", "O acesso é exigido pelo sistema.")
+	fr := put("/x/fr.txt", "fr", "Le système exige un accès.")
+	for _, c := range []struct {
+		phrase Phrase
+		want   []int64
+	}{
+		{Phrase{Words: []string{"exigido"}}, []int64{pt, fr}}, // the French stem of exigido is exige's
+		{Phrase{Words: []string{"exigido"}, Exact: true}, []int64{pt}},
+		{Phrase{Words: []string{"système"}, Exact: true}, []int64{fr}},
+	} {
+		hits, _, err := s.TermMatches(ctx, ContentTable, Any(c.phrase), TermScope{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, h := range hits {
+			got = append(got, h.FileID)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%+v matched %v, want %v", c.phrase, got, c.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"trove/backend/core"
 	"trove/backend/store"
+	"trove/backend/store/tokens"
 )
 
 // Phase two: the shortlist, whose evidence is completed (every term in
@@ -105,7 +106,11 @@ type completion struct {
 	ids   []int64
 	terms []int      // the terms counted, in the order of expr's phrases
 	expr  store.Expr // their phrases
-	near  []float64  // the leading typed terms' IDFs, for the text's proximity
+	// twins are the terms the text counts again as written (otherForms),
+	// whose phrases follow the terms' in textExpr.
+	twins    []int
+	textExpr store.Expr
+	near     []float64 // the leading typed terms' IDFs, for the text's proximity
 	// proximity says whether the text's walk reads near.
 	proximity bool
 	// walk says, per table, whether the terms' matches are walked for the
@@ -126,6 +131,13 @@ func (s *searcher) completion(ids []int64) completion {
 			}
 		}
 	}
+	c.textExpr = c.expr
+	c.twins = s.otherForms(c.terms)
+	for _, i := range c.twins {
+		exact := s.terms[i].phrase
+		exact.Exact = true
+		c.textExpr.Phrases = append(slices.Clip(c.textExpr.Phrases), exact)
+	}
 	for _, id := range ids {
 		if !s.placed[id] {
 			c.missing = append(c.missing, id)
@@ -140,6 +152,26 @@ func (s *searcher) completion(ids []int64) completion {
 		}
 	}
 	return c
+}
+
+// otherForms are the terms among terms that some files' text holds only
+// in another language's form: typed words (and corrections) of one word,
+// as the index stems them, not CJK, which has no other form.
+func (s *searcher) otherForms(terms []int) []int {
+	if s.tuning.OtherForm >= 1 {
+		return nil
+	}
+	var out []int
+	for _, i := range terms {
+		t := s.terms[i]
+		if t.source == Feedback || !t.single() || len(t.phrase.Words) != 1 || tokens.HasCJK(t.phrase.Words[0]) {
+			continue
+		}
+		if exact, ok := s.exactDF[t.stem]; ok && exact < s.df[textTable][t.stem] {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // completed is what a completion read.
@@ -200,7 +232,11 @@ func (w *walk) run(ctx context.Context, ix Evidence, c completion, part []int64)
 		if w.table == textTable && c.proximity {
 			scope.Near = c.near
 		}
-		w.ms, w.stats, w.err = ix.TermMatches(ctx, tables[w.table], c.expr, scope)
+		expr := c.expr
+		if w.table == textTable {
+			expr = c.textExpr
+		}
+		w.ms, w.stats, w.err = ix.TermMatches(ctx, tables[w.table], expr, scope)
 	}); err != nil {
 		w.err = err
 	}
@@ -230,13 +266,16 @@ func (ev *evidence) complete(c completion, got completed, terms int) {
 			}
 		}
 		if c.walk[textTable] {
-			cand.Near = nil
+			cand.Near, cand.Other = nil, nil
 		}
 	}
 	for t := range numTables {
 		if c.walk[t] {
 			ev.apply(t, c.terms, got.matches[t], got.stats[t])
 		}
+	}
+	if c.walk[textTable] {
+		ev.applyOther(len(c.terms), c.twins, got.matches[textTable])
 	}
 	for id, m := range got.best {
 		cand := ev.cands[id]

@@ -13,6 +13,10 @@ type keywords struct {
 	words   []NameWord
 	literal string // the words for name matching, folded, in order (see literal)
 	prune   bool   // the index is large: phase one reads only selective terms
+	// exactDF is, per typed word's stem, how many files' text holds the
+	// word as written (its English stem): fewer than df's count when some
+	// hold it only in another language's form.
+	exactDF map[string]int
 }
 
 // evidence is what retrieval has learned of the candidate files: their
@@ -85,6 +89,27 @@ func (ev *evidence) apply(t int, terms []int, ms []store.TermMatch, stats store.
 				}
 				c.Near[i] = float64(m.Near[k])
 			}
+		}
+	}
+}
+
+// applyOther records, for each term of twins, its occurrences in each
+// file's text in another language's form only: its count there less its
+// twin's, the twins' counts following the n terms' in each match.
+func (ev *evidence) applyOther(n int, twins []int, ms []store.TermMatch) {
+	if len(twins) == 0 {
+		return
+	}
+	for _, m := range ms {
+		c := ev.cand(m.FileID)
+		for j, i := range twins {
+			if i >= len(c.TF) {
+				continue
+			}
+			for len(c.Other) <= i {
+				c.Other = append(c.Other, 0)
+			}
+			c.Other[i] = max(0, c.TF[i][FieldText]-m.Freq(n+j, 0))
 		}
 	}
 }

@@ -81,6 +81,11 @@ type Candidate struct {
 	// terms in the text (store.TermMatch.Near); known once the evidence is
 	// complete.
 	Near []float64
+	// Other is, per query word, how many of its occurrences in the text
+	// are in another language's form only, not as written (a French
+	// file's "exige" for "exigido"); known once the evidence is complete,
+	// and only for words some files hold so.
+	Other []int32
 	// Path, Name and Folders place the file (folders below its watched
 	// folder, slash-separated).
 	Path, Name, Folders string
@@ -321,30 +326,56 @@ func bm25f(terms []Term, c *Candidate, col Collection, t Tuning) float64 {
 		if i >= len(c.TF) {
 			break
 		}
-		s += termScore(term, pseudoFreq(c.TF[i], c, col, t), t)
+		s += termScore(term, c, i, col, t)
 	}
 	return s
 }
 
-// termScore is one term's part of BM25F given its pseudo-frequency.
-func termScore(term Term, tf float64, t Tuning) float64 {
+// termScore is term i's part of BM25F. Its occurrences in the text in
+// another language's form only count OtherForm each, and a file that
+// holds it only so earns OtherForm of its presence: such a form is often
+// another word that shares the stem ("exige" is not "exigido").
+func termScore(term Term, c *Candidate, i int, col Collection, t Tuning) float64 {
+	var other int32
+	if i < len(c.Other) {
+		other = c.Other[i]
+	}
+	tf := pseudoFreq(c.TF[i], (1-t.OtherForm)*float64(other), c, col, t)
 	if tf <= 0 {
 		return 0
 	}
-	return term.Weight * term.IDF * (t.Presence + (1-t.Presence)*tf/(t.K1+tf))
+	presence := t.Presence
+	if other > 0 && other == total(c.TF[i]) {
+		presence *= t.OtherForm
+	}
+	return term.Weight * term.IDF * (presence + (1-t.Presence)*tf/(t.K1+tf))
 }
 
-func pseudoFreq(tf [numFields]int32, c *Candidate, col Collection, t Tuning) float64 {
+func total(tf [numFields]int32) int32 {
+	var n int32
+	for _, x := range tf {
+		n += x
+	}
+	return n
+}
+
+// pseudoFreq sums a term's occurrences over the fields, weighted and
+// normalised by length, the text's count less discount.
+func pseudoFreq(tf [numFields]int32, discount float64, c *Candidate, col Collection, t Tuning) float64 {
 	sum := 0.0
 	for f, n := range tf {
 		if n == 0 || t.Fields[f].Weight == 0 {
 			continue
 		}
+		count := float64(n)
+		if Field(f) == FieldText {
+			count -= discount
+		}
 		norm := 1.0 // a length not known yet (while shortlisting) counts as average
 		if avg := col.AvgLen[f]; avg > 0 && c.Len[f] > 0 {
 			norm = 1 - t.Fields[f].B + t.Fields[f].B*float64(c.Len[f])/avg
 		}
-		sum += t.Fields[f].Weight * float64(n) / max(norm, 1e-3)
+		sum += t.Fields[f].Weight * count / max(norm, 1e-3)
 	}
 	return sum
 }

@@ -45,3 +45,19 @@ func TestSearchInOtherLanguages(t *testing.T) {
 		t.Errorf("lang:fr with the German filter: %v, want none", got)
 	}
 }
+
+// A file that holds the query's words as written ranks above one that
+// holds them only in another language's form sharing their stems (French
+// "exige" for Portuguese "exigido"), even where that file is shorter.
+func TestWordsAsWrittenRankAboveOtherForms(t *testing.T) {
+	e := testIndexIn(t, []testDoc{
+		{"pt.txt", []string{"O acesso ao sistema de arquivos é exigido pelo administrador da rede local em cada servidor."}},
+		{"fr.txt", []string{"Le système exige un administrateur."}},
+	}, map[string]string{"pt.txt": "pt", "fr.txt": "fr"})
+	for _, mode := range []Mode{Keyword, Hybrid} {
+		rs := search(t, e, Request{Query: "exigido administrador", Mode: mode})
+		if got := paths(rs); len(got) != 2 || got[0] != "pt.txt" {
+			t.Errorf("%s: %v, want pt.txt first, then fr.txt", mode, got)
+		}
+	}
+}

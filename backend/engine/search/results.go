@@ -135,7 +135,7 @@ func explain(q Query, r Scored, col Collection, t Tuning) Explanation {
 			}
 		}
 		if most > 0 {
-			te.Score = termScore(term, pseudoFreq(r.C.TF[i], r.C, col, t), t) / most
+			te.Score = termScore(term, r.C, i, col, t) / most
 		}
 		x.Terms = append(x.Terms, te)
 	}

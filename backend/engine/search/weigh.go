@@ -64,11 +64,18 @@ func (s *searcher) lookup(ctx context.Context, terms []qterm) error {
 	if err != nil {
 		return err
 	}
-	_, text, err := s.eng.Store.RankDocFreqs(ctx, bare)
+	// The words' stems as written are counted too (bare and typed at once,
+	// from the store's cache after WordDocFreqs): whether some files hold
+	// a word only in another language's form.
+	_, text, err := s.eng.Store.RankDocFreqs(ctx, append(slices.Clone(bare), stems...))
 	if err != nil {
 		return err
 	}
+	if s.exactDF == nil {
+		s.exactDF = map[string]int{}
+	}
 	for i, st := range stems {
+		s.exactDF[st] = text[st]
 		text[st] = max(text[st], byWord[words[i]])
 	}
 	stems = append(stems, bare...)
