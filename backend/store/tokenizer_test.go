@@ -8,20 +8,24 @@ import (
 	"time"
 )
 
+// putIn indexes a file of one passage in a language.
+func putIn(t *testing.T, s *Store, dir int64, path, lang, text string) int64 {
+	t.Helper()
+	d := doc(dir, path, text)
+	d.Lang = lang
+	id, err := s.PutDocument(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 // A file's words are found in their other forms in the file's language,
 // CJK words inside a sentence are found, and English is stemmed as
 // before, in an index holding several languages.
 func TestTextTokenizerLanguages(t *testing.T) {
 	s, dir := openWithDir(t, "/l")
-	put := func(path, lang, text string) int64 {
-		d := doc(dir, path, text)
-		d.Lang = lang
-		id, err := s.PutDocument(ctx, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
+	put := func(path, lang, text string) int64 { return putIn(t, s, dir, path, lang, text) }
 	de := put("/l/de.txt", "de", "Die Dateien wurden gestern gelöscht.")
 	fr := put("/l/fr.txt", "fr", "Les fichiers ont été supprimés hier, running.")
 	ja := put("/l/ja.txt", "ja", "東京都に住む人々は毎朝電車に乗ります。")
@@ -161,15 +165,7 @@ func TestMainLanguagesTellKnownWords(t *testing.T) {
 // English stem), not in the other forms of the index's languages.
 func TestExactPhrasesMatchTheWordAsWritten(t *testing.T) {
 	s, dir := openWithDir(t, "/x")
-	put := func(path, lang, text string) int64 {
-		d := doc(dir, path, text)
-		d.Lang = lang
-		id, err := s.PutDocument(ctx, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
+	put := func(path, lang, text string) int64 { return putIn(t, s, dir, path, lang, text) }
 	pt := put("/x/pt.txt", "pt", "O acesso é exigido pelo sistema.")
 	fr := put("/x/fr.txt", "fr", "Le système exige un accès.")
 	for _, c := range []struct {
