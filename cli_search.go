@@ -25,7 +25,7 @@ func search(args []string, stdout, stderr io.Writer) int {
 	addr := addrFlag(fs)
 	limit := fs.Int("limit", 10, "number of results (1-500)")
 	offset := fs.Int("offset", 0, "results to skip, for the next page")
-	sortBy := fs.String("sort", "", "order results by relevance (default), modified, name or size")
+	sortBy := fs.String("sort", "", "order results by relevance (default), modified, name, size, folder or kind")
 	order := fs.String("order", "", "asc or desc (default: desc, but asc for --sort name)")
 	asJSON := fs.Bool("json", false, "print the API's JSON answer (POST /api/search/)")
 	dir := fs.String("dir", "", "only files below this folder (relative paths are resolved)")
@@ -135,8 +135,8 @@ func checkSearch(query string, limit, offset int, sortBy, order string) string {
 		return fmt.Sprintf("--limit must be at least 1, got %d", limit)
 	case offset < 0:
 		return fmt.Sprintf("--offset must not be negative, got %d", offset)
-	case sortBy != "" && !slices.Contains([]string{"relevance", "modified", "name", "size"}, sortBy):
-		return fmt.Sprintf("--sort %q: use relevance, modified, name or size", sortBy)
+	case sortBy != "" && !slices.Contains([]string{"relevance", "modified", "name", "size", "folder", "kind"}, sortBy):
+		return fmt.Sprintf("--sort %q: use relevance, modified, name, size, folder or kind", sortBy)
 	case order != "" && order != "asc" && order != "desc":
 		return fmt.Sprintf("--order %q: use asc or desc", order)
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -33,6 +34,8 @@ const (
 	ByModified  SortKey = "modified"
 	ByName      SortKey = "name"
 	BySize      SortKey = "size"
+	ByFolder    SortKey = "folder" // the folder's path, then the name
+	ByKind      SortKey = "kind"   // the kind (KindOfName), the extension, then the name
 )
 
 // MaxCounted is the most matching files listed exactly; beyond it the
@@ -358,8 +361,19 @@ func order(list []entry, key SortKey, asc, browse bool) {
 	case BySize:
 		cmpf = func(a, b entry) int { return cmp.Compare(a.key.Size, b.key.Size) }
 	case ByName:
+		cmpf = byName
+	case ByFolder:
 		cmpf = func(a, b entry) int {
-			return cmp.Or(cmp.Compare(strings.ToLower(a.key.Filename), strings.ToLower(b.key.Filename)), cmp.Compare(a.key.Path, b.key.Path))
+			return cmp.Or(cmp.Compare(filepath.Dir(a.key.Path), filepath.Dir(b.key.Path)), byName(a, b))
+		}
+	case ByKind:
+		kinds := make(map[int64]string, len(list))
+		for _, en := range list {
+			kinds[en.key.ID] = KindOfName(en.key.Filename)
+		}
+		cmpf = func(a, b entry) int {
+			return cmp.Or(cmp.Compare(kinds[a.key.ID], kinds[b.key.ID]),
+				cmp.Compare(strings.ToLower(a.key.Extension), strings.ToLower(b.key.Extension)), byName(a, b))
 		}
 	default:
 		// Ranked files lead in rank's order; the rest follow by score.
@@ -378,6 +392,11 @@ func order(list []entry, key SortKey, asc, browse bool) {
 		// Ties (same size, same minute) in path order, so pages are stable.
 		return cmp.Or(c, cmp.Compare(a.key.Path, b.key.Path), cmp.Compare(a.key.ID, b.key.ID))
 	})
+}
+
+// byName orders by file name, case aside, then by path.
+func byName(a, b entry) int {
+	return cmp.Or(cmp.Compare(strings.ToLower(a.key.Filename), strings.ToLower(b.key.Filename)), cmp.Compare(a.key.Path, b.key.Path))
 }
 
 func scoreOf(en entry) float64 {

@@ -296,3 +296,49 @@ func TestPreviewKeepsTheLocalAPIGuards(t *testing.T) {
 		t.Fatalf("with the token: %d %s", r.Status, r.Body)
 	}
 }
+
+// folder and kind sort every result (not a page of them), ascending by
+// default, ties by name.
+func TestSearchSortsByFolderAndKind(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root,
+		"zeta/notes.txt", "ferry times",
+		"alpha/main.go", "package main // ferry",
+		"mid/table.csv", "ferry,10\n",
+		"alpha/readme.md", "# Ferry",
+		"mid/sub/log.txt", "ferry log")
+	s.IndexDir(root, 5)
+	get := func(sort, order string) (names []string, kinds []string) {
+		body := map[string]any{"query": "ferry", "sort": sort, "mode": "keyword"}
+		if order != "" {
+			body["order"] = order
+		}
+		r := post(t, s, body)
+		if r.Status != 200 {
+			t.Fatalf("%s: %d %s", sort, r.Status, r.Body)
+		}
+		for _, x := range r.Field("results").([]any) {
+			h := x.(map[string]any)
+			rel, _ := filepath.Rel(root, h["file"].(map[string]any)["file_path"].(string))
+			names = append(names, rel)
+			kind, _ := h["kind"].(string)
+			kinds = append(kinds, kind)
+		}
+		return names, kinds
+	}
+	want := []string{"alpha/main.go", "alpha/readme.md", "mid/table.csv", "mid/sub/log.txt", "zeta/notes.txt"}
+	if got, _ := get("folder", ""); !slices.Equal(got, want) {
+		t.Errorf("by folder: %v, want %v", got, want)
+	}
+	if got, _ := get("folder", "desc"); got[0] != "zeta/notes.txt" || got[len(got)-1] != "alpha/main.go" {
+		t.Errorf("by folder, descending: %v", got)
+	}
+	names, kinds := get("kind", "")
+	if len(names) != 5 || !slices.IsSorted(kinds) || slices.Compact(slices.Clone(kinds))[0] == "" {
+		t.Errorf("by kind: %v %v", names, kinds)
+	}
+	if i, j := slices.Index(names, "zeta/notes.txt"), slices.Index(names, "mid/sub/log.txt"); j != i-1 {
+		t.Errorf("by kind: the two texts are not together by name: %v", names)
+	}
+}

@@ -12,7 +12,7 @@ import (
 )
 
 // Sort orders of POST /api/search/ and their default directions.
-var sortOrders = map[string]string{"relevance": "desc", "modified": "desc", "size": "desc", "name": "asc"}
+var sortOrders = map[string]string{"relevance": "desc", "modified": "desc", "size": "desc", "name": "asc", "folder": "asc", "kind": "asc"}
 
 // MaxOffset bounds offset: pages end where the counted matches end.
 const MaxOffset = service.MaxCounted
@@ -46,7 +46,7 @@ func (r SearchRequest) BuildPage() (service.PageRequest, error) {
 	}
 	def, ok := sortOrders[sort]
 	if !ok {
-		return pr, core.FailField(core.BadParameter, "sort", "%q is not an order (use relevance, modified, name or size)", r.Sort)
+		return pr, core.FailField(core.BadParameter, "sort", "%q is not an order (use relevance, modified, name, size, folder or kind)", r.Sort)
 	}
 	order := r.Order
 	if order == "" {

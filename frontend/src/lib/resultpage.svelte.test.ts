@@ -49,7 +49,6 @@ describe('the page of a hit', () => {
         picked: new Set<number>(),
         sort: 'relevance',
         sortOrder: 'desc',
-        localSort: null,
         onsort: none,
         onrowclick: none,
         ontoggle: none,

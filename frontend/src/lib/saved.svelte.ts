@@ -36,7 +36,7 @@ export function requestOf(p: SearchParams, now: Date): Omit<SavedSearchRequest, 
   return { query, directory, filters, sort, order };
 }
 
-const sortKeys: SortKey[] = ['relevance', 'modified', 'name', 'size'];
+const sortKeys: SortKey[] = ['relevance', 'modified', 'name', 'size', 'folder', 'kind'];
 const isDay = (s: unknown): s is string => typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s);
 const list = (v: string | string[] | null | undefined): string[] => (v == null ? [] : Array.isArray(v) ? v : [v]);
 

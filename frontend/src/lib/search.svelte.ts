@@ -83,7 +83,7 @@ export const kindLabel = (kind: string, label: string): string => t(`kinds.${kin
 
 /** The direction a sort goes in without an explicit order. */
 export function defaultOrder(sort: SortKey): SortOrder {
-  return sort === 'name' ? 'asc' : 'desc';
+  return sort === 'name' || sort === 'folder' || sort === 'kind' ? 'asc' : 'desc';
 }
 
 /** A date range in words. */
@@ -151,7 +151,7 @@ export function hasFilters(p: SearchParams): boolean {
 // before, dir. Only what differs from the defaults is written.
 
 const dateRanges: DateRange[] = ['any', 'today', 'week', 'month', 'year', 'custom'];
-const sortKeys: SortKey[] = ['relevance', 'modified', 'name', 'size'];
+const sortKeys: SortKey[] = ['relevance', 'modified', 'name', 'size', 'folder', 'kind'];
 
 /** The URL query string ("?q=...", or "" for no search) of the parameters. */
 export function paramsToURL(p: SearchParams): string {

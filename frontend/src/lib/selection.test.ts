@@ -1,6 +1,4 @@
-import type { SearchResult } from './api';
 import { describe, expect, it } from 'vitest';
-import { rowOrder } from './rowsort';
 import { keepShown, nothingPicked, pick, pickAll, pickedInOrder, toggleOne, type Picked } from './selection';
 
 const order = [10, 11, 12, 13, 14, 15];
@@ -83,24 +81,5 @@ describe('toggleOne, pickAll, keepShown, pickedInOrder', () => {
   it('lists the picked in the order shown, not the order picked', () => {
     const p = pick(pick(nothingPicked, order, 14, {}), order, 11, { toggle: true });
     expect(pickedInOrder(p, order, (x) => x)).toEqual([11, 14]);
-  });
-});
-
-describe('rowOrder', () => {
-  const r = (id: number, path: string, kind = '') =>
-    ({ file: { id, file_path: path, filename: path.slice(path.lastIndexOf('/') + 1), extension: '' }, kind }) as unknown as SearchResult;
-  const rows = [r(1, '/b/x/copyright', 'text'), r(2, '/a/copyright', 'pdf'), r(3, '/b/x/README', 'text'), r(4, '/c/z', 'code')];
-
-  it('keeps the search’s order without a local sort', () => {
-    expect(rowOrder(rows, null)).toEqual([0, 1, 2, 3]);
-  });
-
-  it('sorts the loaded rows by folder, then name, each way', () => {
-    expect(rowOrder(rows, { column: 'folder', order: 'asc' })).toEqual([1, 0, 2, 3]);
-    expect(rowOrder(rows, { column: 'folder', order: 'desc' })).toEqual([3, 0, 2, 1]);
-  });
-
-  it('sorts by kind', () => {
-    expect(rowOrder(rows, { column: 'kind', order: 'asc' }).map((i) => rows[i].kind)).toEqual(['code', 'pdf', 'text', 'text']);
   });
 });

@@ -57,7 +57,7 @@ export interface SearchFilters {
   kinds?: string | string[];
 }
 
-export type SortKey = 'relevance' | 'modified' | 'name' | 'size';
+export type SortKey = 'relevance' | 'modified' | 'name' | 'size' | 'folder' | 'kind';
 export type SortOrder = 'asc' | 'desc';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
