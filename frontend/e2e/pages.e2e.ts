@@ -2,8 +2,8 @@
 // on page 3 of a four-page PDF shows "p. 3" by its result (card and table)
 // and in the preview, and opening the result starts the desktop's default
 // PDF viewer at page 3 (a viewer script named evince that records its
-// arguments, found through xdg-mime as on a desktop). The PDF's card shows
-// its first page as a small picture.
+// arguments, found through xdg-mime as on a desktop). The PDF's card and
+// table row show its first page as a small picture.
 
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -96,6 +96,8 @@ describe('pages', () => {
     await page.getByTestId('view-table').click();
     const row = page.locator('tr', { hasText: 'report.pdf' });
     await expect.poll(() => row.getByTestId('row-page').textContent(), { timeout: T }).toBe('p. 3');
+    await expect.poll(() => row.getByTestId('thumbnail').evaluate((img: HTMLImageElement) => img.complete && img.naturalHeight), { timeout: T }).toBe(48);
+    expect(await page.locator('tr', { hasText: 'notes.txt' }).getByTestId('thumbnail').count()).toBe(0);
     await page.getByTestId('view-cards').click();
     await expect.poll(() => card('report.pdf').count(), { timeout: T }).toBe(1);
   });
