@@ -112,10 +112,15 @@ func (p *Providers) unexport() {
 	}
 }
 
-// open opens the file of a hit, or shows it in its folder.
+// open opens the file of a hit (at the page of its match), or shows it
+// in its folder.
 func (p *Providers) open(id string, reveal bool) *dbus.Error {
-	n, err := ParseID(id)
-	if err == nil {
+	n, page, err := ParseID(id)
+	switch {
+	case err != nil:
+	case page > 1 && !reveal:
+		_, err = p.svc.OpenFileAt(context.Background(), n, page)
+	default:
 		_, err = p.svc.OpenFile(context.Background(), n, reveal)
 	}
 	if err != nil {

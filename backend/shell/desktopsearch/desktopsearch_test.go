@@ -17,6 +17,7 @@ import (
 	"trove/backend/core"
 	"trove/backend/shell/desktopsearch"
 	"trove/internal/desktoptest"
+	"trove/internal/pdftest"
 	"trove/internal/testserver"
 )
 
@@ -336,4 +337,65 @@ func integration(t *testing.T, srv *testserver.Server, name string) map[string]a
 		}
 	}
 	return nil
+}
+
+// A PDF's hit carries the page of its match in its id, and activating it
+// opens the desktop's default PDF viewer there (an evince that records
+// its arguments, found through xdg-mime as on a desktop).
+func TestAPDFHitOpensAtThePageOfItsMatch(t *testing.T) {
+	home := t.TempDir()
+	bin, apps, cfg := filepath.Join(home, "bin"), filepath.Join(home, "data", "applications"), filepath.Join(home, "config")
+	for _, dir := range []string{bin, apps, cfg} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	argv := filepath.Join(home, "viewer-argv")
+	viewer := filepath.Join(bin, "evince")
+	files := map[string]string{
+		viewer: "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + argv + ".tmp' && mv '" + argv + ".tmp' '" + argv + "'\n",
+		filepath.Join(apps, "evince-test.desktop"): "[Desktop Entry]\nType=Application\nName=Viewer\nExec=" + viewer + " %U\nMimeType=application/pdf;\n",
+		filepath.Join(cfg, "mimeapps.list"):        "[Default Applications]\napplication/pdf=evince-test.desktop\n",
+	}
+	for p, text := range files {
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("XDG_DATA_DIRS", filepath.Join(home, "data"))
+	d := start(t)
+	t.Setenv("TROVE_OPENER", "") // the desktop's own opener, which knows the viewer
+	report := filepath.Join(d.dir, "report.pdf")
+	if err := os.WriteFile(report, pdftest.Pages("Harbour board minutes", "Ferry timetable", "Quokka census at dawn"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	testserver.Eventually(t, 10*time.Second, "the PDF to be found", func() bool {
+		ids = nil
+		d.gnome("GetInitialResultSet", []string{"quokka"}).Store(&ids)
+		return len(ids) > 0
+	})
+	if want := strconv.FormatInt(d.srv.FileID(report), 10) + "@3"; ids[0] != want {
+		t.Fatalf("GetInitialResultSet(quokka) = %v, want %s first", ids, want)
+	}
+	if err := d.gnome("ActivateResult", ids[0], []string{"quokka"}, uint32(0)).Err; err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	testserver.Eventually(t, 10*time.Second, "the viewer to run", func() bool {
+		b, err := os.ReadFile(argv)
+		got = strings.TrimSpace(string(b))
+		return err == nil
+	})
+	if want := "--page-index=3\n" + report; got != want {
+		t.Errorf("the viewer was run with %q, want %q", got, want)
+	}
+	for _, bad := range []string{"1@0", "1@x", "@3", "1@"} {
+		if _, _, err := desktopsearch.ParseID(bad); err == nil {
+			t.Errorf("ParseID(%q) took it", bad)
+		}
+	}
 }

@@ -18,6 +18,7 @@ type Searcher interface {
 	Search(ctx context.Context, req service.SearchRequest) (service.SearchAnswer, error)
 	File(ctx context.Context, id int64) (core.File, error)
 	OpenFile(ctx context.Context, id int64, reveal bool) (string, error)
+	OpenFileAt(ctx context.Context, id int64, page int) (string, error)
 	Window() service.Window
 }
 
@@ -43,6 +44,7 @@ type Hit struct {
 	Name   string // the file name
 	Folder string // its folder, with the home folder written ~
 	Path   string
+	Page   int      // the page of a PDF's match; 0: none
 	Icons  []string // freedesktop icon names, the most specific first
 	// Exact says the query is the file's name (with or without its
 	// extension), so KRunner may put it first.
@@ -78,20 +80,21 @@ func (f *Finder) Find(ctx context.Context, text string) ([]Hit, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	ans, err := f.svc.Search(ctx, service.SearchRequest{Query: text, Limit: Limit, Mode: service.ModeKeyword})
+	// Snippets, for the page of a PDF's match: the hit opens there.
+	ans, err := f.svc.Search(ctx, service.SearchRequest{Query: text, Limit: Limit, Mode: service.ModeKeyword, Snippets: true})
 	if err != nil {
 		return nil, err
 	}
 	hits := make([]Hit, 0, len(ans.Results))
 	for i, r := range ans.Results {
-		hits = append(hits, f.hit(r.File, text, i))
+		hits = append(hits, f.hit(r.File, r.Page, text, i))
 	}
 	return hits, nil
 }
 
-func (f *Finder) hit(file core.File, text string, rank int) Hit {
+func (f *Finder) hit(file core.File, page int, text string, rank int) Hit {
 	return Hit{
-		ID: strconv.FormatInt(file.ID, 10), Name: file.Filename, Folder: f.tilde(filepath.Dir(file.Path)), Path: file.Path,
+		ID: FormatID(file.ID, page), Name: file.Filename, Folder: f.tilde(filepath.Dir(file.Path)), Path: file.Path, Page: page,
 		Icons: IconNames(file.Mime), Exact: sameName(text, file.Filename), Relevance: 1 / (1 + 0.1*float64(rank)),
 	}
 }
@@ -99,7 +102,7 @@ func (f *Finder) hit(file core.File, text string, rank int) Hit {
 // Lookup is the hit of one id a launcher handed back (GNOME asks for
 // the names and icons of ids it got from a search).
 func (f *Finder) Lookup(ctx context.Context, id string) (Hit, error) {
-	n, err := ParseID(id)
+	n, page, err := ParseID(id)
 	if err != nil {
 		return Hit{}, err
 	}
@@ -107,16 +110,32 @@ func (f *Finder) Lookup(ctx context.Context, id string) (Hit, error) {
 	if err != nil {
 		return Hit{}, err
 	}
-	return f.hit(file, "", 0), nil
+	return f.hit(file, page, "", 0), nil
 }
 
-// ParseID reads a hit's id.
-func ParseID(id string) (int64, error) {
-	n, err := strconv.ParseInt(id, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, core.Fail(core.BadID, "%q is not a Trove file id", id)
+// FormatID writes a hit's id: the file's id, and after "@" the page of
+// its match when that is past the first (launchers hand the id back
+// whole, so activating the hit opens the file there).
+func FormatID(id int64, page int) string {
+	s := strconv.FormatInt(id, 10)
+	if page > 1 {
+		s += "@" + strconv.Itoa(page)
 	}
-	return n, nil
+	return s
+}
+
+// ParseID reads a hit's id: the file's id and its page (0: none).
+func ParseID(id string) (int64, int, error) {
+	file, at, paged := strings.Cut(id, "@")
+	n, err := strconv.ParseInt(file, 10, 64)
+	page := 0
+	if err == nil && paged {
+		page, err = strconv.Atoi(at)
+	}
+	if err != nil || n <= 0 || paged && page < 1 {
+		return 0, 0, core.Fail(core.BadID, "%q is not a Trove file id", id)
+	}
+	return n, page, nil
 }
 
 // tilde writes a folder below the home folder as ~/..., as file managers
