@@ -59,12 +59,13 @@ func viewerAt(mime, path string, page int) []string {
 	if args == nil {
 		return nil
 	}
-	// The entry's own options stay (qpdfview --unique); its field codes
-	// go, as the viewer's page arguments name the file.
+	// The entry's own options stay (qpdfview --unique, --title=100%% as
+	// --title=100%); the arguments that name the file go, as the viewer's
+	// page arguments name it.
 	argv := []string{app.exec[0]}
 	for _, a := range app.exec[1:] {
-		if !strings.Contains(a, "%") {
-			argv = append(argv, a)
+		if arg, file := app.expand(a, "", ""); !file && arg != "" {
+			argv = append(argv, arg)
 		}
 	}
 	return append(argv, args(path, strconv.Itoa(page))...)

@@ -19,6 +19,7 @@ func TestOpenAtStartsTheViewerAtThePage(t *testing.T) {
 		{"atril", "%U", "--page-index=12|" + path},
 		{"mupdf", "%f", path + "|12"},
 		{"qpdfview", "--unique %F", "--unique|" + path + "#12"},
+		{"evince", "--class=%c --zoom=100%% %U", "--class=Viewer|--zoom=100%|--page-index=12|" + path},
 	} {
 		t.Run(c.prog, func(t *testing.T) {
 			v := desktoptest.PDFViewer(t, c.prog+"-test.desktop", c.prog, c.exec)
