@@ -18,10 +18,18 @@ import (
 	"time"
 )
 
-// Build compiles the trove binary of the current checkout into dir.
+// Build compiles the trove binary of the current checkout into dir. It
+// builds the module's root package wherever the bench runs from: built
+// from a bench's own folder (cd bench/x && go run .), "." was the bench,
+// which then started itself as the server, again and again.
 func Build(dir string) (string, error) {
+	root, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil || strings.TrimSpace(string(root)) == "" || strings.TrimSpace(string(root)) == os.DevNull {
+		return "", fmt.Errorf("find the trove module (go env GOMOD): %v", err)
+	}
 	bin := filepath.Join(dir, "trove")
 	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = filepath.Dir(strings.TrimSpace(string(root)))
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	return bin, cmd.Run()
 }
