@@ -122,7 +122,28 @@ describe('pages', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('shows the fields of the query as chips that edit and remove them', async () => {
+    const box = page.getByRole('combobox', { name: 'Search your files' });
+    await box.fill('quokka ext:pdf');
+    const chips = page.getByTestId('field-chip');
+    await expect.poll(async () => (await chips.allTextContents()).map((c) => c.trim()), { timeout: T }).toEqual(['ext:pdf']);
+    await expect.poll(() => card('notes.txt').count(), { timeout: T }).toBe(0);
+    expect(await card('report.pdf').count()).toBe(1);
+    await chips.first().getByRole('button', { name: 'ext:pdf', exact: true }).click();
+    expect(await box.evaluate((el: HTMLInputElement) => el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0))).toBe('ext:pdf');
+    await page.getByTestId('field-remove').click();
+    await expect.poll(() => box.inputValue(), { timeout: T }).toBe('quokka');
+    await expect.poll(() => card('notes.txt').count(), { timeout: T }).toBe(1);
+    expect(await chips.count()).toBe(0);
+    await box.fill('*.txt');
+    await expect.poll(async () => (await chips.allTextContents()).map((c) => c.trim()), { timeout: T }).toEqual(['*.txt']);
+    await expect.poll(() => card('notes.txt').count(), { timeout: T }).toBe(1);
+    expect(await card('report.pdf').count()).toBe(0);
+  });
+
   it('opens the PDF at the page of the hit', async () => {
+    await page.getByRole('combobox', { name: 'Search your files' }).fill('quokka');
+    await expect.poll(() => card('report.pdf').count(), { timeout: T }).toBe(1);
     await card('report.pdf').dblclick();
     const argv = join(desk, 'viewer-argv');
     await vi.waitFor(() => expect(existsSync(argv)).toBe(true), { timeout: T, interval: 100 });

@@ -2,6 +2,7 @@
 // Each request carries a sequence number; an answer that is not the latest
 // request's is dropped, so a slow early answer never replaces a newer one.
 
+import type { QueryField } from './fields';
 import {
   ApiError,
   asApiError,
@@ -53,6 +54,8 @@ export interface SearchState {
   loadingMore: boolean;
   didYouMean: string;
   facets: KindFacet[];
+  /** The fields of the query language the shown query holds (ext:pdf, *.go). */
+  fields: QueryField[];
   /** The query of the results shown. */
   shownQuery: string;
   error: ApiError | null;
@@ -200,6 +203,7 @@ const idle: Omit<SearchState, 'params'> = {
   totalGroups: 0,
   loadingMore: false,
   didYouMean: '',
+  fields: [],
   facets: [],
   shownQuery: '',
   error: null,
@@ -428,5 +432,6 @@ function counts(res: SearchResponse) {
     totalGroups: res.total_groups ?? total,
     didYouMean: res.did_you_mean?.query ?? '',
     facets: res.facets?.kinds ?? [],
+    fields: res.fields ?? [],
   };
 }

@@ -1,4 +1,5 @@
 import type * as Go from './events';
+import type { QueryField } from './fields';
 import type { components } from './openapi';
 
 // Shapes of the Trove API (docs/api.md). Both transports return these.
@@ -145,6 +146,8 @@ export interface SearchResponse {
   notice?: string;
   did_you_mean?: { query: string; corrections: { typed: string; suggested: string }[] } | null;
   facets?: { kinds: KindFacet[] };
+  /** The fields of the query language the query holds, as the search read them, in the order typed. */
+  fields?: QueryField[];
   /**
    * How many of the files found hold a word of the query: 0 with results
    * means none does, and they were found by meaning alone (see matchedWords).
