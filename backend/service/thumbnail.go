@@ -85,19 +85,23 @@ type drawer func(ctx context.Context, r io.Reader, px int) ([]byte, error)
 
 // drawerOf says how a file's picture is drawn, or why none is.
 func drawerOf(f core.File) (drawer, error) {
-	switch {
-	case f.State != core.StateIndexed:
+	if f.State != core.StateIndexed {
 		return nil, core.Fail(core.NotIndexed, "file %d is not indexed", f.ID)
-	case f.Mime == "application/pdf" && f.Size <= maxThumbnailPDF:
-		return func(ctx context.Context, r io.Reader, px int) ([]byte, error) {
-			return thumbs.PDF(ctx, io.LimitReader(r, maxThumbnailPDF), px)
-		}, nil
-	case strings.HasPrefix(f.Mime, "image/") && f.Mime != "image/svg+xml" && f.Size <= MaxImage:
-		return func(_ context.Context, r io.Reader, px int) ([]byte, error) {
-			return thumbs.Image(io.LimitReader(r, MaxImage), px)
-		}, nil
-	case f.Mime == "application/pdf" || strings.HasPrefix(f.Mime, "image/") && f.Mime != "image/svg+xml":
+	}
+	var draw drawer
+	var most int64
+	switch {
+	case f.Mime == "application/pdf":
+		draw, most = func(ctx context.Context, r io.Reader, px int) ([]byte, error) { return thumbs.PDF(ctx, r, px) }, maxThumbnailPDF
+	case strings.HasPrefix(f.Mime, "image/") && f.Mime != "image/svg+xml":
+		draw, most = func(_ context.Context, r io.Reader, px int) ([]byte, error) { return thumbs.Image(r, px) }, MaxImage
+	default:
+		return nil, core.Fail(core.NoThumbnail, "file %d is %q: Trove draws small pictures of images and PDFs", f.ID, f.Mime)
+	}
+	if f.Size > most {
 		return nil, core.Fail(core.TooLarge, "file %d is too large to draw a small picture of", f.ID)
 	}
-	return nil, core.Fail(core.NoThumbnail, "file %d is %q: Trove draws small pictures of images and PDFs", f.ID, f.Mime)
+	return func(ctx context.Context, r io.Reader, px int) ([]byte, error) {
+		return draw(ctx, io.LimitReader(r, most), px)
+	}, nil
 }

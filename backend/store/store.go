@@ -122,8 +122,8 @@ func openPools(path string, langs *langSet) (*pools, error) {
 	return &pools{w: w, r: r}, nil
 }
 
-// loadCounts reads the numbers of passages and content rows, which commits
-// then keep up to date.
+// loadCounts reads the numbers of passages and content rows and the
+// files of each language, which commits then keep up to date.
 func (s *Store) loadCounts() error {
 	var n, docs int64
 	if err := s.rdb().QueryRow(`SELECT (SELECT COUNT(*) FROM chunks), (SELECT COUNT(*) FROM fts_content)`).Scan(&n, &docs); err != nil {
@@ -136,15 +136,20 @@ func (s *Store) loadCounts() error {
 		return fmt.Errorf("read languages: %w", err)
 	}
 	defer rows.Close()
+	langs := map[string]int64{}
 	for rows.Next() {
 		var lang string
 		var files int64
 		if err := rows.Scan(&lang, &files); err != nil {
 			return fmt.Errorf("read languages: %w", err)
 		}
-		s.langs.add(files, lang)
+		langs[lang] = files
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read languages: %w", err)
+	}
+	s.langs.reset(langs)
+	return nil
 }
 
 func openPool(path string, readOnly bool, langs *langSet) (*sql.DB, error) {

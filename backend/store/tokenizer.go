@@ -77,6 +77,22 @@ func (l *langSet) add(n int64, langs ...string) {
 	}
 }
 
+// reset replaces the set with the languages and file counts the index
+// holds (read when it is opened, or none for a new one): counts added to
+// counts read before would count every file twice.
+func (l *langSet) reset(files map[string]int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.files, l.total = map[string]int64{}, 0
+	list := []string{}
+	for lang, n := range files {
+		l.files[lang], l.total = n, l.total+n
+		list = append(list, lang)
+	}
+	slices.Sort(list)
+	l.list.Store(&list)
+}
+
 // mainShare is the share of the index's files a language must hold to be
 // one of its main languages. Detection calls a few texts of any large
 // collection wrongly (code, tables, names): in 20,000 English files, 1%

@@ -138,7 +138,13 @@ func (k Key) name() string {
 type Cache struct {
 	Dir string
 	Cap int64
-	mu  sync.Mutex // serialises trims
+
+	mu sync.Mutex // guards size, serialises trims
+	// size is the bytes the folder holds, read from it at the first Put
+	// and kept up to date since: a Put lists the folder only when the cap
+	// is passed.
+	size  int64
+	sized bool
 }
 
 // Get returns the picture kept for k, if any, and marks it used now.
@@ -173,18 +179,26 @@ func (c *Cache) Put(k Key, data []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	c.trim()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.sized {
+		c.size, c.sized = c.trim(false), true
+	} else {
+		c.size += int64(len(data))
+	}
+	if c.size > c.Cap {
+		c.size = c.trim(true)
+	}
 	return nil
 }
 
-// trim removes the pictures used longest ago until the folder holds at
-// most three quarters of its cap, once it holds more than the cap.
-func (c *Cache) trim() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// trim lists the folder and returns the bytes it holds; with drop, once
+// it holds more than the cap, it first removes the pictures used longest
+// ago until it holds at most three quarters of it. c.mu is held.
+func (c *Cache) trim(drop bool) int64 {
 	entries, err := os.ReadDir(c.Dir)
 	if err != nil {
-		return
+		return 0
 	}
 	type kept struct {
 		name string
@@ -201,8 +215,8 @@ func (c *Cache) trim() {
 		all = append(all, kept{e.Name(), info.Size(), info.ModTime()})
 		total += info.Size()
 	}
-	if total <= c.Cap {
-		return
+	if !drop || total <= c.Cap {
+		return total
 	}
 	slices.SortFunc(all, func(a, b kept) int { return a.used.Compare(b.used) })
 	for _, k := range all {
@@ -213,4 +227,5 @@ func (c *Cache) trim() {
 			total -= k.size
 		}
 	}
+	return total
 }

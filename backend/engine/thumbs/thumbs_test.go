@@ -23,7 +23,9 @@ func TestCacheDropsWhatWasUsedLongestAgo(t *testing.T) {
 			t.Fatal(err)
 		}
 		at := base.Add(time.Duration(i) * time.Minute) // put in order 1, 2, 3
-		os.Chtimes(filepath.Join(c.Dir, k.name()), at, at)
+		if err := os.Chtimes(filepath.Join(c.Dir, k.name()), at, at); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if _, ok := c.Get(Key{FileID: 1, Px: 64}); !ok { // 1 is used now: 2 is the oldest
 		t.Fatal("picture 1 not kept")

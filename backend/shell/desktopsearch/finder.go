@@ -44,7 +44,6 @@ type Hit struct {
 	Name   string // the file name
 	Folder string // its folder, with the home folder written ~
 	Path   string
-	Page   int      // the page of a PDF's match; 0: none
 	Icons  []string // freedesktop icon names, the most specific first
 	// Exact says the query is the file's name (with or without its
 	// extension), so KRunner may put it first.
@@ -94,7 +93,7 @@ func (f *Finder) Find(ctx context.Context, text string) ([]Hit, error) {
 
 func (f *Finder) hit(file core.File, page int, text string, rank int) Hit {
 	return Hit{
-		ID: FormatID(file.ID, page), Name: file.Filename, Folder: f.tilde(filepath.Dir(file.Path)), Path: file.Path, Page: page,
+		ID: FormatID(file.ID, page), Name: file.Filename, Folder: f.tilde(filepath.Dir(file.Path)), Path: file.Path,
 		Icons: IconNames(file.Mime), Exact: sameName(text, file.Filename), Relevance: 1 / (1 + 0.1*float64(rank)),
 	}
 }

@@ -44,7 +44,6 @@ describe('the page of a hit', () => {
       target,
       props: {
         results,
-        order: [0, 1],
         selected: 0,
         picked: new Set<number>(),
         sort: 'relevance',

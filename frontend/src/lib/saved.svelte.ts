@@ -4,7 +4,7 @@
 
 import * as api from './api';
 import type { SavedMatched, SavedSearch, SavedSearchRequest, SortKey } from './api';
-import { buildRequest, emptyParams, type SearchParams } from './search.svelte';
+import { buildRequest, emptyParams, sortKeys, type SearchParams } from './search.svelte';
 import { mainSearch } from './shared.svelte';
 import { navigate } from './router.svelte';
 import { t } from './i18n.svelte';
@@ -36,7 +36,6 @@ export function requestOf(p: SearchParams, now: Date): Omit<SavedSearchRequest, 
   return { query, directory, filters, sort, order };
 }
 
-const sortKeys: SortKey[] = ['relevance', 'modified', 'name', 'size', 'folder', 'kind'];
 const isDay = (s: unknown): s is string => typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s);
 const list = (v: string | string[] | null | undefined): string[] => (v == null ? [] : Array.isArray(v) ? v : [v]);
 

@@ -154,7 +154,8 @@ export function hasFilters(p: SearchParams): boolean {
 // before, dir. Only what differs from the defaults is written.
 
 const dateRanges: DateRange[] = ['any', 'today', 'week', 'month', 'year', 'custom'];
-const sortKeys: SortKey[] = ['relevance', 'modified', 'name', 'size', 'folder', 'kind'];
+/** Every order of results (the API's sort), as the sort chip lists them. */
+export const sortKeys: readonly SortKey[] = ['relevance', 'modified', 'name', 'size', 'folder', 'kind'];
 
 /** The URL query string ("?q=...", or "" for no search) of the parameters. */
 export function paramsToURL(p: SearchParams): string {
