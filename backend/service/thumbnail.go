@@ -38,7 +38,8 @@ func thumbnailCache(dataDir string) *thumbs.Cache {
 }
 
 // Thumbnail is a small picture of an indexed file, as PNG, at most px
-// pixels on its long side: the image scaled down, or a PDF's first page.
+// pixels on its long side: the image scaled down, a PDF's first page or
+// a frame near a video's start.
 // As with Image, it is drawn only from the file that was indexed,
 // unchanged, and kept for that version of the file.
 func (s *Service) Thumbnail(ctx context.Context, id int64, px int) ([]byte, error) {
@@ -64,7 +65,7 @@ func (s *Service) Thumbnail(ctx context.Context, id int64, px int) ([]byte, erro
 			return data, nil
 		}
 	}
-	data, err := draw(ctx, fh.Reader(), px)
+	data, err := draw(ctx, fh, px)
 	switch {
 	case errors.Is(err, thumbs.ErrNoTool):
 		return nil, core.Fail(core.NoThumbnail, "no picture of file %d: %v", id, err)
@@ -81,7 +82,7 @@ func (s *Service) Thumbnail(ctx context.Context, id int64, px int) ([]byte, erro
 	return data, nil
 }
 
-type drawer func(ctx context.Context, r io.Reader, px int) ([]byte, error)
+type drawer func(ctx context.Context, f *fileread.File, px int) ([]byte, error)
 
 // drawerOf says how a file's picture is drawn, or why none is.
 func drawerOf(f core.File) (drawer, error) {
@@ -89,19 +90,37 @@ func drawerOf(f core.File) (drawer, error) {
 		return nil, core.Fail(core.NotIndexed, "file %d is not indexed", f.ID)
 	}
 	var draw drawer
-	var most int64
 	switch {
 	case f.Mime == "application/pdf":
-		draw, most = func(ctx context.Context, r io.Reader, px int) ([]byte, error) { return thumbs.PDF(ctx, r, px) }, maxThumbnailPDF
+		if f.Size > maxThumbnailPDF {
+			return nil, tooLargeToDraw(f)
+		}
+		draw = func(ctx context.Context, fh *fileread.File, px int) ([]byte, error) {
+			return thumbs.PDF(ctx, io.LimitReader(fh.Reader(), maxThumbnailPDF), px)
+		}
 	case strings.HasPrefix(f.Mime, "image/") && f.Mime != "image/svg+xml":
-		draw, most = func(_ context.Context, r io.Reader, px int) ([]byte, error) { return thumbs.Image(r, px) }, MaxImage
+		if f.Size > MaxImage {
+			return nil, tooLargeToDraw(f)
+		}
+		draw = func(_ context.Context, fh *fileread.File, px int) ([]byte, error) {
+			return thumbs.Image(io.LimitReader(fh.Reader(), MaxImage), px)
+		}
+	case strings.HasPrefix(f.Mime, "video/"):
+		// ffmpeg reads only the frames it needs, from a video of any size.
+		draw = func(ctx context.Context, fh *fileread.File, px int) ([]byte, error) {
+			fd, err := fh.Dup()
+			if err != nil {
+				return nil, err
+			}
+			defer fd.Close()
+			return thumbs.Video(ctx, fd, px)
+		}
 	default:
-		return nil, core.Fail(core.NoThumbnail, "file %d is %q: Trove draws small pictures of images and PDFs", f.ID, f.Mime)
+		return nil, core.Fail(core.NoThumbnail, "file %d is %q: Trove draws small pictures of images, PDFs and videos", f.ID, f.Mime)
 	}
-	if f.Size > most {
-		return nil, core.Fail(core.TooLarge, "file %d is too large to draw a small picture of", f.ID)
-	}
-	return func(ctx context.Context, r io.Reader, px int) ([]byte, error) {
-		return draw(ctx, io.LimitReader(r, most), px)
-	}, nil
+	return draw, nil
+}
+
+func tooLargeToDraw(f core.File) error {
+	return core.Fail(core.TooLarge, "file %d is too large to draw a small picture of", f.ID)
 }

@@ -1,7 +1,7 @@
 // Package thumbs makes small pictures of files for result lists, and keeps
 // them: images are scaled down in Go, a PDF's first page is drawn by
 // poppler's pdftoppm. Pictures are PNG, at most Px pixels on their long
-// side, kept in a folder of the data dir whose size is capped: past the
+// side, drawn by ffmpeg for videos, kept in a folder of the data dir whose size is capped: past the
 // cap the pictures used longest ago go.
 package thumbs
 
@@ -43,8 +43,8 @@ const (
 // picture, and decoding it would take gigabytes.
 const maxPixels = 64 << 20
 
-// pdfTimeout bounds drawing a PDF's first page.
-const pdfTimeout = 20 * time.Second
+// toolTimeout bounds drawing a PDF's first page or a video's frame.
+const toolTimeout = 20 * time.Second
 
 // ErrNoTool is the error when the tool that draws a kind of file is not
 // installed.
@@ -101,21 +101,49 @@ func PDF(ctx context.Context, r io.Reader, px int) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: pdftoppm (poppler-utils)", ErrNoTool)
 	}
-	ctx, cancel := context.WithTimeout(ctx, pdfTimeout)
-	defer cancel()
-	n := fmt.Sprint(px)
 	// No output root: the picture goes to standard output.
-	cmd := exec.CommandContext(ctx, tool, "-png", "-singlefile", "-f", "1", "-l", "1", "-scale-to", n, "-")
+	return run(ctx, "pdftoppm", r, nil, tool, "-png", "-singlefile", "-f", "1", "-l", "1", "-scale-to", fmt.Sprint(px), "-")
+}
+
+// videoFrames is how many frames from the start ffmpeg's thumbnail
+// filter weighs: it picks the most typical, so a fade from black or a
+// title card is passed over.
+const videoFrames = 60
+
+// Video draws a typical frame near the start of the video fd holds, to
+// fit px by px. ffmpeg reads the descriptor the caller opened (as fd 3),
+// not a path: it must seek (an MP4's index may sit at its end), and the
+// path may name another file by now. The caller keeps and closes fd.
+func Video(ctx context.Context, fd *os.File, px int) ([]byte, error) {
+	tool, err := exec.LookPath("ffmpeg")
+	if err != nil {
+		return nil, fmt.Errorf("%w: ffmpeg", ErrNoTool)
+	}
+	// Never larger than the video: min() keeps a small one as it is.
+	fit := fmt.Sprintf("thumbnail=%d,scale=w='min(iw,%d)':h='min(ih,%d)':force_original_aspect_ratio=decrease", videoFrames, px, px)
+	return run(ctx, "ffmpeg", nil, fd, tool, "-nostdin", "-v", "error", "-i", "file:/dev/fd/3",
+		"-an", "-sn", "-vf", fit, "-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "-")
+}
+
+// run runs a drawing tool under toolTimeout, with stdin and fd as its
+// standard input and fd 3, and returns what it wrote.
+func run(ctx context.Context, name string, stdin io.Reader, fd *os.File, tool string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, toolTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tool, args...)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = r, &stdout, &stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &stdout, &stderr
+	if fd != nil {
+		cmd.ExtraFiles = []*os.File{fd}
+	}
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("pdftoppm took longer than %v", pdfTimeout)
+			return nil, fmt.Errorf("%s took longer than %v", name, toolTimeout)
 		}
-		return nil, fmt.Errorf("pdftoppm: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("%s: %v: %s", name, err, strings.TrimSpace(stderr.String()))
 	}
 	if stdout.Len() == 0 {
-		return nil, errors.New("pdftoppm drew nothing")
+		return nil, fmt.Errorf("%s drew nothing", name)
 	}
 	return stdout.Bytes(), nil
 }

@@ -103,10 +103,12 @@ type File struct {
 type request struct {
 	off int64
 	n   int
+	dup bool // a copy of the descriptor, not a read
 }
 
 type result struct {
 	buf []byte
+	dup *os.File
 	err error
 }
 
@@ -157,6 +159,11 @@ func (f *File) own(fd *os.File) {
 	defer fd.Close()
 	var buf []byte
 	for r := range f.reqs {
+		if r.dup {
+			d, err := dupFile(fd)
+			f.replies <- result{dup: d, err: err}
+			continue
+		}
 		if cap(buf) < r.n {
 			buf = make([]byte, r.n)
 		}
@@ -217,7 +224,7 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) {
 		if err := f.ctx.Err(); err != nil {
 			return done, ctxError(f.ctx, err)
 		}
-		n, err := f.call(request{off: off + int64(done), n: min(len(p)-done, chunk)}, p[done:])
+		n, err := f.call(request{off: off + int64(done), n: min(len(p)-done, chunk)}, p[done:], nil)
 		done += n
 		if err != nil {
 			return done, err
@@ -226,8 +233,24 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) {
 	return done, tail
 }
 
+// Dup returns a descriptor of its own on the same open file, for a tool
+// that must seek in the file itself (a video's index may sit at its end)
+// yet must not open its path, which another file may have taken since.
+// The caller closes it; reads through it are not bounded by the context.
+func (f *File) Dup() (*os.File, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return nil, f.err
+	}
+	var d *os.File
+	_, err := f.call(request{dup: true}, nil, &d)
+	return d, err
+}
+
 // call hands one read to the owner and waits for it, or gives up.
-func (f *File) call(r request, into []byte) (int, error) {
+// A dup request's descriptor goes to *dup.
+func (f *File) call(r request, into []byte, dup **os.File) (int, error) {
 	select {
 	case f.reqs <- r:
 	case <-f.ctx.Done():
@@ -236,6 +259,10 @@ func (f *File) call(r request, into []byte) (int, error) {
 	}
 	select {
 	case res := <-f.replies:
+		if r.dup {
+			*dup = res.dup
+			return 0, res.err
+		}
 		n := copy(into, res.buf)
 		if res.err == nil && n < r.n {
 			res.err = io.ErrUnexpectedEOF

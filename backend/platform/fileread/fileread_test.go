@@ -306,3 +306,33 @@ func TestErrorsKeepFsMeanings(t *testing.T) {
 		t.Fatalf("read when cancelled: %v", err)
 	}
 }
+
+// Dup gives the file that was opened and checked, even once another file
+// has taken its name, and nothing once the file is closed.
+func TestDupIsTheOpenedFile(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "clip.bin")
+	write(t, path, "the opened file")
+	f, err := Open(context.Background(), root, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, path+".new", "another file")
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.Dup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(d)
+	d.Close()
+	if err != nil || string(got) != "the opened file" {
+		t.Fatalf("read through the copy: %q %v", got, err)
+	}
+	f.Close()
+	if d, err := f.Dup(); err == nil {
+		d.Close()
+		t.Fatal("a closed file gave a descriptor")
+	}
+}

@@ -40,7 +40,7 @@ func (s *Server) fileImage(c *fiber.Ctx) error {
 }
 
 // GET /api/files/:file_id/thumbnail?size=: a small picture of an indexed
-// image or PDF, as PNG. It may be kept by the browser: a changed file has
+// image, PDF or video, as PNG. It may be kept by the browser: a changed file has
 // a new picture, drawn only when the file was indexed again.
 func (s *Server) fileThumbnail(c *fiber.Ctx) error {
 	id, err := fileID(c)

@@ -7,7 +7,9 @@ import (
 	"image/color"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"trove/internal/pdftest"
@@ -105,5 +107,52 @@ func TestThumbnailsOfImagesAndPDFs(t *testing.T) {
 	}
 	if r := s.Get(path); r.Status == 200 {
 		t.Fatalf("drew a file swapped in for the indexed one")
+	}
+}
+
+// A video's thumbnail is one of its frames, read through the descriptor
+// Trove opened: an MP4 whose index sits at its end (ffmpeg's default) is
+// drawn too. A file that only looks like a video is refused in the
+// endpoint's shape.
+func TestThumbnailsOfVideos(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("ffmpeg is not installed; make go-test installs it")
+	}
+	s := testserver.Start(t)
+	root := t.TempDir()
+	clip := filepath.Join(root, "red-clip.mp4")
+	out, err := exec.Command("ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=red:size=320x180:rate=10",
+		"-t", "2", "-pix_fmt", "yuv420p", clip).CombinedOutput()
+	if err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(root, "broken.mp4"), []byte("\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isomnot a video at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.IndexDir(root, 2)
+
+	r := s.Get(fmt.Sprintf("/api/files/%d/thumbnail?size=128", s.FileID(clip)))
+	if r.Status != 200 || r.Header.Get("Content-Type") != "image/png" {
+		t.Fatalf("video: %d %s", r.Status, r.Body)
+	}
+	img, err := png.Decode(bytes.NewReader(r.Body))
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 128 || b.Dy() != 72 {
+		t.Fatalf("%dx%d, want 128x72", b.Dx(), b.Dy())
+	}
+	if red, g, _, _ := img.At(60, 30).RGBA(); red>>8 < 200 || g>>8 > 60 {
+		t.Fatalf("the picture is not the video's frame: r %d g %d", red>>8, g>>8)
+	}
+	if r := s.Get(fmt.Sprintf("/api/files/%d/thumbnail?size=512", s.FileID(clip))); r.Status != 200 {
+		t.Fatalf("video at 512: %d %s", r.Status, r.Body)
+	} else if img, err := png.Decode(bytes.NewReader(r.Body)); err != nil || img.Bounds().Dx() != 320 {
+		t.Fatalf("a small video was enlarged (or not drawn): %v %v", err, img)
+	}
+
+	broken := fmt.Sprintf("/api/files/%d/thumbnail", s.FileID(filepath.Join(root, "broken.mp4")))
+	if r := s.Get(broken); r.Status != 400 || r.Field("error.code") != "NO_THUMBNAIL" || !strings.Contains(fmt.Sprint(r.Field("error.message")), "ffmpeg") {
+		t.Fatalf("broken video: %d %s, want 400 NO_THUMBNAIL from ffmpeg", r.Status, r.Body)
 	}
 }

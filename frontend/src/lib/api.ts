@@ -369,9 +369,10 @@ export async function imageURL(id: number): Promise<string> {
 }
 
 /** Whether the server draws a small picture of a file of this type (GET /api/files/{id}/thumbnail). */
-export const hasThumbnail = (mime: string): boolean => mime === 'application/pdf' || (mime.startsWith('image/') && mime !== 'image/svg+xml');
+export const hasThumbnail = (mime: string): boolean =>
+  mime === 'application/pdf' || mime.startsWith('video/') || (mime.startsWith('image/') && mime !== 'image/svg+xml');
 
-/** A small picture of an indexed image or PDF, px on its long side, as a blob: URL the caller revokes. */
+/** A small picture of an indexed image, PDF or video, px on its long side, as a blob: URL the caller revokes. */
 export async function thumbnailURL(id: number, px: number): Promise<string> {
   const res = await request('GET', `/api/files/${enc(String(id))}/thumbnail?size=${px}`, undefined, {}, 'image/png');
   if (!res.ok) throw await refusal(res);

@@ -164,7 +164,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A small picture of an indexed image or PDF (its first page), as PNG */
+        /** A small picture of an indexed image, PDF (its first page) or video (a frame near its start), as PNG */
         get: operations["fileThumbnail"];
         put?: never;
         post?: never;
