@@ -3,14 +3,17 @@
 // and in the preview, and opening the result starts the desktop's default
 // PDF viewer at page 3 (a viewer script named evince that records its
 // arguments, found through xdg-mime as on a desktop). The PDF's card and
-// table row show its first page as a small picture.
+// table row show its first page as a small picture, a photo's card the
+// photo. Its screenshot of field chips is the docs' (npm run screenshots):
+// search-fields.png.
 
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clipboardPage, launch, shot } from './browser';
+import { crc32, deflateSync } from 'node:zlib';
+import { clipboardPage, docsDir, launch, shot } from './browser';
 import { startServer, watchAndIndex, type Server } from './server';
 
 const T = 20_000;
@@ -36,6 +39,33 @@ function pagedPDF(texts: string[]): string {
     obj(5 + 2 * i, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
   });
   return out + 'trailer\n<< /Root 1 0 R >>\n%%EOF\n';
+}
+
+/** A w by h PNG of a sunrise: sky fading to an orange horizon. */
+function sunrisePNG(w: number, h: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length);
+    head.write(type, 4, 'latin1');
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])));
+    return Buffer.concat([head, data, tail]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = Buffer.alloc((3 * w + 1) * h);
+  for (let y = 0; y < h; y++) {
+    const f = y / h;
+    for (let x = 0; x < w; x++) {
+      const sun = Math.hypot(x - w / 2, y - h * 0.8) < h / 6;
+      const o = y * (3 * w + 1) + 1 + 3 * x;
+      rows.set(sun ? [255, 214, 90] : [Math.round(60 + 190 * f), Math.round(90 + 60 * f), Math.round(170 - 120 * f)], o);
+    }
+  }
+  const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /**
@@ -71,7 +101,8 @@ beforeAll(async () => {
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'report.pdf'), pagedPDF(['Harbour board minutes', 'Ferry timetable', 'Quokka census at dawn', 'Ledger closing']));
   writeFileSync(join(root, 'notes.txt'), 'A quokka was seen near the notes.\n');
-  await watchAndIndex(server, root, 2);
+  writeFileSync(join(root, 'quokka-at-dawn.png'), sunrisePNG(480, 320));
+  await watchAndIndex(server, root, 3);
   browser = await launch();
   page = await clipboardPage(browser, server.url, pageErrors);
 });
@@ -108,6 +139,9 @@ describe('pages', () => {
     await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalHeight), { timeout: T }).toBe(96);
     expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeLessThan(96); // a portrait page
     expect(await card('notes.txt').getByTestId('thumbnail').count()).toBe(0);
+    const photo = card('quokka-at-dawn.png').getByTestId('thumbnail');
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: T }).toBe(96);
+    expect(await photo.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(64);
   });
 
   it('shows the page of each match in the preview', async () => {
@@ -129,6 +163,13 @@ describe('pages', () => {
     await expect.poll(async () => (await chips.allTextContents()).map((c) => c.trim()), { timeout: T }).toEqual(['ext:pdf']);
     await expect.poll(() => card('notes.txt').count(), { timeout: T }).toBe(0);
     expect(await card('report.pdf').count()).toBe(1);
+    expect(await card('quokka-at-dawn.png').count()).toBe(0);
+    await box.fill('quokka ext:pdf,png');
+    await expect.poll(() => card('quokka-at-dawn.png').count(), { timeout: T }).toBe(1);
+    await expect.poll(() => card('quokka-at-dawn.png').getByTestId('thumbnail').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: T }).toBe(96);
+    await shot(page, 'search-fields', docsDir);
+    await box.fill('quokka ext:pdf');
+    await expect.poll(() => card('quokka-at-dawn.png').count(), { timeout: T }).toBe(0);
     await chips.first().getByRole('button', { name: 'ext:pdf', exact: true }).click();
     expect(await box.evaluate((el: HTMLInputElement) => el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0))).toBe('ext:pdf');
     await page.getByTestId('field-remove').click();
