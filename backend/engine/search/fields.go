@@ -28,11 +28,26 @@ func (t pathTest) empty() bool {
 }
 
 func (t pathTest) ok(p string) bool {
+	lower := ""
 	anyGlob := func(globs []string) bool {
-		return len(globs) == 0 || slices.ContainsFunc(globs, func(g string) bool { return globMatch(g, p) })
+		return len(globs) == 0 || slices.ContainsFunc(globs, func(g string) bool {
+			if !smartCase(g) {
+				return globMatch(g, p)
+			}
+			if lower == "" {
+				lower = strings.ToLower(p)
+			}
+			return globMatch(g, lower)
+		})
 	}
 	return globMatch(t.glob, p) && anyGlob(t.names) && anyGlob(t.paths) && (t.typeOK == nil || t.typeOK(path.Base(p)))
 }
+
+// smartCase reports whether a glob typed in the query ignores case: one
+// without a capital letter does (`*.jpg` finds IMG_0001.JPG), one with a
+// capital matches as written (`README*`), as fd and ripgrep's smart case.
+// The request's filters.path glob stays case-sensitive, as the filters'.
+func smartCase(glob string) bool { return strings.ToLower(glob) == glob }
 
 // checkFields refuses a field that does not exist.
 func checkFields(q query.Query) error {

@@ -138,17 +138,26 @@ func TestQueryFieldsThroughTheAPI(t *testing.T) {
 		{"album:outback", named("media/tone.flac")},
 	}
 	for _, c := range cases {
-		r := post(t, s, map[string]any{"query": c.query, "limit": 100, "mode": "keyword"})
-		if r.Status != 200 {
-			t.Errorf("%s: %d %s", c.query, r.Status, r.Body)
-			continue
+		// Every mode gives the same files: the semantic side of a hybrid
+		// search adds none that the fields refuse, and names mode serves
+		// a query of fields alone.
+		modes := []string{"keyword", "hybrid"}
+		if !strings.Contains(c.query, "ledger") {
+			modes = append(modes, "names")
 		}
-		want := where(c.want)
-		if got := relPaths(root, r); !slices.Equal(got, want) {
-			t.Errorf("%s: got %q, want %q", c.query, got, want)
-		}
-		if fields, _ := r.Field("fields").([]any); len(fields) == 0 {
-			t.Errorf("%s: no fields echoed: %s", c.query, r.Body)
+		for _, mode := range modes {
+			r := post(t, s, map[string]any{"query": c.query, "limit": 100, "mode": mode})
+			if r.Status != 200 {
+				t.Errorf("%s (%s): %d %s", c.query, mode, r.Status, r.Body)
+				continue
+			}
+			want := where(c.want)
+			if got := relPaths(root, r); !slices.Equal(got, want) {
+				t.Errorf("%s (%s): got %q, want %q", c.query, mode, got, want)
+			}
+			if fields, _ := r.Field("fields").([]any); len(fields) == 0 {
+				t.Errorf("%s (%s): no fields echoed: %s", c.query, mode, r.Body)
+			}
 		}
 	}
 }
@@ -232,5 +241,36 @@ func TestCompressedFilesAreOfTheirInnerKind(t *testing.T) {
 	}
 	if got := relPaths(root, post(t, s, map[string]any{"query": "wombat", "filters": map[string]any{"kinds": "archives"}})); !slices.Equal(got, []string{"backup.tar.gz"}) {
 		t.Errorf("filters.kinds archives: %q", got)
+	}
+}
+
+// A glob typed in the query ignores case unless it holds a capital letter
+// (smart case): *.jpg finds IMG_0001.JPG, READ*.* only READMEs so written.
+func TestQueryGlobsIgnoreCaseUnlessCapitalised(t *testing.T) {
+	s := testserver.Start(t)
+	root := t.TempDir()
+	testserver.WriteFiles(t, root,
+		"Photos/IMG_0001.JPG", "not really a picture",
+		"photos/beach.jpg", "not really a picture either",
+		"docs/README.md", "read me first",
+		"docs/readme.txt", "read me second",
+	)
+	s.IndexDir(root, 4)
+	for query, want := range map[string][]string{
+		"*.jpg":          {"Photos/IMG_0001.JPG", "photos/beach.jpg"},
+		"*.JPG":          {"Photos/IMG_0001.JPG"},
+		"name:img_*":     {"Photos/IMG_0001.JPG"},
+		"read*.*":        {"docs/README.md", "docs/readme.txt"},
+		"READ*.*":        {"docs/README.md"},
+		"path:photos":    {"Photos/IMG_0001.JPG", "photos/beach.jpg"},
+		"path:Photos":    {"Photos/IMG_0001.JPG"},
+		"path:docs/*.md": {"docs/README.md"},
+	} {
+		for _, mode := range []string{"keyword", "names"} {
+			r := post(t, s, map[string]any{"query": query, "limit": 100, "mode": mode})
+			if got := relPaths(root, r); !slices.Equal(got, want) {
+				t.Errorf("%s (%s): got %q, want %q", query, mode, got, want)
+			}
+		}
 	}
 }
