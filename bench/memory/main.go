@@ -2,7 +2,7 @@
 // and after a burst of searches, as a person sees it in a process list
 // (resident memory), on the benchmark corpus:
 //
-//	go run ./bench/memory [-files 20000] [-clients 16] [-load 60s] [-idle 60s] [-against REV,...]
+//	go run ./bench/memory [-files 20000] [-clients 16] [-load 60s] [-idle 60s] [-against REV,...] [-own-index]
 //
 // It builds the corpus with shared/bench/make-corpus.sh and indexes it
 // once. Each build measured then starts afresh on that index, settles (no
@@ -25,6 +25,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,30 +43,37 @@ func main() {
 	load := flag.Duration("load", time.Minute, "how long the clients search")
 	idle := flag.Duration("idle", time.Minute, "quiet after the load before the last measure")
 	revs := flag.String("against", "", "git revisions, comma-separated, measured in the same run after this checkout")
+	own := flag.Bool("own-index", false, "each -against build indexes the corpus itself (in WORK/rev-REV, kept with -work): for builds whose index format differs")
 	flag.Parse()
 	corpus, queries, _ := corpusFlags.Build()
 	work, done := harness.WorkDir(*keep, "trove-memory-")
 	defer done()
-	builds := []build{{"this checkout", must(troveproc.Build(work))}}
+	builds := []build{{"this checkout", must(troveproc.Build(work)), work}}
 	index(builds[0].bin, work, corpus)
 	for _, rev := range strings.Split(*revs, ",") {
 		if rev = strings.TrimSpace(rev); rev != "" {
 			dir, err := os.MkdirTemp("", "trove-memory-rev-")
 			harness.Check(err)
 			defer os.RemoveAll(dir)
-			builds = append(builds, build{rev, must(troveproc.BuildAt(rev, dir))})
+			b := build{rev, must(troveproc.BuildAt(rev, dir)), work}
+			if *own {
+				b.work = filepath.Join(work, "rev-"+rev)
+				index(b.bin, b.work, corpus)
+			}
+			builds = append(builds, b)
 		}
 	}
 	p := plan{clients: *clients, load: *load, idle: *idle, queries: queries}
 	fmt.Printf("corpus %s; %d clients searching for %v, then %v quiet; resident memory in MB\n\n", corpus, p.clients, p.load, p.idle)
-	fmt.Printf("%-14s %7s %7s %7s %7s %7s %9s %8s %8s %10s %6s\n", "build", "before", "peak", "+10s", "+30s",
-		"+"+p.idle.String(), "searches", "p50 ms", "p95 ms", "first ms", "load")
+	fmt.Printf("%-14s %7s %7s %7s %7s %7s %9s %9s %8s %8s %10s %6s\n", "build", "before", "peak", "+10s", "+30s",
+		"+"+p.idle.String(), "searches", "per s", "p50 ms", "p95 ms", "first ms", "load")
 	for _, b := range builds {
-		p.measure(b, work).print(b.name)
+		p.measure(b).print(b.name, p.load)
 	}
 }
 
-type build struct{ name, bin string }
+// build is a binary measured, and the folder whose index it serves.
+type build struct{ name, bin, work string }
 
 func must(bin string, err error) string {
 	harness.Check(err)
@@ -96,16 +104,16 @@ type figures struct {
 	load                                      string // the load average as the load ended
 }
 
-func (f figures) print(name string) {
+func (f figures) print(name string, load time.Duration) {
 	mb := func(b int64) float64 { return float64(b) / (1 << 20) }
-	fmt.Printf("%-14s %7.0f %7.0f %7.0f %7.0f %7.0f %9d %8.1f %8.1f %10.1f %6s\n", name,
-		mb(f.before), mb(f.peak), mb(f.after10), mb(f.after30), mb(f.afterIdle), len(f.latencies),
+	fmt.Printf("%-14s %7.0f %7.0f %7.0f %7.0f %7.0f %9d %9.1f %8.1f %8.1f %10.1f %6s\n", name,
+		mb(f.before), mb(f.peak), mb(f.after10), mb(f.after30), mb(f.afterIdle), len(f.latencies), float64(len(f.latencies))/load.Seconds(),
 		ms(harness.Percentile(f.latencies, 50)), ms(harness.Percentile(f.latencies, 95)), ms(f.first), f.load)
 }
 
-// measure starts bin on work's index and takes its figures.
-func (p plan) measure(b build, work string) figures {
-	srv, err := troveproc.Start(b.bin, work)
+// measure starts the build on its index and takes its figures.
+func (p plan) measure(b build) figures {
+	srv, err := troveproc.Start(b.bin, b.work)
 	harness.Check(err)
 	defer srv.Stop()
 	harness.Check(srv.Checked(10 * time.Minute))
