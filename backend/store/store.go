@@ -73,6 +73,17 @@ type state struct {
 // now returns the index's state.
 func (s *Store) now() state { return state{s.db.Load(), s.writes.Load()} }
 
+// Version names one state of the index: two reads at the same Version
+// saw the same files and texts. Every committed write, and a rebuild or
+// reopen, makes another.
+type Version struct{ s state }
+
+// String tells versions apart within one process.
+func (v Version) String() string { return fmt.Sprintf("%p.%d", v.s.p, v.s.writes) }
+
+// Version returns the index's state now.
+func (s *Store) Version() Version { return Version{s.now()} }
+
 func (s *Store) wdb() *sql.DB { return s.db.Load().w }
 func (s *Store) rdb() *sql.DB { return s.db.Load().r }
 

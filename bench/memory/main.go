@@ -2,7 +2,7 @@
 // and after a burst of searches, as a person sees it in a process list
 // (resident memory), on the benchmark corpus:
 //
-//	go run ./bench/memory [-files 20000] [-clients 16] [-load 60s] [-idle 60s] [-against REV,...] [-own-index]
+//	go run ./bench/memory [-files 20000] [-clients 16] [-load 60s] [-idle 60s] [-against REV,...] [-own-index] [-distinct]
 //
 // It builds the corpus with shared/bench/make-corpus.sh and indexes it
 // once. Each build measured then starts afresh on that index, settles (no
@@ -12,9 +12,13 @@
 // shared/bench/queries.txt), with the searches' latencies; and after 10 s,
 // 30 s and -idle of quiet; then the latency of the first search after the
 // quiet. With -against, builds of those git revisions are measured the same
-// way in the same run, one after the other, on the same index. The
-// machine's load average at the end of each load is printed beside, as
-// latencies on a shared machine follow it.
+// way in the same run, one after the other, on the same index (with
+// -own-index, each on an index it made itself). The machine's load
+// average at the end of each load is printed beside, as latencies on a
+// shared machine follow it. Searches repeat (the queries in turn), as a
+// person's and a script's do; with -distinct each excludes a word no file
+// holds, so that no two are the same search and none is answered from a
+// page kept for reuse.
 package main
 
 import (
@@ -43,6 +47,7 @@ func main() {
 	load := flag.Duration("load", time.Minute, "how long the clients search")
 	idle := flag.Duration("idle", time.Minute, "quiet after the load before the last measure")
 	revs := flag.String("against", "", "git revisions, comma-separated, measured in the same run after this checkout")
+	distinct := flag.Bool("distinct", false, "make every search differ (each excludes a word no file holds), so none is answered from a page kept for reuse")
 	own := flag.Bool("own-index", false, "each -against build indexes the corpus itself (in WORK/rev-REV, kept with -work): for builds whose index format differs")
 	flag.Parse()
 	corpus, queries, _ := corpusFlags.Build()
@@ -63,7 +68,7 @@ func main() {
 			builds = append(builds, b)
 		}
 	}
-	p := plan{clients: *clients, load: *load, idle: *idle, queries: queries}
+	p := plan{clients: *clients, load: *load, idle: *idle, queries: queries, distinct: *distinct}
 	fmt.Printf("corpus %s; %d clients searching for %v, then %v quiet; resident memory in MB\n\n", corpus, p.clients, p.load, p.idle)
 	fmt.Printf("%-14s %7s %7s %7s %7s %7s %9s %9s %8s %8s %10s %6s\n", "build", "before", "peak", "+10s", "+30s",
 		"+"+p.idle.String(), "searches", "per s", "p50 ms", "p95 ms", "first ms", "load")
@@ -94,6 +99,7 @@ type plan struct {
 	clients    int
 	load, idle time.Duration
 	queries    []string
+	distinct   bool
 }
 
 // figures are one build's measures.
@@ -167,7 +173,11 @@ func (p plan) search(srv *troveproc.Server) []time.Duration {
 		wg.Go(func() {
 			var mine []time.Duration
 			for i := c; time.Now().Before(deadline); i++ {
-				mine = append(mine, timed(srv, p.queries[i%len(p.queries)]))
+				q := p.queries[i%len(p.queries)]
+				if p.distinct {
+					q += fmt.Sprintf(" -zqx%dq%d", c, i)
+				}
+				mine = append(mine, timed(srv, q))
 			}
 			mu.Lock()
 			all = append(all, mine...)

@@ -117,6 +117,7 @@ type Engine struct {
 	Tuning   *Tuning // nil means DefaultTuning
 
 	spell speller
+	pages pageCache // pages kept for reuse (pagecache.go)
 }
 
 func (e *Engine) tuning() Tuning {

@@ -108,8 +108,11 @@ func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
 	if pr.Sort == "" {
 		pr.Sort = ByRelevance
 	}
-	page, err := e.searchPage(ctx, pr, p, filter)
-	page.Fields = p.q.Fields
+	page, err := e.keptSearchPage(ctx, pr, func(ctx context.Context) (Page, error) {
+		page, err := e.searchPage(ctx, pr, p, filter)
+		page.Fields = p.q.Fields
+		return page, err
+	})
 	return page, err
 }
 

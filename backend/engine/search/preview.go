@@ -46,7 +46,7 @@ func (e *Engine) Preview(ctx context.Context, id int64, text string) (Preview, e
 	if q := query.Parse(text); len(q.Errors) == 0 {
 		p = newPlan(q)
 	}
-	out.Parts, out.Matches = markAll(body.Text, body.Pages, markerFor(p, e.Store.Languages()))
+	out.Parts, out.Matches = markAll(body.Text, body.Pages, markerFor(p, e.Store.Languages()).remembering())
 	return out, nil
 }
 

@@ -67,6 +67,7 @@ func (e *Engine) snippetsOf(ctx context.Context, ids []int64, p plan, cands map[
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			m := m.remembering()
 			for i := w; i < len(ids); i += workers {
 				passage, ok := texts[keys[i]]
 				if !ok {
@@ -156,7 +157,8 @@ func Snippet(text string, stems map[string]bool, prefixes []string) string {
 }
 
 // marker recognises the query's words in a text. It is built once per
-// search and read by many goroutines.
+// search and read by many goroutines; each may take a copy that
+// remembers its answers (remembering).
 type marker struct {
 	stems    map[string]bool
 	prefixes []string
@@ -168,12 +170,37 @@ type marker struct {
 	// to have one.
 	heads []string
 	any   bool
-	// langs are the other languages whose stems are among stems: a word
+	// other are the other languages whose stems are among stems: a word
 	// matches when its stem in one of them does.
-	langs []string
+	other []langForms
 	// cjk are the query's CJK words, marked wherever they stand inside a
 	// run of CJK text (which has no spaces to tell words by).
 	cjk []string
+	// seen, when not nil, keeps matches' answers by word: a word is
+	// stemmed in each language the index holds, and texts repeat their
+	// words, so most words of fifty passages are answered from here.
+	seen map[string]bool
+}
+
+// maxSeen bounds a marker's memory of answers.
+const maxSeen = 1 << 14
+
+// remembering returns a copy of m, for one goroutine, that remembers what
+// it answered.
+func (m *marker) remembering() *marker {
+	c := *m
+	c.seen = make(map[string]bool, 512)
+	return &c
+}
+
+// langForms are the heads of the query's stems in one language: a word
+// is stemmed in that language only when it starts with one of them (the
+// heads rule of marker, language by language), so an index of twenty
+// languages does not stem every word twenty times.
+type langForms struct {
+	lang  string
+	heads []string
+	any   bool // a stem too short to have a head
 }
 
 // markerFor is the marker of a plan's words in an index holding files of
@@ -183,10 +210,11 @@ func markerFor(p plan, langs []string) *marker {
 	for _, s := range p.stems {
 		stems[s] = true
 	}
-	var other, cjk []string
+	var cjk []string
+	var other []langForms
 	for _, l := range langs {
 		if l != tokens.English && tokens.Stemmed(l) {
-			other = append(other, l)
+			other = append(other, langForms{lang: l})
 		}
 	}
 	for _, w := range p.typed {
@@ -194,13 +222,33 @@ func markerFor(p plan, langs []string) *marker {
 			cjk = append(cjk, strings.ToLower(w))
 			continue
 		}
-		for _, l := range other {
-			stems[tokens.StemIn(l, w)] = true
+		for i := range other {
+			s := tokens.StemIn(other[i].lang, w)
+			stems[s] = true
+			other[i].addHead(s)
 		}
 	}
 	m := newMarker(stems, p.prefixes)
-	m.langs, m.cjk = other, cjk
+	m.other, m.cjk = other, cjk
 	return m
+}
+
+// head is the start every word with stem s shares with it: at most three
+// letters, and two fewer than s has ("" when s is too short).
+func head(s string) string { return s[:min(3, max(0, len(s)-2))] }
+
+func (f *langForms) addHead(s string) {
+	if h := head(s); h == "" {
+		f.any = true
+	} else if !slices.Contains(f.heads, h) {
+		f.heads = append(f.heads, h)
+	}
+}
+
+// may reports whether a word folded to folded may have a stem of the
+// query's in this language.
+func (f *langForms) may(folded string) bool {
+	return f.any || slices.ContainsFunc(f.heads, func(h string) bool { return strings.HasPrefix(folded, h) })
 }
 
 // foreignRoots are the roots of words' forms in langs, to find the
@@ -256,7 +304,7 @@ func (m *marker) hits(text string, start, end int, fn func(span)) {
 func newMarker(stems map[string]bool, prefixes []string) *marker {
 	m := &marker{stems: stems, prefixes: prefixes}
 	for s := range stems {
-		h := s[:min(3, max(0, len(s)-2))]
+		h := head(s)
 		if h == "" {
 			m.any = true
 		} else if !slices.Contains(m.heads, h) {
@@ -271,6 +319,21 @@ func (m *marker) matches(word string) bool {
 	if !m.may(word) {
 		return false
 	}
+	if m.seen == nil {
+		return m.stemMatches(word)
+	}
+	ok, known := m.seen[word]
+	if !known {
+		ok = m.stemMatches(word)
+		if len(m.seen) < maxSeen {
+			m.seen[word] = ok
+		}
+	}
+	return ok
+}
+
+// stemMatches is matches past the cheap test, by the word's forms.
+func (m *marker) stemMatches(word string) bool {
 	folded := tokens.Fold(word)
 	for _, p := range m.prefixes {
 		if strings.HasPrefix(folded, p) {
@@ -283,7 +346,7 @@ func (m *marker) matches(word string) bool {
 	if m.stems[tokens.StemFolded(folded)] {
 		return true
 	}
-	return slices.ContainsFunc(m.langs, func(l string) bool { return m.stems[tokens.StemIn(l, word)] })
+	return slices.ContainsFunc(m.other, func(f langForms) bool { return f.may(folded) && m.stems[tokens.StemIn(f.lang, word)] })
 }
 
 // may rules out most words before they are folded: an ASCII word folds to

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"trove/backend/engine/vecquant"
 	"trove/backend/store"
@@ -30,6 +31,17 @@ type Vectors struct {
 	file  []int64
 	ord   []int32
 	rows  map[int64][]int32 // file id -> its rows
+	// gen counts the changes: a search kept for reuse names the vectors
+	// it saw by it.
+	gen atomic.Uint64
+}
+
+// Generation changes whenever the vectors do.
+func (v *Vectors) Generation() uint64 {
+	if v == nil {
+		return 0
+	}
+	return v.gen.Load()
 }
 
 // exactRows is where the index switches to the two-pass search.
@@ -51,6 +63,7 @@ func (v *Vectors) Model() string {
 func (v *Vectors) Reset(model string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.gen.Add(1)
 	v.model, v.dim, v.words = model, 0, 0
 	v.comps, v.signs, v.scale, v.file, v.ord = nil, nil, nil, nil, nil
 	v.rows = map[int64][]int32{}
@@ -67,6 +80,7 @@ func (v *Vectors) Len() int {
 func (v *Vectors) Indexed(files []store.Indexed) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	defer v.gen.Add(1)
 	for _, f := range files {
 		v.removeLocked(f.ID)
 		if f.EmbedModel != v.model {
@@ -82,6 +96,7 @@ func (v *Vectors) Indexed(files []store.Indexed) {
 func (v *Vectors) Removed(ids []int64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	defer v.gen.Add(1)
 	for _, id := range ids {
 		v.removeLocked(id)
 	}
@@ -91,6 +106,7 @@ func (v *Vectors) Removed(ids []int64) {
 func (v *Vectors) Add(fileID int64, ord int32, raw []byte) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	defer v.gen.Add(1)
 	v.addLocked(fileID, ord, raw)
 }
 

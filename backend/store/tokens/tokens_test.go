@@ -116,3 +116,43 @@ func BenchmarkFold(b *testing.B) {
 		}
 	}
 }
+
+// A remembered stem is the stem: asked again, from many goroutines, past
+// the shards' capacity (which empties them), every word keeps its stem.
+func TestRememberedStemsStayTheStems(t *testing.T) {
+	words := strings.Fields("Dateien Datei errechnet errechnen Häuser Haus maisons chercherons buscábamos")
+	for i := range 3 * stemShardCap * len(stemShards) / 64 {
+		words = append(words, "wort"+strings.Repeat("e", i%7)+string(rune('a'+i%26))+strings.Repeat("n", i%5))
+	}
+	first := map[string]string{}
+	for _, w := range words {
+		first["de/"+w], first["fr/"+w] = StemIn("de", w), StemIn("fr", w)
+	}
+	if first["de/Dateien"] != first["de/Datei"] || first["fr/maisons"] != "maison" {
+		t.Fatalf("stems: Dateien %q, Datei %q, maisons %q", first["de/Dateien"], first["de/Datei"], first["fr/maisons"])
+	}
+	done := make(chan string, 8)
+	for g := range 8 {
+		go func() {
+			for round := range 40 {
+				for i := range words {
+					w := words[(i*(g+1)+round)%len(words)]
+					if got := StemIn("de", w); got != first["de/"+w] {
+						done <- "de " + w + ": " + got + ", was " + first["de/"+w]
+						return
+					}
+					if got := StemIn("fr", w); got != first["fr/"+w] {
+						done <- "fr " + w + ": " + got + ", was " + first["fr/"+w]
+						return
+					}
+				}
+			}
+			done <- ""
+		}()
+	}
+	for range 8 {
+		if msg := <-done; msg != "" {
+			t.Fatal(msg)
+		}
+	}
+}
