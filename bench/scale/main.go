@@ -3,22 +3,24 @@
 // (the content pass), peak RSS, index size, and search latency while
 // indexing and idle:
 //
-//	go run ./bench/scale [-files 1000000] [-docs /var/tmp/trove-corpus-20000] [-share 0.02] [-content=true] [-busy 30s]
+//	go run ./bench/scale [-files 1000000] [-docs /var/tmp/trove-corpus-20000] [-share 0.02] [-content=true] [-busy 30s] [-recoll 20000]
 //
 // With -content=false it stops after the names pass and -busy of the
-// content pass, and reports how far the content pass got (idle search is
-// then not measured).
+// content pass, reports how far the content pass got and its files/s, then
+// pauses the queue and times idle searches on the index as it stands.
+// With -recoll N, Recoll then indexes whole top folders of the tree that
+// hold at least N files (a documented share: on a million files its run
+// would take hours), for its files/s, memory and index size.
 //
 // It generates the tree once (kept in /var/tmp/trove-scale-N: folders a few
 // levels deep with realistic names, small texts, and a share of real
 // documents copied from the benchmark corpus that bench/index builds with
 // shared/bench/make-corpus.sh), builds the trove binary and indexes the
-// tree through the real server. Recoll's baseline on such trees is
-// bench/index's (recollindex reads every file's content; it has no names
-// pass to compare with).
+// tree through the real server. Run it from the repository's root.
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -29,6 +31,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +46,8 @@ func main() {
 	content := flag.Bool("content", true, "wait for the content pass too")
 	busyFor := flag.Duration("busy", 30*time.Second, "how long searches are timed during the content pass besides the names pass")
 	tree := flag.String("tree", "", "tree directory (default /var/tmp/trove-scale-N)")
+	shared := flag.String("shared", "../shared", "the shared folder (Recoll's mime map)")
+	recollShare := flag.Int("recoll", 0, "then index whole top folders holding at least this many files with Recoll (0: none)")
 	flag.Parse()
 	if *tree == "" {
 		*tree = fmt.Sprintf("/var/tmp/trove-scale-%d", *files)
@@ -58,7 +64,13 @@ func main() {
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", data, "--config-dir", filepath.Join(work, "conf"))
 	stderr, _ := cmd.StderrPipe()
 	harness.Check(cmd.Start())
-	defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
+	stopped := false
+	defer func() {
+		if !stopped {
+			cmd.Process.Signal(os.Interrupt)
+			cmd.Wait()
+		}
+	}()
 	api := client{"http://" + harness.WaitAddr(stderr)}
 
 	start := time.Now()
@@ -94,7 +106,11 @@ func main() {
 	}
 	if !*content {
 		f = api.folder(*tree)
-		fmt.Printf("content pass after %v: %d of %d files\n", time.Since(start).Round(time.Second), f.Progress.Content.Done, f.Progress.Content.Total)
+		spent := time.Since(start) - namesAt
+		fmt.Printf("content pass after %v: %d of %d files (%.0f files/s since the names were all in)\n", time.Since(start).Round(time.Second),
+			f.Progress.Content.Done, f.Progress.Content.Total, float64(f.Progress.Content.Done)/spent.Seconds())
+		// Idle, on the index as it stands: the queue paused.
+		api.get("POST", "/api/queue/pause", "")
 	}
 	if *content {
 		for {
@@ -105,16 +121,65 @@ func main() {
 			busy = append(busy, api.search("report"))
 			time.Sleep(time.Second)
 		}
-		fmt.Printf("every content indexed after %v\n", time.Since(start).Round(time.Second))
+		fmt.Printf("every content indexed after %v (%.0f files/s)\n", time.Since(start).Round(time.Second), float64(n)/time.Since(start).Seconds())
 	}
 	var idle []time.Duration
-	for i := 0; i < 50 && *content; i++ {
+	for i := range 50 {
 		idle = append(idle, api.search([]string{"report", "budget", "notes", "invoice", "holiday"}[i%5]))
 	}
 	fmt.Printf("peak RSS %d MiB, index %.1f MB\n", harness.PeakRSS(cmd.Process.Pid)>>20, float64(harness.DirSize(data))/1e6)
 	fmt.Printf("search while indexing (%d): p50 %v p95 %v; idle (%d): p50 %v p95 %v\n",
 		len(busy), harness.Percentile(busy, 50), harness.Percentile(busy, 95),
 		len(idle), harness.Percentile(idle, 50), harness.Percentile(idle, 95))
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	stopped = true
+	if *recollShare > 0 {
+		recollOnShare(*tree, work, *shared, *recollShare)
+	}
+}
+
+// recollOnShare indexes whole top folders of the tree holding at least
+// share files with Recoll (its stemmers, the tuned mime map of
+// shared/bench/recoll) and prints its files/s, peak RSS and index size,
+// and those scaled to the whole tree: Recoll has no names pass, and on a
+// million files its run would take hours.
+func recollOnShare(tree, work, shared string, share int) {
+	tops, err := os.ReadDir(tree)
+	harness.Check(err)
+	var dirs []string
+	files := 0
+	for _, d := range tops {
+		if files >= share {
+			break
+		}
+		if d.IsDir() {
+			dirs = append(dirs, filepath.Join(tree, d.Name()))
+			files += countFiles(dirs[len(dirs)-1])
+		}
+	}
+	total := countFiles(tree)
+	conf := filepath.Join(work, "recoll")
+	harness.Check(os.MkdirAll(conf, 0o755))
+	harness.Check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
+		"topdirs = %s\nloglevel = 2\naspellLanguage = en\nsystemfilecommand = file -b --mime-type\n", strings.Join(dirs, " "))), 0o644))
+	mm, err := os.ReadFile(filepath.Join(shared, "bench", "recoll", "mimemap.tuned"))
+	harness.Check(err)
+	harness.Check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
+	var stderr bytes.Buffer
+	cmd := exec.Command("/usr/bin/time", "-v", "recollindex", "-c", conf, "-z")
+	cmd.Stderr = &stderr
+	start := time.Now()
+	harness.Check(cmd.Run())
+	wall := time.Since(start)
+	var rss int64
+	if m := regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`).FindStringSubmatch(stderr.String()); m != nil {
+		kb, _ := strconv.ParseInt(m[1], 10, 64)
+		rss = kb << 10
+	}
+	size := harness.DirSize(filepath.Join(conf, "xapiandb"))
+	fmt.Printf("Recoll on %d top folders (%d files of %d): %v, %.0f files/s, peak RSS %d MiB, index %.1f MB (%.0f MB scaled to the tree)\n",
+		len(dirs), files, total, wall.Round(time.Second), float64(files)/wall.Seconds(), rss>>20, float64(size)/1e6, float64(size)/1e6*float64(total)/float64(files))
 }
 
 var (
