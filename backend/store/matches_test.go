@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"trove/backend/core"
 )
 
 // matchCorpus indexes twelve files about the tide; the first six also
@@ -120,5 +121,55 @@ func TestNameMatchesWithANulByte(t *testing.T) {
 	}
 	if got, err := s.NameMatches(ctx, []string{"ab\x00cd"}, 10); err != nil || len(got) != 0 {
 		t.Fatalf("only a NUL substring: %v, %v", got, err)
+	}
+}
+
+// A substring in more names than are ranked gives its newest files, after
+// the files of the rarer substrings ranked; one in fewer is ranked,
+// shortest names first.
+func TestCommonNameSubstringsGiveTheirNewestFiles(t *testing.T) {
+	s, _ := openTemp(t)
+	dir, err := s.AddDirectory(ctx, "/m", true, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []Name
+	for i := range 40 {
+		name := fmt.Sprintf("weekly-report-%03d-final-version.txt", i)
+		if i == 5 {
+			name = "report.txt" // the shortest
+		}
+		names = append(names, Name{File: core.File{DirID: dir.ID, Path: "/m/" + name, Filename: name, Extension: ".txt", State: core.StatePending, Modified: time.Now()}, Rel: name})
+	}
+	names = append(names, Name{File: core.File{DirID: dir.ID, Path: "/m/Zanzíbar-trip.txt", Filename: "Zanzíbar-trip.txt", Extension: ".txt", State: core.StatePending, Modified: time.Now()}, Rel: "Zanzíbar-trip.txt"})
+	if n, err := s.PutNames(ctx, names); err != nil || n != len(names) {
+		t.Fatalf("put names: %d, %v", n, err)
+	}
+	id := func(name string) int64 {
+		t.Helper()
+		f, err := s.FileByPath(ctx, "/m/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.ID
+	}
+	if n, err := s.namesHolding(ctx, `"REPORT"`); err != nil || n != 40 {
+		t.Fatalf("names holding report: %d, %v; want 40", n, err)
+	}
+	if n, err := s.namesHolding(ctx, `"zanzi"`); err != nil || n != 1 {
+		t.Fatalf("names holding zanzi (the name has an accent): %d, %v; want 1", n, err)
+	}
+
+	got, err := s.NameMatches(ctx, []string{"report"}, 3)
+	if err != nil || len(got) != 3 || got[0] != id("report.txt") {
+		t.Fatalf("ranked: %v, %v; want report.txt (%d) first", got, err, id("report.txt"))
+	}
+
+	defer func(was int) { rankedNamesMost = was }(rankedNamesMost)
+	rankedNamesMost = 10
+	got, err = s.NameMatches(ctx, []string{"report", "zanzi"}, 3)
+	want := []int64{id("Zanzíbar-trip.txt"), id("weekly-report-039-final-version.txt"), id("weekly-report-038-final-version.txt")}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("common: %v, %v; want the rare name, then the newest: %v", got, err, want)
 	}
 }

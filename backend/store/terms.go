@@ -483,25 +483,67 @@ func varint(b []byte) (v uint64, n int) {
 
 // NameMatches returns up to limit files whose name contains any of the
 // given substrings (three characters or more; shorter ones are ignored),
-// shortest names first.
+// shortest names first. A substring that may be in more than
+// rankedNamesMost names (a common word in a million) gives its newest
+// files instead, after the others: ranking every one of its matches took
+// half a second, to order names that differ only in length.
 func (s *Store) NameMatches(ctx context.Context, substrings []string, limit int) ([]int64, error) {
-	var parts []string
+	var rare, common []string
 	for _, sub := range substrings {
 		// A name holds no NUL byte, and FTS5 would read the expression
 		// only up to one ("unterminated string").
-		if len([]rune(sub)) >= 3 && !strings.ContainsRune(sub, 0) {
-			parts = append(parts, `"`+strings.ReplaceAll(sub, `"`, `""`)+`"`)
+		if len([]rune(sub)) < 3 || strings.ContainsRune(sub, 0) {
+			continue
+		}
+		phrase := `"` + strings.ReplaceAll(sub, `"`, `""`) + `"`
+		if n, err := s.namesHolding(ctx, phrase); err != nil {
+			return nil, fmt.Errorf("name search: %w", err)
+		} else if n > rankedNamesMost {
+			common = append(common, phrase)
+		} else {
+			rare = append(rare, phrase)
 		}
 	}
-	if len(parts) == 0 {
-		return nil, nil
+	var out []int64
+	if len(rare) > 0 {
+		ids, err := queryList[int64](ctx, s.rdb(), `SELECT rowid FROM fts_names WHERE fts_names MATCH ? ORDER BY rank LIMIT ?`,
+			strings.Join(rare, " OR "), limit)
+		if err != nil {
+			return nil, fmt.Errorf("name search: %w", err)
+		}
+		out = ids
 	}
-	out, err := queryList[int64](ctx, s.rdb(), `SELECT rowid FROM fts_names WHERE fts_names MATCH ? ORDER BY rank LIMIT ?`,
-		strings.Join(parts, " OR "), limit)
-	if err != nil {
-		return nil, fmt.Errorf("name search: %w", err)
+	if len(common) > 0 && len(out) < limit {
+		ids, err := queryList[int64](ctx, s.rdb(), `SELECT rowid FROM fts_names WHERE fts_names MATCH ? ORDER BY rowid DESC LIMIT ?`,
+			strings.Join(common, " OR "), limit)
+		if err != nil {
+			return nil, fmt.Errorf("name search: %w", err)
+		}
+		seen := make(map[int64]bool, len(out))
+		for _, id := range out {
+			seen[id] = true
+		}
+		for _, id := range ids {
+			if len(out) < limit && !seen[id] {
+				out = append(out, id)
+			}
+		}
 	}
 	return out, nil
+}
+
+// rankedNamesMost is the most names a substring's matches are ranked
+// among.
+var rankedNamesMost = 20_000
+
+// namesHolding counts the names that hold the phrase, up to
+// rankedNamesMost+1: listing that many matches costs a few milliseconds,
+// where ranking a hundred thousand cost half a second.
+func (s *Store) namesHolding(ctx context.Context, phrase string) (int, error) {
+	var n int
+	err := s.rdb().QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM fts_names WHERE fts_names MATCH ? LIMIT ?)`,
+		phrase, rankedNamesMost+1).Scan(&n)
+	return n, err
 }
 
 // Vocabulary streams the words of the text (cards false) or of the names,

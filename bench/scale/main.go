@@ -83,6 +83,7 @@ func main() {
 	}()
 	var busy []time.Duration
 	var namesAt, firstAt time.Duration
+	var contentAtNames int64 // contents read while the names pass ran
 	var f folder
 	for namesAt == 0 || firstAt == 0 {
 		if firstAt == 0 && api.hits("report") > 0 {
@@ -93,6 +94,7 @@ func main() {
 		f = api.folder(*tree)
 		if names := f.Progress.Names; names.State == "done" && names.Total >= 0 && names.Done >= names.Total {
 			namesAt = time.Since(start)
+			contentAtNames = f.Progress.Content.Done
 		}
 		busy = append(busy, api.search("report"))
 		time.Sleep(200 * time.Millisecond)
@@ -107,8 +109,8 @@ func main() {
 	if !*content {
 		f = api.folder(*tree)
 		spent := time.Since(start) - namesAt
-		fmt.Printf("content pass after %v: %d of %d files (%.0f files/s since the names were all in)\n", time.Since(start).Round(time.Second),
-			f.Progress.Content.Done, f.Progress.Content.Total, float64(f.Progress.Content.Done)/spent.Seconds())
+		fmt.Printf("content pass after %v: %d of %d files (%d while the names pass ran; %.0f files/s since)\n", time.Since(start).Round(time.Second),
+			f.Progress.Content.Done, f.Progress.Content.Total, contentAtNames, float64(f.Progress.Content.Done-contentAtNames)/spent.Seconds())
 		// Idle, on the index as it stands: the queue paused.
 		api.get("POST", "/api/queue/pause", "")
 	}

@@ -67,7 +67,11 @@ func (ix *Indexer) feed(ctx context.Context) {
 	var all []candidate
 	more := map[int64]bool{}
 	for _, f := range ix.snapshot() {
-		if f.NamesOnly || f.offline || f.status == core.DirError {
+		// A new folder's content waits for the end of its first walk:
+		// the names pass has the writer and the cores to itself, and every
+		// name is findable sooner. A folder walked before (Trove
+		// restarted) goes on with its backlog while the walk checks it.
+		if f.NamesOnly || f.offline || f.status == core.DirError || f.namesFirst {
 			continue
 		}
 		rows, err := ix.Store.PendingFiles(ctx, f.ID, contentWindow)

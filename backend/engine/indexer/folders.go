@@ -52,6 +52,9 @@ type folder struct {
 	// counting: a walk is finding the folder's files for the first time
 	// (the names pass's total is not known until it ends).
 	counting bool
+	// namesFirst: the folder was never walked before; its content pass
+	// waits for the end of that walk (feed).
+	namesFirst bool
 	// backlog: files whose content waits are not all in the queue yet
 	// (the content pass hands them over a window at a time).
 	backlog        bool
@@ -64,7 +67,8 @@ type folder struct {
 func (ix *Indexer) register(d core.WatchedDirectory) *folder {
 	f := &folder{ID: d.ID, Root: d.Path, Recursive: d.Recursive, Pattern: d.FilePattern, NamesOnly: d.NamesOnly,
 		RescanSeconds: d.RescanSeconds, status: core.DirIndexing, lastScan: time.Now(),
-		counting: true} // until its first walk ends (setCounting)
+		counting:   true, // until its first walk ends (setCounting)
+		namesFirst: d.LastScan == nil}
 	f.fs = ix.fileSystem(d)
 	ix.mu.Lock()
 	ix.folders[d.ID] = f

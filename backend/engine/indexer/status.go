@@ -26,9 +26,13 @@ func (ix *Indexer) setCounting(id int64, on bool) {
 		f.counting = on
 		if !on {
 			f.lastScan = time.Now()
+			f.namesFirst = false
 		}
 	}
 	ix.mu.Unlock()
+	if !on {
+		ix.wantContent()
+	}
 }
 
 func (ix *Indexer) scanDone(id int64) {
