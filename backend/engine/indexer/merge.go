@@ -69,13 +69,27 @@ func (ix *Indexer) mergeLoop(ctx context.Context) {
 }
 
 // quiet tells whether background work on the index may run: nothing
-// queued, no pause (a person's or the scheduler's), the index writable,
-// sound and not being rebuilt.
+// queued, no walk writing names (a new folder's queue stays empty while
+// its names pass runs, and a merge would take the writer from it), no
+// pause (a person's or the scheduler's), the index writable, sound and not
+// being rebuilt.
 func (ix *Indexer) quiet() bool {
 	st := ix.queue.Status()
 	_, held := ix.storageHeld()
 	_, damaged := ix.Store.Damage()
-	return st.Total == 0 && !st.Paused && !held && !damaged && !ix.integrity.rebuilding.Load()
+	return st.Total == 0 && !ix.walking() && !st.Paused && !held && !damaged && !ix.integrity.rebuilding.Load()
+}
+
+// walking reports whether a folder's scan is running.
+func (ix *Indexer) walking() bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for _, f := range ix.folders {
+		if f.scanning > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // MergeIfGrown merges the full-text index when it is due and the index is
