@@ -46,8 +46,9 @@ type folder struct {
 	polling      bool // live watching unavailable (the inotify limit): rescanned every pollEvery
 	scanning     int  // scans in flight
 	lastProgress time.Time
-	lastScan     time.Time // when the last scan ended, for scheduled rescans
-	offline      bool      // its drive or share is not there
+	progressGap  time.Duration // at least this between progress events (publishProgress)
+	lastScan     time.Time     // when the last scan ended, for scheduled rescans
+	offline      bool          // its drive or share is not there
 	offlineSince time.Time
 	// counting: a walk is finding the folder's files for the first time
 	// (the names pass's total is not known until it ends).
