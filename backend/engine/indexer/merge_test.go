@@ -2,12 +2,15 @@ package indexer
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 
 	"trove/backend/core"
 	"trove/backend/engine/queue"
+	"trove/backend/store"
 )
 
 // The full-text index is merged once it holds enough files and has grown
@@ -52,7 +55,7 @@ func TestMergeWaitsForGrowth(t *testing.T) {
 	}
 }
 
-// Work in the queue, a pause or a damaged index put the merge off; work
+// Work in the queue, a walk, a pause or a damaged index put the merge off; work
 // arriving between steps stops it, unrecorded, to go on later.
 func TestMergeGivesWayToIndexing(t *testing.T) {
 	fake := newFakeIndex()
@@ -73,6 +76,13 @@ func TestMergeGivesWayToIndexing(t *testing.T) {
 		t.Fatalf("merged while paused (%d steps)", fake.mergeSteps)
 	}
 	ix.queue.Resume()
+	// A walk writing names leaves the queue empty: the merge waits for it.
+	ix.register(core.WatchedDirectory{ID: 9, Path: t.TempDir()})
+	ix.scanStarted(9)
+	if ix.MergeIfGrown(ctx) || fake.mergeSteps != 0 {
+		t.Fatalf("merged while a walk wrote names (%d steps)", fake.mergeSteps)
+	}
+	ix.scanDone(9)
 	fake.damaged = true
 	if ix.MergeIfGrown(ctx) || fake.mergeSteps != 0 {
 		t.Fatalf("merged a damaged index (%d steps)", fake.mergeSteps)
@@ -131,5 +141,33 @@ func TestMergeOnAFullDiskHoldsTheIndex(t *testing.T) {
 	}
 	if h := ix.Health(); h.Status != core.IndexStorageError {
 		t.Fatalf("health: %+v", h)
+	}
+}
+
+// A new folder's content waits for the end of its first walk, so the
+// names pass has the writer to itself; a folder walked before (Trove
+// restarted) goes on with its waiting files while it is walked again.
+func TestNewFolderContentWaitsForItsWalk(t *testing.T) {
+	fake := newFakeIndex()
+	ix, _ := unitIndexer(t, fake)
+	ctx := t.Context()
+	newRoot, oldRoot := t.TempDir(), t.TempDir()
+	fake.pending = map[int64][]store.Pending{
+		7: {{Path: filepath.Join(newRoot, "a.txt"), ModNs: 2}},
+		8: {{Path: filepath.Join(oldRoot, "b.txt"), ModNs: 1}},
+	}
+	walked := time.Now().Add(-time.Hour)
+	ix.register(core.WatchedDirectory{ID: 7, Path: newRoot})
+	ix.register(core.WatchedDirectory{ID: 8, Path: oldRoot, LastScan: &walked})
+	ix.setCounting(7, true)
+	ix.setCounting(8, true)
+	ix.feed(ctx)
+	if got := queued(ix); len(got) != 1 || !strings.Contains(got[0], "b.txt") {
+		t.Fatalf("while both are walked: %q; want only the folder walked before", got)
+	}
+	ix.setCounting(7, false)
+	ix.feed(ctx)
+	if got := queued(ix); len(got) != 2 {
+		t.Fatalf("after the new folder's walk: %q; want its file too", got)
 	}
 }

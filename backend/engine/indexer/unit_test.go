@@ -38,7 +38,8 @@ type fakeIndex struct {
 	nextDir  int64
 	nextFile int64
 	records  map[int64]map[string]store.Record
-	named    []string // paths the names pass recorded
+	named    []string                  // paths the names pass recorded
+	pending  map[int64][]store.Pending // files waiting for their content, by folder
 	saved    []store.QueueRow
 	statuses []string // "id status"
 	scanned  map[int64]int64
@@ -201,8 +202,10 @@ func (f *fakeIndex) PutNames(_ context.Context, names []store.Name) (int, error)
 	return len(names), nil
 }
 
-func (f *fakeIndex) PendingFiles(context.Context, int64, int) ([]store.Pending, error) {
-	return nil, nil
+func (f *fakeIndex) PendingFiles(_ context.Context, dir int64, _ int) ([]store.Pending, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pending[dir], nil
 }
 
 // PendingOCR: these tests index no images or scans.
