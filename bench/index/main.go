@@ -1,13 +1,15 @@
 // Command index measures Trove's indexing on the benchmark corpus, against
 // Recoll's recollindex on the same corpus in the same run:
 //
-//	go run ./bench/index [-files 20000] [-shared ../shared] [-recoll=true] [-edits 50]
+//	go run ./bench/index [-files 20000] [-shared ../shared] [-recoll=true] [-edits 50] [-against REV]
 //
 // It builds the corpus with shared/bench/make-corpus.sh, builds the trove
 // binary, indexes the corpus through the real server (HTTP on loopback) and
 // prints files/s, MB/s, peak RSS, index size, per-format extraction
 // throughput and the save-to-searchable latency (cooldown 0), then the same
-// figures for recollindex (tuned configuration) and the ratios.
+// figures for recollindex (tuned configuration) and the ratios. With
+// -against, a build of that git revision indexes the corpus too, after
+// this checkout's.
 package main
 
 import (
@@ -27,6 +29,7 @@ import (
 	"time"
 
 	"trove/bench/internal/harness"
+	"trove/bench/internal/troveproc"
 )
 
 func main() {
@@ -35,6 +38,7 @@ func main() {
 	corpus := flag.String("corpus", "", "corpus directory (default /var/tmp/trove-corpus-N)")
 	recoll := flag.Bool("recoll", true, "also run recollindex for the baseline")
 	edits := flag.Int("edits", 50, "edits for the save-to-searchable latency")
+	against := flag.String("against", "", "a git revision whose build indexes the same corpus in the same run, after this checkout's")
 	flag.Parse()
 	if *corpus == "" {
 		*corpus = fmt.Sprintf("/var/tmp/trove-corpus-%d", *files)
@@ -54,6 +58,18 @@ func main() {
 	fmt.Printf("trove:  %6.1f s  %6.0f files/s  %5.1f MB/s  peak RSS %4d MiB  index %6.1f MB\n",
 		tr.wall.Seconds(), float64(nFiles)/tr.wall.Seconds(), float64(nBytes)/1e6/tr.wall.Seconds(), tr.peakRSS>>20, float64(tr.indexBytes)/1e6)
 	fmt.Printf("        save-to-searchable over %d edits (cooldown 0): median %v, p95 %v\n", len(tr.latencies), harness.Percentile(tr.latencies, 50), harness.Percentile(tr.latencies, 95))
+	if *against != "" {
+		dir := filepath.Join(work, "against")
+		harness.Check(os.MkdirAll(dir, 0o755))
+		revBin, err := troveproc.BuildAt(*against, dir)
+		harness.Check(err)
+		ar := indexWithTrove(revBin, dir, *corpus, *edits)
+		fmt.Printf("%-7s %6.1f s  %6.0f files/s  %5.1f MB/s  peak RSS %4d MiB  index %6.1f MB\n", *against+":",
+			ar.wall.Seconds(), float64(nFiles)/ar.wall.Seconds(), float64(nBytes)/1e6/ar.wall.Seconds(), ar.peakRSS>>20, float64(ar.indexBytes)/1e6)
+		fmt.Printf("        save-to-searchable over %d edits (cooldown 0): median %v, p95 %v\n", len(ar.latencies), harness.Percentile(ar.latencies, 50), harness.Percentile(ar.latencies, 95))
+		fmt.Printf("ratios this checkout/%s: speed %.2fx   peak RSS %.2fx   index size %.2fx\n\n", *against,
+			ar.wall.Seconds()/tr.wall.Seconds(), float64(tr.peakRSS)/float64(ar.peakRSS), float64(tr.indexBytes)/float64(ar.indexBytes))
+	}
 	extractThroughput(sharedAbs, *corpus)
 	if !*recoll {
 		return
