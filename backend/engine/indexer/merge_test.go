@@ -144,9 +144,10 @@ func TestMergeOnAFullDiskHoldsTheIndex(t *testing.T) {
 	}
 }
 
-// A new folder's content waits for the end of its first walk, so the
-// names pass has the writer to itself; a folder walked before (Trove
-// restarted) goes on with its waiting files while it is walked again.
+// A large new folder's content waits for the end of its first walk, so
+// the names pass has the writer to itself; a small one's starts at once;
+// a folder walked before (Trove restarted) goes on with its waiting files
+// while it is walked again.
 func TestNewFolderContentWaitsForItsWalk(t *testing.T) {
 	fake := newFakeIndex()
 	ix, _ := unitIndexer(t, fake)
@@ -161,6 +162,15 @@ func TestNewFolderContentWaitsForItsWalk(t *testing.T) {
 	ix.register(core.WatchedDirectory{ID: 8, Path: oldRoot, LastScan: &walked})
 	ix.setCounting(7, true)
 	ix.setCounting(8, true)
+	ix.namesWritten(7, namesFirstAfter-1)
+	ix.namesWritten(8, namesFirstAfter)
+	ix.feed(ctx)
+	if got := queued(ix); len(got) != 2 {
+		t.Fatalf("the first files of a walk: %q; want both folders' content", got)
+	}
+	ix.queue.RemoveFolder(7)
+	ix.queue.RemoveFolder(8)
+	ix.namesWritten(7, 1) // the walk of the new folder grew large
 	ix.feed(ctx)
 	if got := queued(ix); len(got) != 1 || !strings.Contains(got[0], "b.txt") {
 		t.Fatalf("while both are walked: %q; want only the folder walked before", got)
