@@ -346,7 +346,7 @@ func (m *marker) stemMatches(word string) bool {
 	if m.stems[tokens.StemFolded(folded)] {
 		return true
 	}
-	return slices.ContainsFunc(m.other, func(f langForms) bool { return f.may(folded) && m.stems[tokens.StemIn(f.lang, word)] })
+	return slices.ContainsFunc(m.other, func(f langForms) bool { return f.may(folded) && m.stems[tokens.StemInRemembered(f.lang, word)] })
 }
 
 // may rules out most words before they are folded: an ASCII word folds to

@@ -72,8 +72,26 @@ var envs = sync.Pool{New: func() any { return snowball.NewEnv("") }}
 // (Stem); for another language, w lower-cased, stemmed by its rules, then
 // folded, so that its diacritics guide the stemmer before they go.
 func StemIn(lang, w string) string {
-	stem, ok := snowballStemmers[lang]
-	if !ok && lang != "pl" {
+	switch stem, ok := snowballStemmers[lang]; {
+	case ok:
+		env := envs.Get().(*snowball.Env)
+		defer envs.Put(env)
+		env.SetCurrent(strings.ToLower(w))
+		stem(env)
+		return Fold(env.Current())
+	case lang == "pl":
+		return Fold(stemPolish(strings.ToLower(w)))
+	}
+	return Stem(w)
+}
+
+// StemInRemembered is StemIn for searches, which ask the same words again
+// and again (snippets stem each word of fifty passages in every language
+// of the index): the stems are remembered, a bounded number. Indexing
+// does not use it: a file's words are mostly new to it, and a memory
+// that turned over with every file would only make garbage.
+func StemInRemembered(lang, w string) string {
+	if _, ok := snowballStemmers[lang]; !ok && lang != "pl" {
 		return Stem(w)
 	}
 	sh := &stemShards[maphash.String(stemSeed, w)%uint64(len(stemShards))]
@@ -84,30 +102,20 @@ func StemIn(lang, w string) string {
 	if hit {
 		return s
 	}
-	if ok {
-		env := envs.Get().(*snowball.Env)
-		env.SetCurrent(strings.ToLower(w))
-		stem(env)
-		s = Fold(env.Current())
-		envs.Put(env)
-	} else {
-		s = Fold(stemPolish(strings.ToLower(w)))
-	}
+	s = StemIn(lang, w)
 	sh.mu.Lock()
 	if len(sh.m) >= stemShardCap || sh.m == nil {
 		sh.m = make(map[stemKey]string, stemShardCap)
 	}
-	// A copy: w may be a slice of a whole file's text.
+	// A copy: w may be a slice of a whole passage's text.
 	sh.m[stemKey{lang, strings.Clone(w)}] = s
 	sh.mu.Unlock()
 	return s
 }
 
-// Stems of words by their language's rules are remembered, a bounded
-// number: texts and searches repeat their words (a few thousand make most
-// of any text), and a Snowball stemmer costs about a microsecond a word,
-// where a lookup costs a twentieth of that. Each shard is emptied when
-// full; 32 of 2,048 words hold about 4 MB.
+// The remembered stems: a Snowball stemmer costs about a microsecond a
+// word, a lookup a twentieth of that. Each shard is emptied when full; 32
+// of 2,048 words hold about 4 MB.
 type stemKey struct{ lang, word string }
 
 type stemShard struct {

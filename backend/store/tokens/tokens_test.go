@@ -127,6 +127,9 @@ func TestRememberedStemsStayTheStems(t *testing.T) {
 	first := map[string]string{}
 	for _, w := range words {
 		first["de/"+w], first["fr/"+w] = StemIn("de", w), StemIn("fr", w)
+		if StemInRemembered("de", w) != first["de/"+w] {
+			t.Fatalf("%s: remembered %q, stemmed %q", w, StemInRemembered("de", w), first["de/"+w])
+		}
 	}
 	if first["de/Dateien"] != first["de/Datei"] || first["fr/maisons"] != "maison" {
 		t.Fatalf("stems: Dateien %q, Datei %q, maisons %q", first["de/Dateien"], first["de/Datei"], first["fr/maisons"])
@@ -137,11 +140,11 @@ func TestRememberedStemsStayTheStems(t *testing.T) {
 			for round := range 40 {
 				for i := range words {
 					w := words[(i*(g+1)+round)%len(words)]
-					if got := StemIn("de", w); got != first["de/"+w] {
+					if got := StemInRemembered("de", w); got != first["de/"+w] {
 						done <- "de " + w + ": " + got + ", was " + first["de/"+w]
 						return
 					}
-					if got := StemIn("fr", w); got != first["fr/"+w] {
+					if got := StemInRemembered("fr", w); got != first["fr/"+w] {
 						done <- "fr " + w + ": " + got + ", was " + first["fr/"+w]
 						return
 					}
