@@ -78,9 +78,6 @@ func (s *Store) now() state { return state{s.db.Load(), s.writes.Load()} }
 // reopen, makes another.
 type Version struct{ s state }
 
-// String tells versions apart within one process.
-func (v Version) String() string { return fmt.Sprintf("%p.%d", v.s.p, v.s.writes) }
-
 // Version returns the index's state now.
 func (s *Store) Version() Version { return Version{s.now()} }
 

@@ -19,10 +19,11 @@ import (
 // 10 ms of CPU each on a 20,000 file index). The same search asked while
 // one runs waits for that one instead of running again.
 //
-// A kept page serves only requests that are the same in every field, under
-// the same tuning, on the same index state (store.Version: any committed write makes a new
-// one) and vector generation, for at most pageTTL: a relative date in a
-// query ("modified:>-7d") is read against the time it was first asked.
+// A kept page serves only requests that are the same in every field,
+// under the same tuning, on the same index state (store.Version: any
+// committed write makes a new one) and vector generation, for at most
+// pageTTL: a relative date in a query ("modified:>-7d") is read against
+// the time it was first asked.
 
 // pageTTL is how long a kept page serves.
 const pageTTL = 30 * time.Second
