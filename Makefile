@@ -69,9 +69,10 @@ test: check go-test fuzz frontend-test e2e-test desktop-test package-test cross
 # The programs the Go tests run: gsettings with GNOME's schema (hotkey
 # commands) and desktop-file-validate (autostart entry); xdg-mime (the
 # default viewer opened at a page); curl and jq
-# (examples/); ffmpeg (videos' thumbnails); the fidelity corpus's makers
-# and references, and tesseract.
-GO_TEST_PKGS = libglib2.0-bin gnome-settings-daemon-common desktop-file-utils xdg-utils curl jq ffmpeg $(FIDELITY_PKGS)
+# (examples/); ffmpeg (videos' thumbnails); bindfs (a FUSE mount, whose
+# changes the kernel does not report); the fidelity corpus's makers and
+# references, and tesseract.
+GO_TEST_PKGS = libglib2.0-bin gnome-settings-daemon-common desktop-file-utils xdg-utils curl jq ffmpeg bindfs $(FIDELITY_PKGS)
 
 go-test-deps:
 	$(call apt_pkgs,$(GO_TEST_PKGS))

@@ -59,6 +59,10 @@ type Config struct {
 	// MountCheck is how often folders on drives and shares are checked
 	// for being there (0: every 10 seconds).
 	MountCheck time.Duration
+	// NetworkRescan is how often folders on shares and FUSE mounts, whose
+	// changes the kernel may not report, are rescanned when their watch
+	// named no period (0: indexer.DefaultNetworkRescan).
+	NetworkRescan time.Duration
 	// ProviderRetry is how often an embedding provider that stopped
 	// answering is tried again (0: every 30 seconds).
 	ProviderRetry time.Duration
@@ -195,7 +199,7 @@ func (d *Daemon) wire() error {
 		Enricher: mod.Enricher, Embedder: mod.Embedder, Publish: publish, Log: cfg.Log,
 	})
 	ix, err = indexer.New(indexer.Deps{Store: d.store, Filters: flt, Pipeline: pipe, Settings: set.Get, Publish: publish,
-		Log: cfg.Log, MaxWatches: cfg.MaxWatches, MountCheck: cfg.MountCheck, Exclude: []string{cfg.DataDir, cfg.ConfigDir},
+		Log: cfg.Log, MaxWatches: cfg.MaxWatches, MountCheck: cfg.MountCheck, NetworkRescan: cfg.NetworkRescan, Exclude: []string{cfg.DataDir, cfg.ConfigDir},
 		FolderList: filepath.Join(cfg.ConfigDir, store.FolderListName), Notice: d.notice,
 		Rebuilt: func() { vecs.Reset(mod.Embedder().Model()) }})
 	if err != nil {

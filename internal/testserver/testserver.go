@@ -50,6 +50,7 @@ type Server struct {
 	ocr           *extract.OCRProbe
 	maxWatches    int
 	mountCheck    time.Duration
+	networkRescan time.Duration
 	providerRetry time.Duration
 	searchTimeout time.Duration
 	searchHook    func(context.Context, service.SearchRequest)
@@ -84,6 +85,9 @@ func WithMaxWatches(n int) Option { return func(s *Server) { s.maxWatches = n } 
 // WithMountCheck checks folders on drives and shares for being there this
 // often, so that a test sees an unmount soon.
 func WithMountCheck(d time.Duration) Option { return func(s *Server) { s.mountCheck = d } }
+
+// WithNetworkRescan rescans folders on shares and FUSE mounts this often.
+func WithNetworkRescan(d time.Duration) Option { return func(s *Server) { s.networkRescan = d } }
 
 // WithProviderRetry sets how often an embedding provider that stopped
 // answering is tried again.
@@ -134,7 +138,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	d, err := daemon.New(daemon.Config{
 		Addr: "127.0.0.1:0", DataDir: s.DataDir, ConfigDir: s.ConfigDir, Token: s.Token, Version: "test",
 		Log:     slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, MountCheck: s.mountCheck, ProviderRetry: s.providerRetry,
+		Extract: s.extract, OCR: s.ocr, MaxWatches: s.maxWatches, MountCheck: s.mountCheck, NetworkRescan: s.networkRescan, ProviderRetry: s.providerRetry,
 		SearchTimeout: s.searchTimeout, SearchHook: s.searchHook, WriteHook: s.writeHook, UI: s.ui,
 		SessionBus: s.sessionBus,
 	})

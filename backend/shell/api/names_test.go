@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,6 +145,76 @@ func TestUnmountedFolderIsOfflineNotDeleted(t *testing.T) {
 		t.Fatalf("an unchanged file was read again: indexed at %v, was %v", at, indexedAt)
 	}
 	if hits := streamHits(s, "garden"); len(hits) != 1 || hits[0]["offline"] != false {
+		t.Fatalf("back online: %v", hits)
+	}
+}
+
+// A folder on a FUSE mount (bindfs over a local folder) gets no events
+// from the kernel for changes made beside it: Trove tells from its file
+// system, says so, and picks the changes up by its scheduled rescan. An
+// unmount takes it offline and a remount brings it back caught up.
+func TestFUSEFolderIsRescannedOnSchedule(t *testing.T) {
+	for _, tool := range []string{"bindfs", "fusermount"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed; make go-test installs it (bindfs)", tool)
+		}
+	}
+	src, mnt := t.TempDir(), t.TempDir()
+	testserver.WriteFiles(t, src, "garden.txt", "the garden plan")
+	mount := func() error {
+		out, err := exec.Command("bindfs", "--no-allow-other", src, mnt).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%v: %s", err, out)
+		}
+		return nil
+	}
+	if err := mount(); err != nil {
+		t.Skipf("cannot mount through FUSE here: %v", err)
+	}
+	mounted := true
+	unmount := func() {
+		if out, err := exec.Command("fusermount", "-u", mnt).CombinedOutput(); err != nil {
+			t.Fatalf("fusermount -u: %v %s", err, out)
+		}
+		mounted = false
+	}
+	t.Cleanup(func() {
+		if mounted {
+			exec.Command("fusermount", "-u", mnt).Run()
+		}
+	})
+	s := testserver.Start(t, testserver.WithMountCheck(50*time.Millisecond), testserver.WithNetworkRescan(time.Second))
+	s.IndexDir(mnt, 1)
+	w, _ := s.Folder(mnt)["watching"].(map[string]any)
+	if fs, _ := w["file_system"].(string); !strings.HasPrefix(fs, "fuse") || w["live_events"] != false || w["rescan_every_seconds"] != float64(1) {
+		t.Fatalf("a FUSE folder: %v; want its file system, no live events and scheduled rescans", w)
+	}
+
+	// Written beside the mount: no event reaches the folder's watch.
+	testserver.WriteFiles(t, src, "pond.txt", "a quiet pond")
+	testserver.Eventually(t, 20*time.Second, "the new file found by the scheduled rescan", func() bool {
+		return len(streamHits(s, "pond")) == 1
+	})
+
+	unmount()
+	testserver.Eventually(t, 10*time.Second, "the folder offline", func() bool {
+		w, _ := s.Folder(mnt)["watching"].(map[string]any)
+		return w["offline"] == true
+	})
+	if hits := streamHits(s, "garden"); len(hits) != 1 || hits[0]["offline"] != true {
+		t.Fatalf("an offline file is not found as offline: %v", hits)
+	}
+	testserver.WriteFiles(t, src, "shed.txt", "the shed roof")
+	if err := mount(); err != nil {
+		t.Fatalf("mount again: %v", err)
+	}
+	mounted = true
+	testserver.Eventually(t, 20*time.Second, "the folder back and caught up", func() bool {
+		f := s.Folder(mnt)
+		w, _ := f["watching"].(map[string]any)
+		return w["offline"] == false && f["indexed_count"] == float64(3)
+	})
+	if hits := streamHits(s, "shed"); len(hits) != 1 || hits[0]["offline"] != false {
 		t.Fatalf("back online: %v", hits)
 	}
 }
