@@ -49,16 +49,7 @@ func TestTextTokenizerLanguages(t *testing.T) {
 		{[]string{"京都", "住む"}, nil},
 		{[]string{"runs"}, []int64{fr, en}}, // an English word in French text
 	} {
-		hits, _, err := s.TermMatches(ctx, ContentTable, Any(ph(c.words...)), TermScope{})
-		if err != nil {
-			t.Fatalf("%q: %v", c.words, err)
-		}
-		var got []int64
-		for _, h := range hits {
-			got = append(got, h.FileID)
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, c.want) {
+		if got := matchedFiles(t, s, ph(c.words...)); !slices.Equal(got, c.want) {
 			t.Errorf("%q matched %v, want %v", c.words, got, c.want)
 		}
 	}
@@ -176,17 +167,23 @@ func TestExactPhrasesMatchTheWordAsWritten(t *testing.T) {
 		{Phrase{Words: []string{"exigido"}, Exact: true}, []int64{pt}},
 		{Phrase{Words: []string{"système"}, Exact: true}, []int64{fr}},
 	} {
-		hits, _, err := s.TermMatches(ctx, ContentTable, Any(c.phrase), TermScope{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []int64
-		for _, h := range hits {
-			got = append(got, h.FileID)
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, c.want) {
+		if got := matchedFiles(t, s, c.phrase); !slices.Equal(got, c.want) {
 			t.Errorf("%+v matched %v, want %v", c.phrase, got, c.want)
 		}
 	}
+}
+
+// matchedFiles are the ids of the files whose text holds p, in order.
+func matchedFiles(t *testing.T, s *Store, p Phrase) []int64 {
+	t.Helper()
+	hits, _, err := s.TermMatches(ctx, ContentTable, Any(p), TermScope{})
+	if err != nil {
+		t.Fatalf("%+v: %v", p, err)
+	}
+	var got []int64
+	for _, h := range hits {
+		got = append(got, h.FileID)
+	}
+	slices.Sort(got)
+	return got
 }

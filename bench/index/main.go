@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -23,7 +22,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -174,24 +172,8 @@ func (c client) idle(root string) bool {
 }
 
 func indexWithRecoll(shared, work, corpus string) result {
-	conf := filepath.Join(work, "recoll")
-	harness.Check(os.MkdirAll(conf, 0o755))
-	harness.Check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
-		"topdirs = %s\nloglevel = 2\naspellLanguage = en\nsystemfilecommand = file -b --mime-type\n", corpus)), 0o644))
-	mm, err := os.ReadFile(filepath.Join(shared, "bench", "recoll", "mimemap.tuned"))
-	harness.Check(err)
-	harness.Check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
-	var stderr bytes.Buffer
-	cmd := exec.Command("/usr/bin/time", "-v", "recollindex", "-c", conf, "-z")
-	cmd.Stderr = &stderr
-	start := time.Now()
-	harness.Check(cmd.Run())
-	res := result{wall: time.Since(start), indexBytes: harness.DirSize(filepath.Join(conf, "xapiandb"))}
-	if m := regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`).FindStringSubmatch(stderr.String()); m != nil {
-		kb, _ := strconv.ParseInt(m[1], 10, 64)
-		res.peakRSS = kb << 10
-	}
-	return res
+	r := harness.RecollIndex(shared, filepath.Join(work, "recoll"), []string{corpus})
+	return result{wall: r.Wall, peakRSS: r.PeakRSS, indexBytes: r.IndexBytes}
 }
 
 // extractThroughput runs the extraction benchmark on the corpus, when the

@@ -20,7 +20,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -31,8 +30,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -161,25 +158,8 @@ func recollOnShare(tree, work, shared string, share int) {
 		}
 	}
 	total := countFiles(tree)
-	conf := filepath.Join(work, "recoll")
-	harness.Check(os.MkdirAll(conf, 0o755))
-	harness.Check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
-		"topdirs = %s\nloglevel = 2\naspellLanguage = en\nsystemfilecommand = file -b --mime-type\n", strings.Join(dirs, " "))), 0o644))
-	mm, err := os.ReadFile(filepath.Join(shared, "bench", "recoll", "mimemap.tuned"))
-	harness.Check(err)
-	harness.Check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
-	var stderr bytes.Buffer
-	cmd := exec.Command("/usr/bin/time", "-v", "recollindex", "-c", conf, "-z")
-	cmd.Stderr = &stderr
-	start := time.Now()
-	harness.Check(cmd.Run())
-	wall := time.Since(start)
-	var rss int64
-	if m := regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`).FindStringSubmatch(stderr.String()); m != nil {
-		kb, _ := strconv.ParseInt(m[1], 10, 64)
-		rss = kb << 10
-	}
-	size := harness.DirSize(filepath.Join(conf, "xapiandb"))
+	r := harness.RecollIndex(shared, filepath.Join(work, "recoll"), dirs)
+	wall, rss, size := r.Wall, r.PeakRSS, r.IndexBytes
 	fmt.Printf("Recoll on %d top folders (%d files of %d): %v, %.0f files/s, peak RSS %d MiB, index %.1f MB (%.0f MB scaled to the tree)\n",
 		len(dirs), files, total, wall.Round(time.Second), float64(files)/wall.Seconds(), rss>>20, float64(size)/1e6, float64(size)/1e6*float64(total)/float64(files))
 }

@@ -143,3 +143,33 @@ func Recollq(conf, corpus string, args ...string) []string {
 	}
 	return out
 }
+
+// RecollRun is what one recollindex run measured.
+type RecollRun struct {
+	Wall       time.Duration
+	PeakRSS    int64 // bytes
+	IndexBytes int64
+}
+
+// RecollIndex writes a Recoll configuration in conf for topdirs (the
+// shared folder's tuned mime map, English stemming) and times
+// recollindex over them, with its peak RSS and index size.
+func RecollIndex(shared, conf string, topdirs []string) RecollRun {
+	Check(os.MkdirAll(conf, 0o755))
+	Check(os.WriteFile(filepath.Join(conf, "recoll.conf"), []byte(fmt.Sprintf(
+		"topdirs = %s\nloglevel = 2\naspellLanguage = en\nsystemfilecommand = file -b --mime-type\n", strings.Join(topdirs, " "))), 0o644))
+	mm, err := os.ReadFile(filepath.Join(shared, "bench", "recoll", "mimemap.tuned"))
+	Check(err)
+	Check(os.WriteFile(filepath.Join(conf, "mimemap"), mm, 0o644))
+	var stderr strings.Builder
+	cmd := exec.Command("/usr/bin/time", "-v", "recollindex", "-c", conf, "-z")
+	cmd.Stderr = &stderr
+	start := time.Now()
+	Check(cmd.Run())
+	run := RecollRun{Wall: time.Since(start), IndexBytes: DirSize(filepath.Join(conf, "xapiandb"))}
+	if m := regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`).FindStringSubmatch(stderr.String()); m != nil {
+		kb, _ := strconv.ParseInt(m[1], 10, 64)
+		run.PeakRSS = kb << 10
+	}
+	return run
+}
