@@ -224,8 +224,13 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) {
 		if err := f.ctx.Err(); err != nil {
 			return done, ctxError(f.ctx, err)
 		}
-		n, err := f.call(request{off: off + int64(done), n: min(len(p)-done, chunk)}, p[done:], nil)
+		want := min(len(p)-done, chunk)
+		res, err := f.call(request{off: off + int64(done), n: want})
+		n := copy(p[done:], res.buf)
 		done += n
+		if err == nil && n < want {
+			err = io.ErrUnexpectedEOF
+		}
 		if err != nil {
 			return done, err
 		}
@@ -243,34 +248,26 @@ func (f *File) Dup() (*os.File, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
-	var d *os.File
-	_, err := f.call(request{dup: true}, nil, &d)
-	return d, err
+	res, err := f.call(request{dup: true})
+	return res.dup, err
 }
 
-// call hands one read to the owner and waits for it, or gives up.
-// A dup request's descriptor goes to *dup.
-func (f *File) call(r request, into []byte, dup **os.File) (int, error) {
+// call hands one request to the owner and waits for its reply, or gives
+// up when the context ends (a descriptor copied meanwhile is then closed
+// by its finalizer).
+func (f *File) call(r request) (result, error) {
 	select {
 	case f.reqs <- r:
 	case <-f.ctx.Done():
 		f.abandon()
-		return 0, f.err
+		return result{}, f.err
 	}
 	select {
 	case res := <-f.replies:
-		if r.dup {
-			*dup = res.dup
-			return 0, res.err
-		}
-		n := copy(into, res.buf)
-		if res.err == nil && n < r.n {
-			res.err = io.ErrUnexpectedEOF
-		}
-		return n, res.err
+		return res, res.err
 	case <-f.ctx.Done():
 		f.abandon()
-		return 0, f.err
+		return result{}, f.err
 	}
 }
 
