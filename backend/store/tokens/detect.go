@@ -1,7 +1,9 @@
 package tokens
 
 import (
+	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/abadojack/whatlanggo"
 )
@@ -10,24 +12,88 @@ import (
 // pages say it as surely as a book.
 const detectSample = 16 << 10
 
+// detectPiece is the size of the pieces whose languages are told one by
+// one. whatlanggo's confidence falls below zero on a long text (its
+// scores' spread grows with the length), so a whole page is never
+// "reliable": told at once, a fifth of the German and most of the Polish
+// and Russian manual pages had no language. A piece of a kilobyte is told
+// surely, and pieces in another language (an English option list in a
+// German manual) are outvoted.
+const detectPiece = 1 << 10
+
 // Detect returns the language of a text as an ISO 639-1 code ("de", "ja"),
 // or "" when it cannot be told: too little text, or no language sure
 // enough. Han characters without kana are Chinese, with kana Japanese.
+// A longer text is told piece by piece, and the language of most of the
+// pieces told surely is its language.
 func Detect(text string) string {
-	if len(text) > detectSample {
-		text = text[:detectSample]
-		for len(text) > 0 && !utf8Start(text[len(text)-1]) {
-			text = text[:len(text)-1] // not inside a character
-		}
-	}
+	text = cutAtRune(text, detectSample)
 	if lang := byScript(text); lang != "" {
 		return lang
 	}
-	info := whatlanggo.Detect(text)
-	if !info.IsReliable() {
-		return ""
+	votes := map[string]int{}
+	for rest := text; rest != ""; {
+		piece := cutAtSpace(rest, detectPiece)
+		rest = rest[len(piece):]
+		if len(rest) < detectPiece/2 { // no short last piece: it is told least surely
+			piece, rest = piece+rest, ""
+		}
+		if info := whatlanggo.Detect(piece); info.IsReliable() {
+			votes[info.Lang.Iso6391()]++
+		}
 	}
-	return info.Lang.Iso6391()
+	return elected(votes)
+}
+
+// elected is the language most pieces are in, ties to the first code;
+// but English, with a language of at least two pieces and half as many as
+// English's, yields to it. Pieces of English in a text of another
+// language are common (a manual's options, code, quotations), the
+// reverse rare; and a text in another language keeps its words' English
+// stems beside their own, so an English text taken for another language
+// is found as before, where the reverse loses the language's stems.
+func elected(votes map[string]int) string {
+	best, other := "", ""
+	for lang, n := range votes {
+		if best == "" || n > votes[best] || n == votes[best] && lang < best {
+			best = lang
+		}
+		if lang != English && (other == "" || n > votes[other] || n == votes[other] && lang < other) {
+			other = lang
+		}
+	}
+	if best == English && other != "" && votes[other] >= 2 && 2*votes[other] >= votes[English] {
+		return other
+	}
+	return best
+}
+
+// cutAtRune is text's first n bytes at most, not inside a character.
+func cutAtRune(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	for n > 0 && !utf8Start(text[n]) { // text[n] is the first byte left out
+		n--
+	}
+	return text[:n]
+}
+
+// cutAtSpace is text's first n bytes or so, ending after a space where
+// one is near (a word is not cut in two), else not inside a character.
+func cutAtSpace(text string, n int) string {
+	head := cutAtRune(text, n)
+	if len(head) == len(text) {
+		return head
+	}
+	if i := strings.LastIndexFunc(head, unicode.IsSpace); i > n/2 {
+		return head[:i+1]
+	}
+	if head == "" { // n is inside the first character
+		_, size := utf8.DecodeRuneInString(text)
+		return text[:size]
+	}
+	return head
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,0 +1,87 @@
+package tokens
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// A manual page is told by its language, however long, and English
+// option lists inside it do not outvote its prose.
+func TestDetectTellsLongMixedTexts(t *testing.T) {
+	// Options and paths of many letters make a long text's trigrams many,
+	// as a manual page's are (told at once, its confidence fell below 0).
+	r := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		b := make([]byte, 4+r.IntN(8))
+		for i := range b {
+			b[i] = byte('a' + r.IntN(26))
+		}
+		return string(b)
+	}
+	long := func(prose string) string {
+		var b strings.Builder
+		for b.Len() < 24<<10 {
+			b.WriteString(prose)
+			b.WriteString("\n\n")
+			for range 3 {
+				fmt.Fprintf(&b, "  --%s=%s  /usr/lib/%s/%s\n", word(), word(), word(), word())
+			}
+		}
+		return b.String()
+	}
+	for _, c := range []struct{ want, text string }{
+		{"de", long("Der Befehl ändert die Benutzerkennung und die Gruppenkennung. Wenn kein Benutzer angegeben ist, wird standardmäßig der Systemverwalter verwendet, und die Umgebungsvariablen werden aus der Datei gelesen, die der Verwalter festgelegt hat.")},
+		{"pl", long("Polecenie zmienia identyfikator użytkownika i grupy. Jeżeli nie podano nazwy użytkownika, domyślnie używany jest administrator systemu, a zmienne środowiskowe są odczytywane z pliku wskazanego przez administratora.")},
+		{"ru", long("Команда изменяет идентификатор пользователя и группы. Если имя пользователя не указано, по умолчанию используется суперпользователь, а переменные окружения читаются из файла, который указал администратор.")},
+		{"fr", long("La commande change l'identifiant de l'utilisateur et du groupe. Si aucun utilisateur n'est indiqué, le superutilisateur est utilisé par défaut, et les variables d'environnement sont lues dans le fichier choisi par l'administrateur.")},
+		{"en", "The command changes the user and group identity. When no user is given, the superuser is used by default."},
+		{"ja", "このコマンドはユーザーとグループの識別子を変更します。"},
+		{"", ""},
+		{"", "-v -q --help 42"},
+	} {
+		if got := Detect(c.text); got != c.want {
+			t.Errorf("Detect(%.40q… %d bytes) = %q, want %q", c.text, len(c.text), got, c.want)
+		}
+	}
+}
+
+// Pieces end at a space, never inside a character.
+func TestCutAtSpace(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		n    int
+		want string
+	}{
+		{"alpha beta gamma", 12, "alpha beta "},
+		{"alpha", 12, "alpha"},
+		{"ééééé", 3, "é"},
+		{"ééééé", 1, "é"},
+		{"abcdefghij", 4, "abcd"},
+	} {
+		if got := cutAtSpace(c.text, c.n); got != c.want {
+			t.Errorf("cutAtSpace(%q, %d) = %q, want %q", c.text, c.n, got, c.want)
+		}
+	}
+}
+
+// English yields to another language of a real share of the pieces.
+func TestElected(t *testing.T) {
+	for _, c := range []struct {
+		votes map[string]int
+		want  string
+	}{
+		{map[string]int{}, ""},
+		{map[string]int{"de": 3, "en": 1}, "de"},
+		{map[string]int{"en": 6, "ru": 3}, "ru"},
+		{map[string]int{"en": 7, "ru": 3}, "en"},
+		{map[string]int{"en": 2, "fr": 1}, "en"},
+		{map[string]int{"en": 12, "fr": 1, "la": 1}, "en"},
+		{map[string]int{"es": 2, "pt": 2}, "es"},
+	} {
+		if got := elected(c.votes); got != c.want {
+			t.Errorf("elected(%v) = %q, want %q", c.votes, got, c.want)
+		}
+	}
+}
