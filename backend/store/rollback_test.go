@@ -12,6 +12,7 @@ import (
 // one. A new migration adds its undo here: TestEveryMigrationUndoes holds
 // the list whole and each undo true to its migration.
 var undo = map[int][]string{
+	13: {`DELETE FROM meta WHERE key = 'text_retokenize_after'`},
 	12: {`DROP TABLE saved_searches`},
 	11: {`ALTER TABLE chunks DROP COLUMN pages`},
 	10: {`DROP INDEX files_pending`, `ALTER TABLE watched_directories DROP COLUMN names_only`,

@@ -157,7 +157,9 @@ func (s *Store) loadCounts() error {
 		return fmt.Errorf("read languages: %w", err)
 	}
 	s.langs.reset(langs)
-	return nil
+	_, old, err := s.Meta(context.Background(), retokenizeKey)
+	s.langs.unmarked.Store(old)
+	return err
 }
 
 func openPool(path string, readOnly bool, langs *langSet) (*sql.DB, error) {
@@ -287,8 +289,13 @@ func migrate(ctx context.Context, w *sql.DB, path string) error {
 	return nil
 }
 
+// querier is a pool or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
 // queryList runs a query of one column and returns its values.
-func queryList[T any](ctx context.Context, db *sql.DB, q string, args ...any) ([]T, error) {
+func queryList[T any](ctx context.Context, db querier, q string, args ...any) ([]T, error) {
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err

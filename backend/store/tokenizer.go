@@ -42,6 +42,11 @@ type langSet struct {
 	// hold a real share of the index, not exact numbers.
 	files map[string]int64
 	total int64
+	// unmarked says that the text table still holds rows an older Trove
+	// wrote, whose stems of other languages than English bear no mark of
+	// their language (tokens.IndexTerm): queries look for those stems
+	// too until every row is written again (retokenize.go).
+	unmarked atomic.Bool
 }
 
 // get returns the languages, sorted; the slice is never changed.
@@ -126,7 +131,7 @@ func (t textTokenizer) Tokenize(flags fts5.TokenizeFlag, text, locale string, em
 			// mark is a character no word holds, so the offsets stand.
 			text, langs = strings.Repeat(" ", len(exactMark))+rest, nil
 		}
-		return tokens.QueryTerms(text, langs, func(term string, start, end int, colocated bool) error {
+		return tokens.QueryTerms(text, langs, t.langs.unmarked.Load(), func(term string, start, end int, colocated bool) error {
 			var f fts5.TokenFlag
 			if colocated {
 				f = fts5.TOKEN_COLOCATED
@@ -136,6 +141,9 @@ func (t textTokenizer) Tokenize(flags fts5.TokenizeFlag, text, locale string, em
 	}
 	english := tokens.EnglishLike(locale) || !tokens.Stemmed(locale)
 	return tokens.Terms(text, locale, func(term string, start, end int) error {
+		if writeOldRows.Load() {
+			term = strings.TrimPrefix(term, locale+":")
+		}
 		if err := emit(0, term, start, end); err != nil || english || tokens.HasCJK(term) {
 			return err
 		}
@@ -148,6 +156,10 @@ func (t textTokenizer) Tokenize(flags fts5.TokenizeFlag, text, locale string, em
 		return nil
 	})
 }
+
+// writeOldRows makes the tokenizer write rows as an older Trove did, with
+// no language marks: for tests of the upgrade.
+var writeOldRows atomic.Bool
 
 // createTokenizer registers the tokenizer on a connection.
 func createTokenizer(a *fts5.API, langs *langSet) error {
@@ -173,11 +185,11 @@ func (s *Store) Languages() []string { return s.langs.get() }
 // WordForms returns the index terms a query word matches in the text, by
 // position: one position with the word's stem in each language of the
 // index, or, for a CJK word, a position per bigram.
-func (s *Store) WordForms(word string) [][]string { return wordForms(word, s.langs.get()) }
+func (s *Store) WordForms(word string) [][]string { return s.wordForms(word, s.langs.get()) }
 
-func wordForms(word string, langs []string) [][]string {
+func (s *Store) wordForms(word string, langs []string) [][]string {
 	var out [][]string
-	tokens.QueryTerms(word, langs, func(term string, _, _ int, colocated bool) error {
+	tokens.QueryTerms(word, langs, s.langs.unmarked.Load(), func(term string, _, _ int, colocated bool) error {
 		if !colocated || len(out) == 0 {
 			out = append(out, nil)
 		}
@@ -208,7 +220,7 @@ func (s *Store) wordDocFreqs(ctx context.Context, words, langs []string) (map[st
 	forms := make([][][]string, len(words))
 	var terms []string
 	for i, w := range words {
-		forms[i] = wordForms(w, langs)
+		forms[i] = s.wordForms(w, langs)
 		for _, at := range forms[i] {
 			terms = append(terms, at...)
 		}

@@ -153,7 +153,8 @@ func TestMainLanguagesTellKnownWords(t *testing.T) {
 }
 
 // An exact phrase matches a word in the form it has as written (its
-// English stem), not in the other forms of the index's languages.
+// English stem), not in the other forms of the index's languages; a
+// language's stem matches only that language's files.
 func TestExactPhrasesMatchTheWordAsWritten(t *testing.T) {
 	s, dir := openWithDir(t, "/x")
 	put := func(path, lang, text string) int64 { return putIn(t, s, dir, path, lang, text) }
@@ -163,7 +164,8 @@ func TestExactPhrasesMatchTheWordAsWritten(t *testing.T) {
 		phrase Phrase
 		want   []int64
 	}{
-		{Phrase{Words: []string{"exigido"}}, []int64{pt, fr}}, // the French stem of exigido is exige's
+		{Phrase{Words: []string{"exigé"}}, []int64{pt, fr}}, // its stem in French is exige's, in Portuguese exigido's
+		{Phrase{Words: []string{"exigido"}}, []int64{pt}},   // its Portuguese stem is no French file's term
 		{Phrase{Words: []string{"exigido"}, Exact: true}, []int64{pt}},
 		{Phrase{Words: []string{"système"}, Exact: true}, []int64{fr}},
 	} {

@@ -52,6 +52,7 @@ type Index interface {
 	Disk
 	Soundness
 	Merging
+	Retokenizing
 }
 
 var _ Index = (*store.Store)(nil)

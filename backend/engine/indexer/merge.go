@@ -63,6 +63,7 @@ func (ix *Indexer) mergeLoop(ctx context.Context) {
 		case <-t.C:
 		case <-ix.drained:
 		}
+		ix.safely("indexing older text again", func() { ix.RetokenizeIfDue(ctx) })
 		ix.safely("merging the index", func() { ix.MergeIfGrown(ctx) })
 		t.Reset(every)
 	}
@@ -100,12 +101,12 @@ func (ix *Indexer) MergeIfGrown(ctx context.Context) bool {
 	}
 	n, err := ix.Store.CountIndexed(ctx)
 	if err != nil {
-		ix.mergeFailed(ctx, err)
+		ix.maintenanceFailed(ctx, "cannot merge the index", err)
 		return false
 	}
 	last, err := ix.lastMerged(ctx)
 	if err != nil {
-		ix.mergeFailed(ctx, err)
+		ix.maintenanceFailed(ctx, "cannot merge the index", err)
 		return false
 	}
 	if n < last { // files were removed: growth counts from here
@@ -121,19 +122,10 @@ func (ix *Indexer) MergeIfGrown(ctx context.Context) bool {
 		ix.merging.Store(false)
 		ix.Publish(ix.QueueStatus())
 	}()
-	start, steps := time.Now(), 0
-	for ; ; steps++ {
-		if ctx.Err() != nil || !ix.quiet() {
-			return false
-		}
-		more, err := ix.Store.MergeStep(ctx, mergePages)
-		if err != nil {
-			ix.mergeFailed(ctx, err)
-			return false
-		}
-		if !more {
-			break
-		}
+	start := time.Now()
+	steps, done := ix.stepWhileQuiet(ctx, "cannot merge the index", func() (bool, error) { return ix.Store.MergeStep(ctx, mergePages) })
+	if !done {
+		return false
 	}
 	ix.setMerged(ctx, n)
 	if steps > 0 {
@@ -142,17 +134,38 @@ func (ix *Indexer) MergeIfGrown(ctx context.Context) bool {
 	return true
 }
 
-// mergeFailed says what a failed step means: a full or failing disk holds
-// the index as any write's failure does; a damaged page marks the index
-// damaged, as a search's would.
-func (ix *Indexer) mergeFailed(ctx context.Context, err error) {
+// stepWhileQuiet runs step until it reports no more work, while the index
+// is quiet: work arriving stops it after the current step. It returns the
+// steps that found work, and whether it ran to the end; a step's failure
+// is told as what failed (maintenanceFailed).
+func (ix *Indexer) stepWhileQuiet(ctx context.Context, what string, step func() (bool, error)) (steps int, done bool) {
+	for ; ; steps++ {
+		if ctx.Err() != nil || !ix.quiet() {
+			return steps, false
+		}
+		more, err := step()
+		if err != nil {
+			ix.maintenanceFailed(ctx, what, err)
+			return steps, false
+		}
+		if !more {
+			return steps, true
+		}
+	}
+}
+
+// maintenanceFailed says what a failed step of background work means: a
+// full or failing disk holds the index as any write's failure does; a
+// damaged page marks the index damaged, as a search's would; otherwise
+// the step is told as what failed.
+func (ix *Indexer) maintenanceFailed(ctx context.Context, what string, err error) {
 	switch {
 	case ix.keepOnStorageError(err) || ctx.Err() != nil:
 	case store.IsCorrupt(err):
 		ix.Log.Error("the index is damaged", "err", err)
 		ix.Damaged(err)
 	default:
-		ix.Log.Warn("cannot merge the index", "err", err)
+		ix.Log.Warn(what, "err", err)
 	}
 }
 

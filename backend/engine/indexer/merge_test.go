@@ -181,3 +181,38 @@ func TestNewFolderContentWaitsForItsWalk(t *testing.T) {
 		t.Fatalf("after the new folder's walk: %q; want its file too", got)
 	}
 }
+
+// Old text is written again at a quiet moment, step by step to the end,
+// and gives way to work arriving; once done, a merge is due.
+func TestOldTextIsWrittenAgainWhenQuiet(t *testing.T) {
+	fake := newFakeIndex()
+	fake.indexed, fake.retokenizeLeft = 5000, 3*retokenizeFiles
+	fake.meta = map[string]string{mergedKey: "5000"}
+	ix, _ := unitIndexer(t, fake)
+	ctx := t.Context()
+
+	ix.queue.Pause()
+	if ix.RetokenizeIfDue(ctx) || fake.retokenizeSteps != 0 {
+		t.Fatalf("wrote old text while paused (%d steps)", fake.retokenizeSteps)
+	}
+	ix.queue.Resume()
+	fake.onStep = func() {
+		if fake.retokenizeSteps == 1 { // work arrives after the first step
+			ix.queue.Enqueue(queue.Event{Path: filepath.Join(t.TempDir(), "a.txt"), Action: queue.ActionIndex, DirID: 1})
+		}
+	}
+	if ix.RetokenizeIfDue(ctx) || fake.retokenizeSteps != 2 {
+		t.Fatalf("work arrived: went on to step %d, want to stop after 2", fake.retokenizeSteps)
+	}
+	ix.queue.RemoveFolder(1)
+	fake.onStep = nil
+	if !ix.RetokenizeIfDue(ctx) || fake.retokenizeLeft != 0 || fake.retokenizeSteps != 3 {
+		t.Fatalf("quiet again: done %v, %d files left after %d steps", fake.Retokenizing(), fake.retokenizeLeft, fake.retokenizeSteps)
+	}
+	if fake.meta[mergedKey] != "0" {
+		t.Errorf("after writing every row again, merged files recorded %q; want 0 (a merge due)", fake.meta[mergedKey])
+	}
+	if ix.RetokenizeIfDue(ctx) || fake.retokenizeSteps != 3 {
+		t.Errorf("nothing left: %d steps", fake.retokenizeSteps)
+	}
+}

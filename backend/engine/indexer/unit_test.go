@@ -63,6 +63,9 @@ type fakeIndex struct {
 	mergeLeft, mergeSteps int
 	mergeErr              error
 	onStep                func()
+	// RetokenizeStep writes retokenizeLeft files at most a step, counting
+	// its steps in retokenizeSteps.
+	retokenizeLeft, retokenizeSteps int
 }
 
 func newFakeIndex() *fakeIndex {
@@ -266,6 +269,23 @@ func (f *fakeIndex) MergeStep(context.Context, int) (bool, error) {
 	}
 	f.mergeLeft--
 	return true, nil
+}
+
+func (f *fakeIndex) Retokenizing() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.retokenizeLeft > 0
+}
+
+func (f *fakeIndex) RetokenizeStep(_ context.Context, n int) (bool, error) {
+	if f.onStep != nil {
+		f.onStep()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.retokenizeSteps++
+	f.retokenizeLeft = max(0, f.retokenizeLeft-n)
+	return f.retokenizeLeft > 0, nil
 }
 
 func (f *fakeIndex) CountIndexed(context.Context) (int64, error) {

@@ -130,6 +130,30 @@ var (
 	stemSeed   = maphash.MakeSeed()
 )
 
+// IndexTerm is the index term of word w in a text of language lang: its
+// stem in lang (StemIn), marked with the language when lang is stemmed by
+// rules of its own (MarkedStem). Without the mark, a Spanish query's
+// "eleg" (elegida) would find the French "élégant" and a Polish "qui"
+// (quien) the French "qui": languages' stems collide where their words
+// do not.
+func IndexTerm(lang, w string) string {
+	if EnglishLike(lang) || !Stemmed(lang) {
+		return Stem(w)
+	}
+	stem := StemIn(lang, w)
+	if stem == "" {
+		return Stem(w)
+	}
+	return MarkedStem(lang, stem)
+}
+
+// MarkedStem is a stem of language lang as the index holds it: the
+// language's code, markSep and the stem.
+func MarkedStem(lang, stem string) string { return lang + markSep + stem }
+
+// markSep parts a marked stem's language from the stem: no word holds it.
+const markSep = ":"
+
 // StemsIn are the index terms of word w in each of langs, each once, the
 // English one first: what a query word may be in an index holding texts
 // of those languages.
@@ -139,7 +163,7 @@ func StemsIn(w string, langs []string) []string {
 		if l == English || !Stemmed(l) {
 			continue
 		}
-		if s := StemIn(l, w); s != "" && !contains(out, s) {
+		if s := IndexTerm(l, w); !contains(out, s) {
 			out = append(out, s)
 		}
 	}

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -111,15 +112,17 @@ func Terms(text, lang string, fn func(term string, start, end int) error) error 
 			})
 			return
 		}
-		err = fn(StemIn(lang, text[sp.start:sp.end]), sp.start, sp.end)
+		err = fn(IndexTerm(lang, text[sp.start:sp.end]), sp.start, sp.end)
 	})
 	return err
 }
 
 // QueryTerms is Terms for a query, whose language is not known: each word
 // may be any of its forms in the languages langs of the index (StemsIn),
-// given to fn as one term and others at its place (colocated).
-func QueryTerms(text string, langs []string, fn func(term string, start, end int, colocated bool) error) error {
+// given to fn as one term and others at its place (colocated). With
+// unmarked, each form is given without its language's mark too: the term
+// of a text indexed before stems were marked (IndexTerm).
+func QueryTerms(text string, langs []string, unmarked bool, fn func(term string, start, end int, colocated bool) error) error {
 	var err error
 	spans(text, func(sp span) {
 		if err != nil {
@@ -133,11 +136,25 @@ func QueryTerms(text string, langs []string, fn func(term string, start, end int
 			})
 			return
 		}
-		for i, stem := range StemsIn(text[sp.start:sp.end], langs) {
-			if err = fn(stem, sp.start, sp.end, i > 0); err != nil {
+		forms := StemsIn(text[sp.start:sp.end], langs)
+		if unmarked {
+			forms = withUnmarked(forms)
+		}
+		for i, form := range forms {
+			if err = fn(form, sp.start, sp.end, i > 0); err != nil {
 				return
 			}
 		}
 	})
 	return err
+}
+
+// withUnmarked adds to forms each marked stem without its mark, once.
+func withUnmarked(forms []string) []string {
+	for _, f := range forms {
+		if _, stem, ok := strings.Cut(f, markSep); ok && !contains(forms, stem) {
+			forms = append(forms, stem)
+		}
+	}
+	return forms
 }
