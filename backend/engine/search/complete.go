@@ -17,7 +17,11 @@ import (
 func (s *searcher) query() Query {
 	q := Query{Words: s.words, Literal: s.literal, Mode: s.req.Mode}
 	for i, t := range s.terms {
-		q.Terms = append(q.Terms, Term{Text: t.text, Weight: s.weight[i], IDF: s.idf[i], Source: t.source, Of: t.of})
+		term := Term{Text: t.text, Weight: s.weight[i], IDF: s.idf[i], Source: t.source, Of: t.of}
+		if s.hasOtherForms(i) {
+			term.ExactIDF = IDF(s.docs, s.exactDF[t.stem])
+		}
+		q.Terms = append(q.Terms, term)
 	}
 	return q
 }
@@ -155,23 +159,28 @@ func (s *searcher) completion(ids []int64) completion {
 }
 
 // otherForms are the terms among terms that some files' text holds only
-// in another language's form: typed words (and corrections) of one word,
-// as the index stems them, not CJK, which has no other form.
+// in another language's form (hasOtherForms).
 func (s *searcher) otherForms(terms []int) []int {
-	if s.tuning.OtherForm >= 1 {
-		return nil
-	}
 	var out []int
 	for _, i := range terms {
-		t := s.terms[i]
-		if t.source == Feedback || !t.single() || len(t.phrase.Words) != 1 || tokens.HasCJK(t.phrase.Words[0]) {
-			continue
-		}
-		if exact, ok := s.exactDF[t.stem]; ok && exact < s.df[textTable][t.stem] {
+		if s.hasOtherForms(i) {
 			out = append(out, i)
 		}
 	}
 	return out
+}
+
+// hasOtherForms reports whether some files' text holds term i only in
+// another form than as written: a typed word (or correction) of one word,
+// as the index stems it, not CJK (which has no other form), that fewer
+// files hold as written than in its commonest form.
+func (s *searcher) hasOtherForms(i int) bool {
+	t := s.terms[i]
+	if s.tuning.OtherForm >= 1 || t.source == Feedback || !t.single() || len(t.phrase.Words) != 1 || tokens.HasCJK(t.phrase.Words[0]) {
+		return false
+	}
+	exact, ok := s.exactDF[t.stem]
+	return ok && exact < s.df[textTable][t.stem]
 }
 
 // completed is what a completion read.

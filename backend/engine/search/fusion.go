@@ -58,8 +58,13 @@ type Term struct {
 	Text   string  // as shown in explanations
 	Weight float64 // its share of the query: occurrences, or a feedback weight
 	IDF    float64 // BM25 inverse document frequency over the index
-	Source Source
-	Of     string // for corrections: the typed word
+	// ExactIDF, when above IDF, is the IDF of the word as written, which
+	// fewer files hold than its commonest form: a file holding it so is
+	// weighed by it, as a search engine expanding a word to its forms
+	// weighs each form by its own rarity (0: as IDF).
+	ExactIDF float64
+	Source   Source
+	Of       string // for corrections: the typed word
 }
 
 // Query is what Fuse scores files against.
@@ -311,7 +316,7 @@ func nearScore(terms []Term, c *Candidate, col Collection, t Tuning) float64 {
 func maxScore(terms []Term) float64 {
 	s := 0.0
 	for _, t := range terms {
-		s += t.Weight * t.IDF
+		s += t.Weight * t.maxIDF()
 	}
 	return s
 }
@@ -332,9 +337,10 @@ func bm25f(terms []Term, c *Candidate, col Collection, t Tuning) float64 {
 }
 
 // termScore is term i's part of BM25F. Its occurrences in the text in
-// another language's form only count OtherForm each, and a file that
-// holds it only so earns OtherForm of its presence: such a form is often
-// another word that shares the stem ("exige" is not "exigido").
+// another form only count OtherForm each, and a file that holds it only
+// so earns OtherForm of its presence and the IDF of the commonest form:
+// such a form is often another word that shares the stem ("exige" is not
+// "exigido"). A file holding it as written earns its ExactIDF.
 func termScore(term Term, c *Candidate, i int, col Collection, t Tuning) float64 {
 	var other int32
 	if i < len(c.Other) {
@@ -344,12 +350,17 @@ func termScore(term Term, c *Candidate, i int, col Collection, t Tuning) float64
 	if tf <= 0 {
 		return 0
 	}
-	presence := t.Presence
+	presence, idf := t.Presence, term.IDF
 	if other > 0 && other == total(c.TF[i]) {
 		presence *= t.OtherForm
+	} else {
+		idf = term.maxIDF()
 	}
-	return term.Weight * term.IDF * (presence + (1-t.Presence)*tf/(t.K1+tf))
+	return term.Weight * idf * (presence + (1-t.Presence)*tf/(t.K1+tf))
 }
+
+// maxIDF is the term's IDF for a file holding it as written.
+func (t Term) maxIDF() float64 { return max(t.IDF, t.ExactIDF) }
 
 func total(tf [numFields]int32) int32 {
 	var n int32
