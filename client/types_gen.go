@@ -263,7 +263,8 @@ type DidYouMean struct {
 
 // Facets is the API's Facets.
 type Facets struct {
-	Kinds []KindCount `json:"kinds"`
+	Kinds     []KindCount `json:"kinds"`
+	Languages []LangCount `json:"languages"`
 }
 
 // SearchFilters is the API's SearchFilters.
@@ -382,6 +383,12 @@ type KindCount struct {
 	Label      string     `json:"label"`
 	Count      int        `json:"count"`
 	Extensions []ExtCount `json:"extensions"`
+}
+
+// LangCount is the API's LangCount.
+type LangCount struct {
+	Language string `json:"language"`
+	Count    int    `json:"count"`
 }
 
 // PassProgress is the API's PassProgress.

@@ -13,6 +13,7 @@ type (
 	PageResult  = search.PageResult
 	SortKey     = search.SortKey
 	ExtCount    = search.ExtCount
+	LangCount   = search.LangCount
 )
 
 // MaxCounted is the most matching files a search counts exactly.

@@ -38,12 +38,18 @@ type countKeys struct {
 	keys    []countKey
 }
 
-// countKey is a FileKey's ID, Extension, Size and Hash (half its size).
+// countKey is a FileKey's ID, Extension, Size, Hash and Lang (half its
+// size).
 type countKey struct {
 	id        int64
 	size      int64
 	extension string // interned: a few hundred kinds for 100,000 files
 	hash      string
+	lang      string // interned: a few languages
+}
+
+func (k countKey) fileKey() FileKey {
+	return FileKey{ID: k.id, Extension: k.extension, Size: k.size, Hash: k.hash, Lang: k.lang}
 }
 
 // keyFrom finds a file's count key at or after index from of the keys,
@@ -62,8 +68,7 @@ func (c *countKeys) keyFrom(from int, id int64) (FileKey, int, bool) {
 	if !ok {
 		return FileKey{}, i, false
 	}
-	k := c.keys[i]
-	return FileKey{ID: k.id, Extension: k.extension, Size: k.size, Hash: k.hash}, i, true
+	return c.keys[i].fileKey(), i, true
 }
 
 // keyCache holds the current copy and the state of its reading.
@@ -135,17 +140,21 @@ func readCountKeys(ctx context.Context, p *pools) (*countKeys, error) {
 		return nil, fmt.Errorf("count keys: %w", err)
 	}
 	defer rows.Close()
-	exts := map[string]string{}
+	interned := map[string]string{}
+	intern := func(s *string) {
+		if v, ok := interned[*s]; ok {
+			*s = v
+		} else {
+			interned[*s] = *s
+		}
+	}
 	for rows.Next() {
 		var k countKey
-		if err := rows.Scan(&k.id, &k.extension, &k.size, &k.hash); err != nil {
+		if err := rows.Scan(&k.id, &k.extension, &k.size, &k.hash, &k.lang); err != nil {
 			return nil, err
 		}
-		if e, ok := exts[k.extension]; ok {
-			k.extension = e
-		} else {
-			exts[k.extension] = k.extension
-		}
+		intern(&k.extension)
+		intern(&k.lang)
 		c.keys = append(c.keys, k)
 	}
 	return c, rows.Err()
@@ -218,7 +227,7 @@ func (s *Store) countedKeys(ctx context.Context, c *countKeys, ids []int64, limi
 	}
 	for _, id := range unknown {
 		if k, ok := found[id]; ok {
-			keys = append(keys, FileKey{ID: k.ID, Extension: k.Extension, Size: k.Size, Hash: k.Hash})
+			keys = append(keys, FileKey{ID: k.ID, Extension: k.Extension, Size: k.Size, Hash: k.Hash, Lang: k.Lang})
 		}
 	}
 	slices.SortFunc(keys, func(a, b FileKey) int { return cmp.Compare(a.ID, b.ID) })

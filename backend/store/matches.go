@@ -20,13 +20,14 @@ type FileKey struct {
 	Size      int64
 	Modified  int64 // Unix ns
 	Hash      string
+	Lang      string // the language of its text (files.lang), "" when not told
 }
 
-const fileKeyColumns = `f.id, f.path, f.extension, f.filename, f.size, f.modified_ns, f.content_hash`
+const fileKeyColumns = `f.id, f.path, f.extension, f.filename, f.size, f.modified_ns, f.content_hash, f.lang`
 
 // countKeyColumns are the columns of a key that counting and grouping
-// read: the type and the content.
-const countKeyColumns = `f.id, f.extension, f.size, f.content_hash`
+// read: the type, the content and the language (for the facets).
+const countKeyColumns = `f.id, f.extension, f.size, f.content_hash, f.lang`
 
 // scanKeys reads the keys keep accepts (nil: all) up to limit, and
 // whether more follow; it stops reading there. narrow keys hold only
@@ -36,7 +37,7 @@ func scanKeys(rows *sql.Rows, narrow bool, keep func(FileKey) bool, limit int) (
 		var k FileKey
 		var err error
 		if narrow {
-			err = rows.Scan(&k.ID, &k.Extension, &k.Size, &k.Hash)
+			err = rows.Scan(&k.ID, &k.Extension, &k.Size, &k.Hash, &k.Lang)
 		} else {
 			k, err = scanKey(rows)
 		}
@@ -56,14 +57,14 @@ func scanKeys(rows *sql.Rows, narrow bool, keep func(FileKey) bool, limit int) (
 
 func scanKey(row interface{ Scan(...any) error }) (FileKey, error) {
 	var k FileKey
-	err := row.Scan(&k.ID, &k.Path, &k.Extension, &k.Filename, &k.Size, &k.Modified, &k.Hash)
+	err := row.Scan(&k.ID, &k.Path, &k.Extension, &k.Filename, &k.Size, &k.Modified, &k.Hash, &k.Lang)
 	return k, err
 }
 
 // Matches says which files a listing wants: those whose text or card hold
 // any of Any and match nothing of Exclude (an empty one excludes nothing)
 // and that Keep accepts (nil accepts all). CountOnly asks for
-// keys that hold the ID, Extension, Size and Hash alone (a page in
+// keys that hold the ID, Extension, Size, Hash and Lang alone (a page in
 // relevance order counts and groups the matches it does not show: a
 // quarter less time on 15,000 matches); it is ignored when Keep is set, as
 // Keep may read any field.

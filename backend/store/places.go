@@ -86,7 +86,7 @@ func readPlaced(ctx context.Context, p *pools, ids []int64) (map[int64]placedFil
 		func(rows *sql.Rows) error {
 			var dir int64
 			var k FileKey
-			if err := rows.Scan(&dir, &k.ID, &k.Path, &k.Extension, &k.Filename, &k.Size, &k.Modified, &k.Hash); err != nil {
+			if err := rows.Scan(&dir, &k.ID, &k.Path, &k.Extension, &k.Filename, &k.Size, &k.Modified, &k.Hash, &k.Lang); err != nil {
 				return err
 			}
 			folders := strings.TrimPrefix(k.Path, roots[dir])

@@ -12,6 +12,9 @@ import (
 // one. A new migration adds its undo here: TestEveryMigrationUndoes holds
 // the list whole and each undo true to its migration.
 var undo = map[int][]string{
+	14: {`DROP TRIGGER files_version_update`,
+		`CREATE TRIGGER files_version_update AFTER UPDATE OF state, extension, size, content_hash ON files
+BEGIN UPDATE files_version SET n = n + 1; END`},
 	13: {`DELETE FROM meta WHERE key = 'text_retokenize_after'`},
 	12: {`DROP TABLE saved_searches`},
 	11: {`ALTER TABLE chunks DROP COLUMN pages`},

@@ -49,13 +49,17 @@ function writeCorpus(dir: string): number {
   const same = 'Changelog of the lighthouse keeper.\n\nThe lamp was replaced and the licence renewed for ten years.\n';
   for (const d of ['debian-a', 'debian-b', 'debian-c']) put(`${d}/changelog`, same, 400);
   put('notes/sourdough.md', '# Sourdough\n\nFeed the starter the night before; bake at 250 degrees.\n', 10);
+  // One word, Nordlicht, in three languages' texts.
+  put('languages/nordlicht-de.txt', 'Das Nordlicht war gestern Abend über dem ganzen Tal zu sehen, und die Kinder blieben lange wach, um es zu beobachten.\n', 5);
+  put('languages/nordlicht-fr.txt', "Le Nordlicht était visible hier soir au-dessus de toute la vallée, et les enfants sont restés éveillés pour le regarder.\n", 5);
+  put('languages/nordlicht-en.txt', 'The Nordlicht was seen across the whole valley last night, and the children stayed up late to watch it.\n', 5);
   // A 1x1 PNG named for the harbour: an image among the documents.
   put(
     'photos/harbour-photo.png',
     Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c63f80f00000101000518d84e0000000049454e44ae426082', 'hex'),
     1,
   );
-  return LOGS + 3 + 1 + 1;
+  return LOGS + 3 + 1 + 3 + 1;
 }
 
 const box = () => page.getByRole('combobox', { name: 'Search your files' });
@@ -271,6 +275,26 @@ describe('results', () => {
     await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { timeout: T }).toBe(1);
     await page.getByRole('button', { name: 'Close preview (Esc)' }).click();
     await expect.poll(() => page.getByTestId('preview').count(), { timeout: T }).toBe(0);
+  });
+
+  it('filters by the language of the text, with counts of the results', async () => {
+    await search('Nordlicht');
+    await page.getByTestId('chip-language').click();
+    const langs = page.getByTestId('languages');
+    await expect.poll(() => langs.textContent(), { timeout: T }).toMatch(/German\s*1/);
+    expect(await langs.textContent()).toMatch(/French\s*1/);
+    expect(await langs.textContent()).toMatch(/English\s*1/);
+    await langs.getByRole('checkbox', { name: /German/ }).check();
+    await expect.poll(() => total(), { timeout: T }).toBe(1);
+    expect((await shownPaths())[0]).toMatch(/nordlicht-de\.txt$/);
+    expect(new URL(page.url()).searchParams.getAll('lang')).toEqual(['de']);
+    // The counts stay every language's, so another can be picked.
+    await langs.getByRole('checkbox', { name: /French/ }).check();
+    await expect.poll(() => total(), { timeout: T }).toBe(2);
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('chip-language').textContent()).toMatch(/German, French/);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => total(), { timeout: T }).toBe(3);
   });
 
   it('filters by kind with counts of the results, and by a date range', async () => {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -63,4 +64,50 @@ func TestWordsAsWrittenRankAboveOtherForms(t *testing.T) {
 			t.Errorf("%s: %v, want pt.txt first, then pt-other.txt (and fr.txt by meaning alone)", mode, got)
 		}
 	}
+}
+
+// The language facet counts the matching files of each language before
+// the language filter, and after the type filter; the kinds facet counts
+// them after the language filter. Each mode and the browsing of filters
+// alone agree.
+func TestLanguageFacetCountsBeforeItsFilter(t *testing.T) {
+	e := testIndexIn(t, []testDoc{
+		{"de.txt", []string{"Der Server wurde gestern neu gestartet, nachdem die Festplatte voll war."}},
+		{"de.md", []string{"Auf dem Server läuft die Datenbank seit gestern wieder."}},
+		{"fr.txt", []string{"Le serveur a été redémarré hier, server, après que le disque était plein."}},
+		{"en.txt", []string{"The server was restarted yesterday after the disk filled up."}},
+	}, map[string]string{"de.txt": "de", "de.md": "de", "fr.txt": "fr", "en.txt": "en"})
+	ctx := t.Context()
+	for _, mode := range []Mode{Keyword, Hybrid, Names} {
+		query := "server"
+		if mode == Names {
+			query = "*.*" // names mode finds by name
+		}
+		p, err := e.SearchPage(ctx, PageRequest{Request: Request{Query: query, Mode: mode, Filters: Filters{Languages: []string{"de"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []LangCount{{"de", 2}, {"en", 1}, {"fr", 1}}
+		if !slices.Equal(p.Languages, want) || p.Total != 2 {
+			t.Errorf("%s, German only: languages %v, total %d; want %v, 2", mode, p.Languages, p.Total, want)
+		}
+		if kinds := kindCounts(p.Facets); kinds["documents"] != 2 {
+			t.Errorf("%s, German only: kinds %v, want the 2 German documents", mode, kinds)
+		}
+		p, err = e.SearchPage(ctx, PageRequest{Request: Request{Query: query, Mode: mode, Filters: Filters{Languages: []string{"de"}, Extensions: []string{"md"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []LangCount{{"de", 1}}; !slices.Equal(p.Languages, want) || p.Total != 1 {
+			t.Errorf("%s, German Markdown: languages %v, total %d; want %v, 1", mode, p.Languages, p.Total, want)
+		}
+	}
+}
+
+func kindCounts(exts []ExtCount) map[string]int {
+	out := map[string]int{}
+	for _, e := range exts {
+		out[e.Kind] += e.Count
+	}
+	return out
 }

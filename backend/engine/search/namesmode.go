@@ -126,19 +126,19 @@ func (e *Engine) nameTypos(ctx context.Context, typed string, filter store.FileF
 const typoCandidates = 500
 
 // namesPage is a page of names mode.
-func (e *Engine) namesPage(ctx context.Context, pr PageRequest, q query.Query, filter store.FileFilter, typeOK func(string) bool) (Page, error) {
+func (e *Engine) namesPage(ctx context.Context, pr PageRequest, q query.Query, filter store.FileFilter, keep facetFilters) (Page, error) {
 	list, more, fixes, err := e.nameList(ctx, pr.Request, q, filter)
 	if err != nil {
 		return Page{}, err
 	}
-	page, err := e.page(ctx, pr, nil, list, more, typeOK)
+	page, err := e.page(ctx, pr, nil, list, more, keep)
 	page.Corrections = fixes
 	return page, err
 }
 
 // names answers Search in names mode.
 func (e *Engine) names(ctx context.Context, req Request, q query.Query, filter store.FileFilter) ([]Result, error) {
-	page, err := e.namesPage(ctx, PageRequest{Request: req}, q, filter, nil)
+	page, err := e.namesPage(ctx, PageRequest{Request: req}, q, filter, facetFilters{})
 	if err != nil {
 		return nil, err
 	}

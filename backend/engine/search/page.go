@@ -84,6 +84,7 @@ type Page struct {
 	Matches     int
 	Corrections []Correction
 	Facets      []ExtCount    // by extension, over the matches before the type filter
+	Languages   []LangCount   // by language, over the matches before the language filter
 	Fields      []query.Field // the query's fields, as typed
 }
 
@@ -117,14 +118,20 @@ func (e *Engine) SearchPage(ctx context.Context, pr PageRequest) (Page, error) {
 }
 
 func (e *Engine) searchPage(ctx context.Context, pr PageRequest, p plan, filter store.FileFilter) (Page, error) {
-	// Types are decided here, after the facets are counted.
-	typeOK := kindMatcher(append(slices.Clone(pr.Kinds), pr.kinds...), append(slices.Clone(pr.Filters.Extensions), p.q.Exts...))
+	// Types and languages are decided here, after the facets are counted
+	// (ranking still keeps to the languages).
+	keep := facetFilters{
+		typeOK: kindMatcher(append(slices.Clone(pr.Kinds), pr.kinds...), append(slices.Clone(pr.Filters.Extensions), p.q.Exts...)),
+		langOK: langMatcher(filter.Langs),
+	}
 	filter.Exts = nil
+	listFilter := filter
+	listFilter.Langs = nil
 	if pr.Mode == Names {
-		return e.namesPage(ctx, pr, p.q, filter, typeOK)
+		return e.namesPage(ctx, pr, p.q, listFilter, keep)
 	}
 	if len(p.terms) == 0 {
-		keys, more, err := e.Store.BrowseKeys(ctx, filter, MaxCounted)
+		keys, more, err := e.Store.BrowseKeys(ctx, listFilter, MaxCounted)
 		if err != nil {
 			return Page{}, err
 		}
@@ -134,13 +141,13 @@ func (e *Engine) searchPage(ctx context.Context, pr PageRequest, p plan, filter 
 				list = append(list, entry{key: k})
 			}
 		}
-		return e.page(ctx, pr, nil, list, more, typeOK)
+		return e.page(ctx, pr, nil, list, more, keep)
 	}
 	// The listing of every match runs beside ranking; it ends with the page.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := newSearcher(e, pr.Request, p, filter)
-	s.listAll, s.countOnly = true, pr.Sort == ByRelevance
+	s.listAll, s.listFilter, s.countOnly = true, listFilter, pr.Sort == ByRelevance
 	ranked, err := s.rank(ctx)
 	if err != nil {
 		return Page{}, err
@@ -152,7 +159,7 @@ func (e *Engine) searchPage(ctx context.Context, pr PageRequest, p plan, filter 
 	if err != nil {
 		return Page{}, err
 	}
-	return e.page(ctx, pr, s, list, more, typeOK)
+	return e.page(ctx, pr, s, list, more, keep)
 }
 
 // matching lists the ranked files that hold, then the other matching
@@ -230,7 +237,7 @@ func (s *searcher) startListing(ctx context.Context) {
 	go func() {
 		var l listing
 		if err := core.Safe(func() {
-			l.keys, l.more, l.err = s.eng.Store.MatchingKeys(ctx, m, s.filter, MaxCounted)
+			l.keys, l.more, l.err = s.eng.Store.MatchingKeys(ctx, m, s.listFilter, MaxCounted)
 		}); err != nil {
 			l.err = err
 		}
@@ -238,12 +245,25 @@ func (s *searcher) startListing(ctx context.Context) {
 	}()
 }
 
-// page counts, filters by type, orders, groups copies and cuts one page.
-func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []entry, more bool, typeOK func(string) bool) (Page, error) {
+// facetFilters are the filters a page applies after counting the facets,
+// each after counting its own: a facet counts the matches that pass every
+// other filter, so any of its values can be picked next.
+type facetFilters struct {
+	typeOK func(name string) bool // nil: any type
+	langOK func(lang string) bool // nil: any language
+}
+
+// page counts, filters by type and language, orders, groups copies and
+// cuts one page.
+func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []entry, more bool, keep facetFilters) (Page, error) {
 	var out Page
+	out.Languages = languageFacet(list, keep.typeOK)
+	if keep.langOK != nil {
+		list = slices.DeleteFunc(list, func(en entry) bool { return !keep.langOK(en.key.Lang) })
+	}
 	out.Facets = facets(list)
-	if typeOK != nil {
-		list = slices.DeleteFunc(list, func(en entry) bool { return !typeOK(en.key.Filename) })
+	if keep.typeOK != nil {
+		list = slices.DeleteFunc(list, func(en entry) bool { return !keep.typeOK(en.key.Filename) })
 	}
 	out.Total, out.Estimated = len(list), more
 	for _, en := range list {
@@ -619,6 +639,37 @@ func (s *searcher) corrections() []Correction {
 		}
 	}
 	return out
+}
+
+// LangCount is how many matching files are in a language.
+type LangCount struct {
+	Lang  string // ISO 639-1
+	Count int
+}
+
+// languageFacet counts the files of list that typeOK passes by language,
+// most first; files of no told language are not counted.
+func languageFacet(list []entry, typeOK func(string) bool) []LangCount {
+	n := map[string]int{}
+	for _, en := range list {
+		if en.key.Lang != "" && (typeOK == nil || typeOK(en.key.Filename)) {
+			n[en.key.Lang]++
+		}
+	}
+	out := make([]LangCount, 0, len(n))
+	for l, c := range n {
+		out = append(out, LangCount{Lang: l, Count: c})
+	}
+	slices.SortFunc(out, func(a, b LangCount) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Lang, b.Lang)) })
+	return out
+}
+
+// langMatcher passes the languages of langs (nil when none are asked).
+func langMatcher(langs []string) func(string) bool {
+	if len(langs) == 0 {
+		return nil
+	}
+	return func(l string) bool { return slices.Contains(langs, l) }
 }
 
 // facets counts the matching files by extension, most first.

@@ -72,9 +72,12 @@ type searcher struct {
 
 	// listAll, when set, starts listing every file matching the typed
 	// words as soon as their weights are known, beside ranking; all
-	// delivers that listing to matching.
-	listAll bool
-	all     chan listing
+	// delivers that listing to matching. listFilter is the listing's
+	// filter: filter without the languages, which the page applies after
+	// counting them (facets).
+	listAll    bool
+	listFilter store.FileFilter
+	all        chan listing
 	// countOnly: the page orders by relevance, so the listing's files need
 	// only what counting and grouping read (store.Matches.CountOnly).
 	countOnly bool
@@ -92,7 +95,7 @@ type listing struct {
 }
 
 func newSearcher(e *Engine, req Request, p plan, filter store.FileFilter) *searcher {
-	return &searcher{eng: e, req: req, parsed: p, filter: filter, tuning: e.tuning().forWords(p.wordCount()),
+	return &searcher{eng: e, req: req, parsed: p, filter: filter, listFilter: filter, tuning: e.tuning().forWords(p.wordCount()),
 		evidence: newEvidence()}
 }
 

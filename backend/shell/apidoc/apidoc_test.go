@@ -84,7 +84,7 @@ func TestDriftIsCaught(t *testing.T) {
 		"id": 1, "size": 3, "mime": "text/plain", "content_indexed": true, "offline": false}, "relevance_score": 1.5, "semantic_score": 0.5, "keyword_score": 1, "snippet": "<mark>a</mark>",
 		"keyword_match": true, "kind": "documents", "copies": []}],
 		"total": 1, "total_estimated": false, "total_groups": 1, "offset": 0, "limit": 50, "sort": "relevance", "order": "desc",
-		"query": "a", "fields": [], "did_you_mean": null, "facets": {"kinds": []}, "keyword_matches": 1}`
+		"query": "a", "fields": [], "did_you_mean": null, "facets": {"kinds": [], "languages": []}, "keyword_matches": 1}`
 	if err := c.Response("POST", "/api/search/", 200, "application/json", []byte(good)); err != nil {
 		t.Fatalf("the real shape fails: %v", err)
 	}

@@ -26,7 +26,7 @@ var Kept []byte
 
 // Version is the API's version: it changes with every change a script
 // could notice (docs/api-changes.md).
-const Version = "2.1.0"
+const Version = "2.2.0"
 
 // Generate builds the document from the operations and the Go types.
 func Generate() ([]byte, error) {

@@ -132,9 +132,17 @@ type CorrectionView struct {
 }
 
 // Facets count the matching files by kind and extension, before the type
-// filter (so every kind can be chosen).
+// filter (so every kind can be chosen), and by language, before the
+// language filter.
 type Facets struct {
-	Kinds []KindCount `json:"kinds"`
+	Kinds     []KindCount `json:"kinds"`
+	Languages []LangCount `json:"languages"`
+}
+
+// LangCount is a language's matching files.
+type LangCount struct {
+	Language string `json:"language"` // ISO 639-1, as filters.language takes it
+	Count    int    `json:"count"`
 }
 
 // KindCount is a kind's matching files and its extensions'.
@@ -159,7 +167,7 @@ func PageResponseOf(query string, pr service.PageRequest, p service.PageAnswer) 
 	}
 	out := PageResponse{Results: make([]PageHit, len(p.Results)), Total: p.Total, TotalEstimated: p.Estimated,
 		TotalGroups: p.Groups, Offset: pr.Offset, Limit: pr.Limit, Sort: string(pr.Sort), Order: order, Query: query,
-		Facets: facetsOf(p.Facets), Notice: p.Notice, KeywordMatches: wordsKnown(pr.Mode, p.Matches),
+		Facets: facetsOf(p.Facets, p.Languages), Notice: p.Notice, KeywordMatches: wordsKnown(pr.Mode, p.Matches),
 		Fields: make([]QueryField, len(p.Fields))}
 	for i, f := range p.Fields {
 		out.Fields[i] = QueryField{Field: f.Name, Value: f.Value}
@@ -193,7 +201,7 @@ func replaceWord(text, typed, with string) string {
 	return re.ReplaceAllString(text, "${1}"+strings.ReplaceAll(with, "$", "$$")+"${2}")
 }
 
-func facetsOf(exts []service.ExtCount) Facets {
+func facetsOf(exts []service.ExtCount, langs []service.LangCount) Facets {
 	byKind := map[string]*KindCount{}
 	for _, e := range exts {
 		k := e.Kind
@@ -205,7 +213,10 @@ func facetsOf(exts []service.ExtCount) Facets {
 		kc.Count += e.Count
 		kc.Extensions = append(kc.Extensions, ExtCount{Extension: e.Ext, Count: e.Count})
 	}
-	out := Facets{Kinds: []KindCount{}}
+	out := Facets{Kinds: []KindCount{}, Languages: make([]LangCount, len(langs))}
+	for i, l := range langs {
+		out.Languages[i] = LangCount{Language: l.Lang, Count: l.Count}
+	}
 	for _, k := range service.Kinds {
 		if kc := byKind[k.ID]; kc != nil {
 			kc.Label = k.Label

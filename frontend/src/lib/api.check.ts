@@ -21,6 +21,7 @@ export const uiShapesFitTheApi: [
   OnlyApiFields<UI.ExplainWord, S['ExplainWord']>,
   OnlyApiFields<UI.SearchResponse, S['PageResponse']>,
   OnlyApiFields<UI.KindFacet, S['KindCount']>,
+  OnlyApiFields<UI.LanguageFacet, S['LangCount']>,
   OnlyApiFields<UI.Preview, S['PreviewView']>,
   OnlyApiFields<UI.FileRecord, S['File']>,
   // pending comes from scan.progress events, not from the folder list.
@@ -37,4 +38,4 @@ export const uiShapesFitTheApi: [
   OnlyApiFields<UI.PatternRequest, S['PatternRequest']>,
   OnlyApiFields<UI.FilterChange, S['FilterChange']>,
   OnlyApiFields<UI.FilterApplied, S['Applied']>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -140,3 +140,14 @@ export function shortPath(path: string, home = ''): string {
 export function safeSnippet(html: string): string {
   return html.replace(/<(?!\/?mark>)/gi, '&lt;');
 }
+
+/** A language (ISO 639-1 code) named in the UI's language: "de" is "German", "Deutsch" in German. */
+export function languageOf(code: string): string {
+  let name = code;
+  try {
+    name = cached('lang', {}, (l) => new Intl.DisplayNames(l, { type: 'language' })).of(code) ?? code;
+  } catch {
+    // a code Intl does not take stays as it is
+  }
+  return isolate(name);
+}

@@ -770,6 +770,7 @@ export interface components {
         };
         Facets: {
             kinds: components["schemas"]["KindCount"][];
+            languages: components["schemas"]["LangCount"][];
         };
         File: {
             id: number;
@@ -972,6 +973,10 @@ export interface components {
             label: string;
             count: number;
             extensions: components["schemas"]["ExtCount"][];
+        };
+        LangCount: {
+            language: string;
+            count: number;
         };
         MCPSettings: {
             allow_open: boolean;

@@ -32,6 +32,7 @@ describe('search in the address bar', () => {
       order: 'asc',
       kinds: ['documents', 'none'],
       extensions: ['md'],
+      languages: ['de', 'fr'],
       date: 'custom',
       customAfter: '2025-01-01',
       customBefore: '2025-12-31',
@@ -45,7 +46,7 @@ describe('search in the address bar', () => {
   });
 
   it('ignores values it does not know', () => {
-    const p = paramsFromURL('?q=a&sort=bogus&order=up&date=yesterday&kind=Bad!&after=2025-01-01');
+    const p = paramsFromURL('?q=a&sort=bogus&order=up&date=yesterday&kind=Bad!&after=2025-01-01&lang=German&lang=');
     expect(p).toEqual({ ...emptyParams, query: 'a' });
   });
 });

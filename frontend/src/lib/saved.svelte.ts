@@ -41,14 +41,15 @@ const list = (v: string | string[] | null | undefined): string[] => (v == null ?
 
 /**
  * The main search's parameters of a saved search. What they cannot hold
- * (a size, a path or a language filter, a mode) is left out: saved from
- * this screen, a search has none of it.
+ * (a size or a path filter, a mode) is left out: saved from this screen,
+ * a search has none of it.
  */
 export function paramsOf(ss: SavedSearch): SearchParams {
   const f = ss.filters ?? {};
   const p: SearchParams = { ...emptyParams, query: ss.query, directory: ss.directory ?? '' };
   p.extensions = list(f.extensions).map((e) => e.replace(/^\./, '').toLowerCase());
   p.kinds = list(f.kinds);
+  p.languages = list(f.language).map((l) => l.toLowerCase());
   if (sortKeys.includes(ss.sort as SortKey)) p.sort = ss.sort as SortKey;
   if (ss.order === 'asc' || ss.order === 'desc') p.order = ss.order;
   if (isDay(f.modified_after) || isDay(f.modified_before)) {

@@ -16,21 +16,21 @@ afterEach(() => vi.unstubAllGlobals());
 describe('saved searches', () => {
   it('keep the main search as it is and give it back', () => {
     const p: SearchParams = {
-      ...emptyParams, query: ' invoice ', extensions: ['pdf'], kinds: ['documents'], directory: '/home/u/bills',
+      ...emptyParams, query: ' invoice ', extensions: ['pdf'], kinds: ['documents'], languages: ['de'], directory: '/home/u/bills',
       sort: 'modified', order: 'asc', date: 'custom', customAfter: '2026-01-01', customBefore: '2026-03-31',
     };
     const req = requestOf(p, new Date(2026, 10, 29));
     expect(req).toEqual({
       query: 'invoice', directory: '/home/u/bills', sort: 'modified', order: 'asc',
-      filters: { extensions: ['pdf'], kinds: ['documents'], modified_after: '2026-01-01', modified_before: '2026-03-31' },
+      filters: { extensions: ['pdf'], kinds: ['documents'], language: ['de'], modified_after: '2026-01-01', modified_before: '2026-03-31' },
     });
     expect(req).not.toHaveProperty('limit');
     expect(paramsOf(savedOf(req))).toEqual({ ...p, query: 'invoice' });
   });
 
   it('read what another client saved, leaving out what the main search cannot hold', () => {
-    const ss = savedOf({ query: 'x' }, { filters: { extensions: '.PDF', min_size: 10, path: '*/x/*' }, sort: 'colour', order: '', directory: null });
-    expect(paramsOf(ss)).toEqual({ ...emptyParams, query: 'x', extensions: ['pdf'], kinds: [] });
+    const ss = savedOf({ query: 'x' }, { filters: { extensions: '.PDF', language: 'FR', min_size: 10, path: '*/x/*' }, sort: 'colour', order: '', directory: null });
+    expect(paramsOf(ss)).toEqual({ ...emptyParams, query: 'x', extensions: ['pdf'], kinds: [], languages: ['fr'] });
   });
 
   it('say how many new files match, in the plural the count wants', () => {

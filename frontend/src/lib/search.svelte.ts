@@ -7,6 +7,7 @@ import {
   ApiError,
   asApiError,
   type KindFacet,
+  type LanguageFacet,
   type SearchRequest,
   type SearchResponse,
   type SearchResult,
@@ -31,6 +32,8 @@ export interface SearchParams {
   directory: string;
   /** Kinds of file (documents, pdf, ..., none); empty means every kind. */
   kinds: string[];
+  /** Languages of the files' text (ISO 639-1: "de"); empty means every language. */
+  languages: string[];
   sort: SortKey;
   /** "" is the sort's own default (descending, ascending for names). */
   order: SortOrder | '';
@@ -54,6 +57,8 @@ export interface SearchState {
   loadingMore: boolean;
   didYouMean: string;
   facets: KindFacet[];
+  /** The matching files' languages, with their counts (before the language filter). */
+  languageFacets: LanguageFacet[];
   /** The fields of the query language the shown query holds (ext:pdf, *.go). */
   fields: QueryField[];
   /** The query of the results shown. */
@@ -74,6 +79,7 @@ export const emptyParams: SearchParams = {
   customBefore: '',
   directory: '',
   kinds: [],
+  languages: [],
   sort: 'relevance',
   order: '',
 };
@@ -132,6 +138,7 @@ export function buildRequest(p: SearchParams, now: Date, limit = 50, explain = f
   const filters: SearchRequest['filters'] = {};
   if (p.extensions.length) filters.extensions = [...p.extensions];
   if (p.kinds.length) filters.kinds = [...p.kinds];
+  if (p.languages.length) filters.language = [...p.languages];
   const after = modifiedAfter(p, now);
   if (after) filters.modified_after = after;
   const before = modifiedBefore(p);
@@ -144,14 +151,15 @@ export function hasFilters(p: SearchParams): boolean {
   return (
     p.extensions.length > 0 ||
     p.kinds.length > 0 ||
+    p.languages.length > 0 ||
     p.directory !== '' ||
     modifiedAfter(p, new Date()) !== '' ||
     modifiedBefore(p) !== ''
   );
 }
 
-// The search in the address bar: q, sort, order, kind, ext, date, after,
-// before, dir. Only what differs from the defaults is written.
+// The search in the address bar: q, sort, order, kind, ext, lang, date,
+// after, before, dir. Only what differs from the defaults is written.
 
 const dateRanges: DateRange[] = ['any', 'today', 'week', 'month', 'year', 'custom'];
 /** Every order of results (the API's sort), as the sort chip lists them. */
@@ -165,6 +173,7 @@ export function paramsToURL(p: SearchParams): string {
   if (p.order) u.set('order', p.order);
   for (const k of p.kinds) u.append('kind', k);
   for (const e of p.extensions) u.append('ext', e);
+  for (const l of p.languages) u.append('lang', l);
   if (p.date !== 'any') u.set('date', p.date);
   if (p.date === 'custom' && p.customAfter) u.set('after', p.customAfter);
   if (p.date === 'custom' && p.customBefore) u.set('before', p.customBefore);
@@ -176,7 +185,7 @@ export function paramsToURL(p: SearchParams): string {
 /** The parameters of a URL query string; anything unknown is left at its default. */
 export function paramsFromURL(search: string): SearchParams {
   const u = new URLSearchParams(search);
-  const p: SearchParams = { ...emptyParams, extensions: [], kinds: [] };
+  const p: SearchParams = { ...emptyParams, extensions: [], kinds: [], languages: [] };
   p.query = u.get('q') ?? '';
   const sort = u.get('sort') as SortKey | null;
   if (sort && sortKeys.includes(sort)) p.sort = sort;
@@ -184,6 +193,7 @@ export function paramsFromURL(search: string): SearchParams {
   if (order === 'asc' || order === 'desc') p.order = order;
   p.kinds = u.getAll('kind').filter((k) => /^[a-z]+$/.test(k));
   p.extensions = u.getAll('ext').filter((e) => e !== '');
+  p.languages = u.getAll('lang').filter((l) => /^[a-z]{2,3}$/.test(l));
   const date = u.get('date') as DateRange | null;
   if (date && dateRanges.includes(date)) p.date = date;
   if (p.date === 'custom') {
@@ -206,6 +216,7 @@ const idle: Omit<SearchState, 'params'> = {
   didYouMean: '',
   fields: [],
   facets: [],
+  languageFacets: [],
   shownQuery: '',
   error: null,
   selected: 0,
@@ -379,7 +390,7 @@ export class SearchController {
 
   /** Replaces every parameter (the address bar changed) and searches at once. */
   replace(p: SearchParams): void {
-    const params = { ...p, extensions: [...p.extensions], kinds: [...p.kinds] };
+    const params = { ...p, extensions: [...p.extensions], kinds: [...p.kinds], languages: [...p.languages] };
     if (JSON.stringify(params) === JSON.stringify(this.state.params)) return;
     this.#commit({ params });
     this.#schedule(0);
@@ -392,9 +403,9 @@ export class SearchController {
     else this.set({ order: (p.order || defaultOrder(p.sort)) === 'asc' ? 'desc' : 'asc' });
   }
 
-  /** Drops every filter (type, date, folder), keeping the query and the sort. */
+  /** Drops every filter (type, language, date, folder), keeping the query and the sort. */
   clearFilters(): void {
-    this.set({ extensions: [], kinds: [], date: 'any', customAfter: '', customBefore: '', directory: '' });
+    this.set({ extensions: [], kinds: [], languages: [], date: 'any', customAfter: '', customBefore: '', directory: '' });
   }
 
   /** Moves the selection by delta, within the results (loading more at the end). */
@@ -433,6 +444,7 @@ function counts(res: SearchResponse) {
     totalGroups: res.total_groups ?? total,
     didYouMean: res.did_you_mean?.query ?? '',
     facets: res.facets?.kinds ?? [],
+    languageFacets: res.facets?.languages ?? [],
     fields: res.fields ?? [],
   };
 }

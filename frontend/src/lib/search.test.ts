@@ -32,6 +32,11 @@ describe('buildRequest', () => {
       directory: '/home/me/notes',
       filters: { extensions: ['pdf', 'md'], modified_after: '2026-11-16' },
     });
+    expect(buildRequest({ ...emptyParams, query: 'x', languages: ['de'] }, now())).toEqual({
+      query: 'x',
+      limit: 50,
+      filters: { language: ['de'] },
+    });
   });
 
   it('turns date ranges into local days', () => {
@@ -56,6 +61,7 @@ describe('buildRequest', () => {
     expect(hasFilters(emptyParams)).toBe(false);
     expect(hasFilters({ ...emptyParams, extensions: ['md'] })).toBe(true);
     expect(hasFilters({ ...emptyParams, directory: '/a' })).toBe(true);
+    expect(hasFilters({ ...emptyParams, languages: ['ru'] })).toBe(true);
     expect(hasFilters({ ...emptyParams, date: 'custom', customAfter: '' })).toBe(false);
   });
 });

@@ -56,6 +56,8 @@ export interface SearchFilters {
   path?: string;
   /** Kinds of file (documents, pdf, images, none, ...). */
   kinds?: string | string[];
+  /** Languages of the files' text (ISO 639-1: "de"). */
+  language?: string | string[];
 }
 
 export type SortKey = 'relevance' | 'modified' | 'name' | 'size' | 'folder' | 'kind';
@@ -145,7 +147,7 @@ export interface SearchResponse {
   /** What the results lack, such as "Semantic search is unavailable (...)". */
   notice?: string;
   did_you_mean?: { query: string; corrections: { typed: string; suggested: string }[] } | null;
-  facets?: { kinds: KindFacet[] };
+  facets?: { kinds: KindFacet[]; languages?: LanguageFacet[] };
   /** The fields of the query language the query holds, as the search read them, in the order typed. */
   fields?: QueryField[];
   /**
@@ -154,6 +156,12 @@ export interface SearchResponse {
    * null in mode semantic.
    */
   keyword_matches?: number | null;
+}
+
+/** A language of the matching files' text (ISO 639-1) and their count. */
+export interface LanguageFacet {
+  language: string;
+  count: number;
 }
 
 export interface KindFacet {
