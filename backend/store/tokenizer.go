@@ -17,10 +17,12 @@ import (
 // Go (the driver lets Go implement FTS5 tokenizers), rather than SQLite's
 // unicode61 and porter: a file's words are stemmed by the rules of the
 // file's language, which each row brings as its FTS5 locale
-// (fts5_locale(lang, text)), and Chinese and Japanese runs become
-// bigrams. A query's words are not of a known language: each becomes its
-// forms in every language the index holds, at one position (colocated
-// tokens), so a short query matches in any of them.
+// (fts5_locale(lang, text)), each stem marked with its language
+// (tokens.IndexTerm: de:datei) beside the word's English stem, and
+// Chinese and Japanese runs become bigrams. A query's words are not of a
+// known language: each becomes its forms in every language the index
+// holds, at one position (colocated tokens), so a short query matches in
+// any of them, and a language's stem only in that language's files.
 
 // tokenizerName is the FTS5 tokenizer the text table is declared with.
 const tokenizerName = "trove"
