@@ -144,7 +144,7 @@ func (t textTokenizer) Tokenize(flags fts5.TokenizeFlag, text, locale string, em
 	english := tokens.EnglishLike(locale) || !tokens.Stemmed(locale)
 	return tokens.Terms(text, locale, func(term string, start, end int) error {
 		if writeOldRows.Load() {
-			term = strings.TrimPrefix(term, locale+":")
+			term = tokens.Unmarked(term)
 		}
 		if err := emit(0, term, start, end); err != nil || english || tokens.HasCJK(term) {
 			return err

@@ -152,9 +152,18 @@ func QueryTerms(text string, langs []string, unmarked bool, fn func(term string,
 // withUnmarked adds to forms each marked stem without its mark, once.
 func withUnmarked(forms []string) []string {
 	for _, f := range forms {
-		if _, stem, ok := strings.Cut(f, markSep); ok && !contains(forms, stem) {
+		if stem := Unmarked(f); stem != f && !contains(forms, stem) {
 			forms = append(forms, stem)
 		}
 	}
 	return forms
+}
+
+// Unmarked is an index term without its language's mark: the term an
+// older Trove indexed for it.
+func Unmarked(term string) string {
+	if _, stem, ok := strings.Cut(term, markSep); ok {
+		return stem
+	}
+	return term
 }

@@ -159,3 +159,36 @@ func TestRememberedStemsStayTheStems(t *testing.T) {
 		}
 	}
 }
+
+// A stem of a language with rules of its own is marked with the language;
+// English and unknown texts keep Porter's stems unmarked. A query word
+// gives the unmarked stems too only while old rows remain.
+func TestIndexTermsAreMarkedByLanguage(t *testing.T) {
+	for _, c := range []struct{ lang, word, want string }{
+		{"de", "Dateien", "de:datei"},
+		{"en", "files", "file"},
+		{"", "running", "run"},
+		{"ja", "files", "file"}, // no stemmer of its own
+	} {
+		if got := IndexTerm(c.lang, c.word); got != c.want {
+			t.Errorf("IndexTerm(%q, %q) = %q, want %q", c.lang, c.word, got, c.want)
+		}
+	}
+	forms := func(unmarked bool) []string {
+		var out []string
+		QueryTerms("Dateien", []string{"de", "en"}, unmarked, func(term string, _, _ int, _ bool) error {
+			out = append(out, term)
+			return nil
+		})
+		return out
+	}
+	if got := forms(false); !slices.Equal(got, []string{"dateien", "de:datei"}) {
+		t.Errorf("query forms of Dateien: %q, want the English stem and the German one marked", got)
+	}
+	if got := forms(true); !slices.Equal(got, []string{"dateien", "de:datei", "datei"}) {
+		t.Errorf("query forms of Dateien while old rows remain: %q, want the German stem unmarked too", got)
+	}
+	if Unmarked("de:datei") != "datei" || Unmarked("file") != "file" {
+		t.Error("Unmarked does not take the mark off, or changes an unmarked term")
+	}
+}
