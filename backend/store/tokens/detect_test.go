@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // A manual page is told by its language, however long, and English
@@ -84,4 +85,40 @@ func TestElected(t *testing.T) {
 			t.Errorf("elected(%v) = %q, want %q", c.votes, got, c.want)
 		}
 	}
+}
+
+// Any text gets a language code or none, and its pieces cover it whole:
+// cutting never splits a character or loses a byte.
+func FuzzDetect(f *testing.F) {
+	for _, s := range []string{"", "Der Befehl ändert die Kennung.", "東京都に住む", "é", "\xff\xfe abc", strings.Repeat("Les fichiers ", 200)} {
+		f.Add(s, 7)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if lang := Detect(s); lang != "" && (len(lang) < 2 || len(lang) > 3) {
+			t.Fatalf("Detect(%q) = %q, not a language code", s, lang)
+		}
+		n = 1 + abs(n)%64
+		var joined strings.Builder
+		for rest := s; rest != ""; {
+			piece := cutAtSpace(rest, n)
+			if piece == "" {
+				t.Fatalf("cutAtSpace(%q, %d) is empty", rest, n)
+			}
+			if utf8.ValidString(rest) && !utf8.ValidString(piece) {
+				t.Fatalf("cutAtSpace(%q, %d) = %q splits a character", rest, n, piece)
+			}
+			joined.WriteString(piece)
+			rest = rest[len(piece):]
+		}
+		if joined.String() != s {
+			t.Fatalf("pieces of %q join to %q", s, joined.String())
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
