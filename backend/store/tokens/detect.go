@@ -21,6 +21,12 @@ const detectSample = 16 << 10
 // German manual) are outvoted.
 const detectPiece = 1 << 10
 
+// detectPieces is the most pieces told: spread over the sample, they see
+// its parts as all of them would, and telling one costs about a tenth of
+// a millisecond per language of its script, so sixteen cost a file 12 ms
+// where one whole sample cost 5 ms.
+const detectPieces = 6
+
 // Detect returns the language of a text as an ISO 639-1 code ("de", "ja"),
 // or "" when it cannot be told: too little text, or no language sure
 // enough. Han characters without kana are Chinese, with kana Japanese.
@@ -32,17 +38,53 @@ func Detect(text string) string {
 		return lang
 	}
 	votes := map[string]int{}
-	for rest := text; rest != ""; {
-		piece := cutAtSpace(rest, detectPiece)
-		rest = rest[len(piece):]
-		if len(rest) < detectPiece/2 { // no short last piece: it is told least surely
-			piece, rest = piece+rest, ""
-		}
+	for _, piece := range pieces(text) {
 		if info := whatlanggo.Detect(piece); info.IsReliable() {
 			votes[info.Lang.Iso6391()]++
 		}
 	}
 	return elected(votes)
+}
+
+// pieces cuts text into pieces of about detectPiece bytes, at most
+// detectPieces of them, spread evenly over it, each starting at a word; a
+// text of up to that many pieces is cut whole, with no short last piece
+// (told least surely).
+func pieces(text string) []string {
+	var out []string
+	if len(text) <= detectPieces*detectPiece {
+		for rest := text; rest != ""; {
+			piece := cutAtSpace(rest, detectPiece)
+			rest = rest[len(piece):]
+			if len(rest) < detectPiece/2 {
+				piece, rest = piece+rest, ""
+			}
+			out = append(out, piece)
+		}
+		return out
+	}
+	step := len(text) / detectPieces
+	for i := range detectPieces {
+		rest := text[wordStart(text, i*step):]
+		out = append(out, cutAtSpace(rest, detectPiece))
+	}
+	return out
+}
+
+// wordStart is the first place at or after at where a word starts (after a
+// space, near), else where a character does.
+func wordStart(text string, at int) int {
+	if at == 0 {
+		return 0
+	}
+	if i := strings.IndexFunc(text[at:], unicode.IsSpace); i >= 0 && i < detectPiece/2 {
+		_, size := utf8.DecodeRuneInString(text[at+i:])
+		return at + i + size
+	}
+	for at < len(text) && !utf8Start(text[at]) {
+		at++
+	}
+	return at
 }
 
 // elected is the language most pieces are in, ties to the first code;

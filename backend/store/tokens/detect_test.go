@@ -93,9 +93,19 @@ func FuzzDetect(f *testing.F) {
 	for _, s := range []string{"", "Der Befehl ändert die Kennung.", "東京都に住む", "é", "\xff\xfe abc", strings.Repeat("Les fichiers ", 200)} {
 		f.Add(s, 7)
 	}
+	f.Add(strings.Repeat("Die Datei wurde gelöscht; ", 700), 3) // past the sample: pieces spread
 	f.Fuzz(func(t *testing.T, s string, n int) {
 		if lang := Detect(s); lang != "" && (len(lang) < 2 || len(lang) > 3) {
 			t.Fatalf("Detect(%q) = %q, not a language code", s, lang)
+		}
+		ps := pieces(s)
+		if len(ps) > detectPieces && len(s) > detectPieces*detectPiece {
+			t.Fatalf("%d pieces of %d bytes, want at most %d", len(ps), len(s), detectPieces)
+		}
+		for _, p := range ps {
+			if p == "" || !strings.Contains(s, p) || utf8.ValidString(s) && !utf8.ValidString(p) {
+				t.Fatalf("piece %q of %q: empty, not of the text, or split a character", p, s)
+			}
 		}
 		n = 1 + abs(n)%64
 		var joined strings.Builder
