@@ -142,6 +142,7 @@ func (s *Store) Rebuild(ctx context.Context, dirs []core.WatchedDirectory) (stri
 	}
 	s.db.Store(np)
 	s.langs.reset(nil) // the new index holds no file yet
+	s.langs.unmarked.Store(false)
 	s.passages.Store(0)
 	s.changes.Add(s.docs.Swap(0)) // every file went
 	s.clearCaches()

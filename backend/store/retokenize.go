@@ -31,8 +31,12 @@ func (s *Store) Retokenizing() bool { return s.langs.unmarked.Load() }
 // searches look for the new terms alone.
 func (s *Store) RetokenizeStep(ctx context.Context, n int) (more bool, err error) {
 	after, ok, err := s.retokenizeAfter(ctx)
-	if err != nil || !ok {
+	if err != nil {
 		return false, err
+	}
+	if !ok { // none left (an index rebuilt meanwhile holds no old row)
+		s.langs.unmarked.Store(false)
+		return false, nil
 	}
 	var langs []string
 	err = s.tx(ctx, func(tx *writeTx) error {

@@ -61,6 +61,11 @@ func TestOldTextIsWrittenAgainInTheBackground(t *testing.T) {
 	if got := matchedFiles(t, s, Phrase{Words: []string{"Dateien"}}); slices.Contains(got, 999) {
 		t.Errorf("after: Dateien matched an unmarked stem (%v)", got)
 	}
+	// A step with nothing left says so, and leaves nothing waiting.
+	s.langs.unmarked.Store(true)
+	if more, err := s.RetokenizeStep(ctx, 2); more || err != nil || s.Retokenizing() {
+		t.Errorf("a step with nothing left: more %v, %v, still retokenizing %v", more, err, s.Retokenizing())
+	}
 	// Opened again, nothing waits.
 	s = reopenAt(t, s, data, 13)
 	if s.Retokenizing() {
