@@ -142,8 +142,9 @@ func (t textTokenizer) Tokenize(flags fts5.TokenizeFlag, text, locale string, em
 		})
 	}
 	english := tokens.EnglishLike(locale) || !tokens.Stemmed(locale)
+	old := writeOldRows.Load() // once a text, not once a word
 	return tokens.Terms(text, locale, func(term string, start, end int) error {
-		if writeOldRows.Load() {
+		if old {
 			term = tokens.Unmarked(term)
 		}
 		if err := emit(0, term, start, end); err != nil || english || tokens.HasCJK(term) {

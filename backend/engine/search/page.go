@@ -257,13 +257,28 @@ type facetFilters struct {
 // cuts one page.
 func (e *Engine) page(ctx context.Context, pr PageRequest, s *searcher, list []entry, more bool, keep facetFilters) (Page, error) {
 	var out Page
-	out.Languages = languageFacet(list, keep.typeOK)
+	typed := keep.typed(list)
+	out.Languages = languageFacet(list, typed)
 	if keep.langOK != nil {
-		list = slices.DeleteFunc(list, func(en entry) bool { return !keep.langOK(en.key.Lang) })
+		n := 0
+		for i, en := range list {
+			if keep.langOK(en.key.Lang) {
+				list[n], typed[n] = en, typed[i]
+				n++
+			}
+		}
+		list, typed = list[:n], typed[:n]
 	}
 	out.Facets = facets(list)
 	if keep.typeOK != nil {
-		list = slices.DeleteFunc(list, func(en entry) bool { return !keep.typeOK(en.key.Filename) })
+		n := 0
+		for i, en := range list {
+			if typed[i] {
+				list[n] = en
+				n++
+			}
+		}
+		list = list[:n]
 	}
 	out.Total, out.Estimated = len(list), more
 	for _, en := range list {
@@ -647,12 +662,23 @@ type LangCount struct {
 	Count int
 }
 
-// languageFacet counts the files of list that typeOK passes by language,
-// most first; files of no told language are not counted.
-func languageFacet(list []entry, typeOK func(string) bool) []LangCount {
+// typed tells, for each file of list, whether it passes the type filter
+// (asked once a file: the language facet and the filter both need it).
+func (k facetFilters) typed(list []entry) []bool {
+	out := make([]bool, len(list))
+	for i, en := range list {
+		out[i] = k.typeOK == nil || k.typeOK(en.key.Filename)
+	}
+	return out
+}
+
+// languageFacet counts the files of list that pass the type filter
+// (typed) by language, most first; files of no told language are not
+// counted.
+func languageFacet(list []entry, typed []bool) []LangCount {
 	n := map[string]int{}
-	for _, en := range list {
-		if en.key.Lang != "" && (typeOK == nil || typeOK(en.key.Filename)) {
+	for i, en := range list {
+		if en.key.Lang != "" && typed[i] {
 			n[en.key.Lang]++
 		}
 	}

@@ -132,7 +132,7 @@ var (
 
 // IndexTerm is the index term of word w in a text of language lang: its
 // stem in lang (StemIn), marked with the language when lang is stemmed by
-// rules of its own (MarkedStem). Without the mark, a Spanish query's
+// rules of its own (markedStem). Without the mark, a Spanish query's
 // "eleg" (elegida) would find the French "élégant" and a Polish "qui"
 // (quien) the French "qui": languages' stems collide where their words
 // do not.
@@ -144,12 +144,12 @@ func IndexTerm(lang, w string) string {
 	if stem == "" {
 		return Stem(w)
 	}
-	return MarkedStem(lang, stem)
+	return markedStem(lang, stem)
 }
 
-// MarkedStem is a stem of language lang as the index holds it: the
+// markedStem is a stem of language lang as the index holds it: the
 // language's code, markSep and the stem.
-func MarkedStem(lang, stem string) string { return lang + markSep + stem }
+func markedStem(lang, stem string) string { return lang + markSep + stem }
 
 // markSep parts a marked stem's language from the stem: no word holds it.
 const markSep = ":"
